@@ -1,0 +1,16 @@
+"""surfflow: shallow-water flow of liquids over curved triangle-mesh surfaces.
+
+The public API, nothing else::
+
+    import surfflow as sf
+    mesh = sf.load_mesh("meshes/bunny.obj")
+    geom = sf.precompute(mesh, smoothing_iterations=10)
+    sim = sf.Simulation(geom, sf.Params())
+"""
+
+from .config import Params, PrecomputeParams, Tolerances
+from .errors import (CacheError, MeshError, MeshFileError, ParameterError, SceneError,
+                     SimulationError, SurfflowError)
+from .geometry.surface import SurfaceGeometry
+
+__version__ = "0.1.0"

@@ -1,0 +1,206 @@
+"""Typed, frozen configuration: precompute parameters, runtime parameters, tolerances.
+
+Every choice is a name checked against a list; every number is checked against its range when
+the object is built, and a bad value fails with a :class:`~surfflow.errors.ParameterError` that
+says what is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .errors import ParameterError
+
+SMOOTHING_METHODS = ("taubin", "implicit")
+NORMAL_WEIGHTINGS = ("area", "angle")
+FRICTION_MODELS = ("linear", "laminar")
+BOUNDARY_CONDITIONS = ("wall", "outflow")
+
+
+def check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    """Raise ParameterError unless ``value`` is one of ``allowed``."""
+    if value not in allowed:
+        raise ParameterError(
+            f"{name}={value!r} is not allowed; use one of {', '.join(map(repr, allowed))}"
+        )
+
+
+def check_range(name: str, value: float, low: float = -math.inf, high: float = math.inf,
+                low_open: bool = False, high_open: bool = False) -> None:
+    """Raise ParameterError unless ``value`` is a finite number inside the given interval."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{name}={value!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ParameterError(f"{name}={value!r} must be finite")
+    too_low = value <= low if low_open else value < low
+    too_high = value >= high if high_open else value > high
+    if too_low or too_high:
+        left = "(" if low_open else "["
+        right = ")" if high_open else "]"
+        raise ParameterError(f"{name}={value!r} is out of range; it must lie in {left}{low}, {high}{right}")
+
+
+def check_vector3(name: str, value: Any) -> tuple[float, float, float]:
+    """Return ``value`` as a tuple of three finite floats or raise ParameterError."""
+    try:
+        vec = tuple(float(c) for c in value)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{name}={value!r} must be three numbers (x, y, z)") from None
+    if len(vec) != 3 or not all(math.isfinite(c) for c in vec):
+        raise ParameterError(f"{name}={value!r} must be three finite numbers (x, y, z)")
+    return vec
+
+
+@dataclass(frozen=True)
+class Tolerances:
+    """Geometric tolerances, in one place.
+
+    degenerate_area: a face whose area is below this fraction of the mean face area is degenerate.
+    merge_distance: vertices closer than this fraction of the bounding-box diagonal are merged.
+    """
+
+    degenerate_area: float = 1e-12
+    merge_distance: float = 1e-10
+
+
+TOLERANCES = Tolerances()
+
+
+@dataclass(frozen=True)
+class PrecomputeParams:
+    """Parameters of the precompute stage (SPEC §2).
+
+    smoothing_iterations: smoothing passes; 0 keeps the input mesh and gives b = 0.
+    smoothing_method: "taubin" (lambda/mu passes, no shrinking) or "implicit" (backward Euler
+        Laplacian, volume-corrected).
+    taubin_lambda, taubin_mu: Taubin's shrink and inflate factors (0 < lambda < -mu).
+    implicit_step: time step of one implicit Laplacian pass, in units of the mean edge length^2.
+    normal_line_iterations: passes that move each smoothed vertex so the original vertex lies on
+        the line through it along its normal.
+    normal_weighting: "area" or "angle" weighted vertex normals.
+    roughness_gains: (eta1, eta2), the gains of the roughness along and across the features in the
+        friction tensor T = gamma ((1 + eta1 r1) x1 x1^T + (1 + eta2 r2) x2 x2^T).
+    """
+
+    smoothing_iterations: int = 10
+    smoothing_method: str = "taubin"
+    taubin_lambda: float = 0.5
+    taubin_mu: float = -0.53
+    implicit_step: float = 1.0
+    normal_line_iterations: int = 5
+    normal_weighting: str = "area"
+    roughness_gains: tuple[float, float] = (1.0, 1.0)
+
+    def __post_init__(self):
+        check_range("smoothing_iterations", self.smoothing_iterations, 0)
+        if int(self.smoothing_iterations) != self.smoothing_iterations:
+            raise ParameterError(f"smoothing_iterations={self.smoothing_iterations!r} must be a whole number")
+        check_choice("smoothing_method", self.smoothing_method, SMOOTHING_METHODS)
+        check_range("taubin_lambda", self.taubin_lambda, 0.0, 1.0, low_open=True)
+        check_range("taubin_mu", self.taubin_mu, -1.0, 0.0, high_open=True)
+        if -self.taubin_mu <= self.taubin_lambda:
+            raise ParameterError(
+                f"taubin_mu={self.taubin_mu} must be more negative than -taubin_lambda={-self.taubin_lambda} "
+                "or Taubin smoothing shrinks the mesh; the usual pair is lambda=0.5, mu=-0.53"
+            )
+        check_range("implicit_step", self.implicit_step, 0.0, low_open=True)
+        check_range("normal_line_iterations", self.normal_line_iterations, 0)
+        check_choice("normal_weighting", self.normal_weighting, NORMAL_WEIGHTINGS)
+        if len(self.roughness_gains) != 2:
+            raise ParameterError(f"roughness_gains={self.roughness_gains!r} must be two numbers (eta1, eta2)")
+        for k, eta in enumerate(self.roughness_gains):
+            check_range(f"roughness_gains[{k}]", eta, 0.0)
+
+    def key(self) -> str:
+        """A stable text of every field, for the geometry cache's content hash."""
+        return ";".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+
+
+@dataclass(frozen=True)
+class Params:
+    """Runtime parameters of a simulation (SPEC §3), SI units.
+
+    gravity: gravity vector (m/s^2), world space.
+    friction: base friction coefficient gamma (1/s) of the "linear" model; multiplies the
+        geometry's dimensionless friction anisotropy tensors.
+    friction_model: "linear" (gamma T) or "laminar" (3 nu / d^2 T, a Poiseuille film).
+    viscosity: kinematic viscosity nu (m^2/s), used by the laminar model.
+    density: liquid density rho (kg/m^3).
+    surface_tension: sigma (N/m); 0 turns surface tension off.
+    contact_angle: static contact angle theta_c in degrees, 0 to 180.
+    boundary: "wall" (no flux through open-mesh boundaries) or "outflow" (booked and removed).
+    cfl: Courant number of the adaptive time step, 0 < cfl <= 1.
+    max_dt: the largest time step (s).
+    min_depth: d_min (m); shallower vertices are dry.
+    laminar_min_depth: the depth floor (m) under 3 nu / d^2 of the laminar model.
+    wind: None, a constant (x, y, z) velocity (m/s), a callable (positions (n, 3), time) -> (n, 3),
+        or a :class:`surfflow.kernels.wind.WindGrid`.
+    wind_coefficient: c_w (1/s) of the wind drag c_w (w_t - u).
+    dissolution_rate: e_p of the dissolution rate q_s = e_p (d + s) |u|.
+    solubility: c_max, the most dissolved depth per liquid depth (s <= c_max d).
+    solute_density_ratio: rho_s / rho_l of the dissolved material.
+    solute_drag: c_d of the drag c_d |u - u_s| (u - u_s) between liquid and dissolved material.
+    solute_friction: kappa, the dissolved material's bottom friction relative to the liquid's.
+    """
+
+    gravity: tuple[float, float, float] = (0.0, -9.81, 0.0)
+    friction: float = 1.3
+    friction_model: str = "linear"
+    viscosity: float = 1e-6
+    density: float = 1000.0
+    surface_tension: float = 0.0
+    contact_angle: float = 60.0
+    boundary: str = "wall"
+    cfl: float = 0.5
+    max_dt: float = 0.01
+    min_depth: float = 1e-6
+    laminar_min_depth: float = 1e-5
+    wind: Any = None
+    wind_coefficient: float = 0.0
+    dissolution_rate: float = 0.005
+    solubility: float = 0.5
+    solute_density_ratio: float = 2.0
+    solute_drag: float = 10.0
+    solute_friction: float = 2.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "gravity", check_vector3("gravity", self.gravity))
+        check_range("friction", self.friction, 0.0)
+        check_choice("friction_model", self.friction_model, FRICTION_MODELS)
+        check_range("viscosity", self.viscosity, 0.0)
+        check_range("density", self.density, 0.0, low_open=True)
+        check_range("surface_tension", self.surface_tension, 0.0)
+        check_range("contact_angle", self.contact_angle, 0.0, 180.0)
+        check_choice("boundary", self.boundary, BOUNDARY_CONDITIONS)
+        check_range("cfl", self.cfl, 0.0, 1.0, low_open=True)
+        check_range("max_dt", self.max_dt, 0.0, low_open=True)
+        check_range("min_depth", self.min_depth, 0.0, low_open=True)
+        check_range("laminar_min_depth", self.laminar_min_depth, 0.0, low_open=True)
+        check_range("wind_coefficient", self.wind_coefficient, 0.0)
+        check_range("dissolution_rate", self.dissolution_rate, 0.0)
+        check_range("solubility", self.solubility, 0.0)
+        check_range("solute_density_ratio", self.solute_density_ratio, 0.0, low_open=True)
+        check_range("solute_drag", self.solute_drag, 0.0)
+        check_range("solute_friction", self.solute_friction, 0.0)
+        if self.wind is not None and not callable(self.wind) and not hasattr(self.wind, "sample"):
+            object.__setattr__(self, "wind", check_vector3("wind", self.wind))
+
+    @property
+    def gravity_magnitude(self) -> float:
+        return math.sqrt(sum(c * c for c in self.gravity))
+
+    def replace(self, **changes) -> "Params":
+        """A copy with some fields changed (validated again)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        unknown = set(changes) - set(values)
+        if unknown:
+            raise ParameterError(
+                f"unknown parameter(s) {sorted(unknown)}; the parameters are {sorted(values)}"
+            )
+        values.update(changes)
+        return Params(**values)
+

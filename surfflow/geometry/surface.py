@@ -1,0 +1,154 @@
+"""The frozen container of everything precompute produces: ``SurfaceGeometry``.
+
+All per-vertex quantities live on the vertices of the *smoothed* mesh. Tangent vectors are two
+components in each vertex's frame (rows ``tangent_frames[i] = (t1, t2)``, with t1 x t2 = n).
+
+Connectivity (computed once per mesh):
+
+=====================  ===============  =====================================================
+``faces``              (m, 3) int64     triangles, consistently oriented
+``neighbor_offsets``   (n + 1,) int64   CSR row starts: j in indices[offsets[i]:offsets[i+1]]
+``neighbor_indices``   (nnz,) int64     one-ring of i, counter-clockwise about n_i; consecutive
+                                        entries (j_k, j_k+1) span the triangle (i, j_k, j_k+1),
+                                        and for interior vertices the last entry wraps to the
+                                        first. A boundary vertex's ring starts and ends on its
+                                        two boundary neighbours.
+``reverse_edges``      (nnz,) int64     the CSR entry of (j, i) for the entry (i, j)
+``is_boundary``        (n,) bool        vertex on an open boundary
+``components``         (n,) int64       connected-component label of each vertex
+=====================  ===============  =====================================================
+
+Positions (the cheap part, redone every step for a deforming mesh):
+
+=====================  ===============  =====================================================
+``vertices``           (n, 3) float64   smoothed positions x_i
+``original_vertices``  (n, 3) float64   the input positions X_i
+``bottom``             (n,) float64     b_i = (X_i - x_i) . n_i, the detail smoothing removed
+``normals``            (n, 3) float64   unit vertex normals n_i
+``dual_areas``         (n,) float64     barycentric control areas A_i (sum = surface area)
+``tangent_frames``     (n, 2, 3)        rows t1, t2 of vertex i's frame
+``edge_transforms``    (nnz, 2, 2)      M_ij: carries a tangent vector stored at j into i's frame
+``neighbor_coords``    (nnz, 2)         x_j in i's tangent-plane coordinates (length-preserving)
+``dual_edge_vectors``  (nnz, 2)         length x unit normal of the dual boundary between i and
+                                        j, oriented from i to j, in i's frame
+``boundary_normals``   (n, 2)           length x outward normal of i's dual boundary lying on the
+                                        mesh boundary, in i's frame (zero inside)
+``friction_tensors``   (n, 2, 2)        dimensionless anisotropy (1 + eta1 r1) x1 x1^T +
+                                        (1 + eta2 r2) x2 x2^T in i's frame; the runtime
+                                        multiplies it by gamma (linear) or 3 nu / d^2 (laminar)
+=====================  ===============  =====================================================
+
+``key`` is the content hash of the input mesh and the precompute parameters.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import CacheError
+
+FORMAT_VERSION = 1
+
+_FIELD_DTYPES = {
+    "faces": np.int64,
+    "neighbor_offsets": np.int64,
+    "neighbor_indices": np.int64,
+    "reverse_edges": np.int64,
+    "is_boundary": np.bool_,
+    "components": np.int64,
+    "vertices": np.float64,
+    "original_vertices": np.float64,
+    "bottom": np.float64,
+    "normals": np.float64,
+    "dual_areas": np.float64,
+    "tangent_frames": np.float64,
+    "edge_transforms": np.float64,
+    "neighbor_coords": np.float64,
+    "dual_edge_vectors": np.float64,
+    "boundary_normals": np.float64,
+    "friction_tensors": np.float64,
+}
+
+
+@dataclass(frozen=True, eq=False)
+class SurfaceGeometry:
+    """Everything the runtime needs to know about the surface; see the module docstring."""
+
+    faces: np.ndarray
+    neighbor_offsets: np.ndarray
+    neighbor_indices: np.ndarray
+    reverse_edges: np.ndarray
+    is_boundary: np.ndarray
+    components: np.ndarray
+    vertices: np.ndarray
+    original_vertices: np.ndarray
+    bottom: np.ndarray
+    normals: np.ndarray
+    dual_areas: np.ndarray
+    tangent_frames: np.ndarray
+    edge_transforms: np.ndarray
+    neighbor_coords: np.ndarray
+    dual_edge_vectors: np.ndarray
+    boundary_normals: np.ndarray
+    friction_tensors: np.ndarray
+    key: str = ""
+
+    def __post_init__(self):
+        for name, dtype in _FIELD_DTYPES.items():
+            arr = np.ascontiguousarray(getattr(self, name), dtype=dtype)
+            arr.setflags(write=False)
+            object.__setattr__(self, name, arr)
+
+    @property
+    def n_vertices(self) -> int:
+        return self.vertices.shape[0]
+
+    @property
+    def n_faces(self) -> int:
+        return self.faces.shape[0]
+
+    @property
+    def n_edges(self) -> int:
+        """Number of undirected edges (every edge stands in both endpoints' rings)."""
+        return self.neighbor_indices.shape[0] // 2
+
+    @property
+    def area(self) -> float:
+        return float(self.dual_areas.sum())
+
+    def replace(self, **changes) -> "SurfaceGeometry":
+        """A copy with some arrays replaced (for example new positions or friction tensors)."""
+        return dataclasses.replace(self, **changes)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write every array and the key to an ``.npz`` file; ``load`` reads it back exactly."""
+        arrays = {name: getattr(self, name) for name in _FIELD_DTYPES}
+        np.savez(path, format_version=np.int64(FORMAT_VERSION), key=np.str_(self.key), **arrays)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "SurfaceGeometry":
+        """Read a geometry written by :meth:`save`."""
+        path = os.fspath(path)
+        if not os.path.exists(path):
+            raise CacheError(f"geometry file {path!r} does not exist; run `surfflow precompute MESH` to make it")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                version = int(data["format_version"])
+                if version != FORMAT_VERSION:
+                    raise CacheError(
+                        f"geometry file {path!r} has format version {version}, this surfflow reads "
+                        f"version {FORMAT_VERSION}; delete it and run precompute again"
+                    )
+                arrays = {name: data[name] for name in _FIELD_DTYPES}
+                key = str(data["key"])
+        except CacheError:
+            raise
+        except (OSError, KeyError, ValueError) as exc:
+            raise CacheError(
+                f"geometry file {path!r} cannot be read ({exc}); delete it and run precompute again"
+            ) from None
+        return cls(key=key, **arrays)

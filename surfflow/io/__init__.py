@@ -1,0 +1,1 @@
+"""Reading meshes and scenes, writing outputs and checkpoints."""
