@@ -9,8 +9,12 @@ The public API, nothing else::
 """
 
 from .config import Params, PrecomputeParams, Tolerances
-from .errors import (CacheError, MeshError, MeshFileError, ParameterError, SceneError,
+from .errors import (CacheError, MeshError, MeshFileError, MeshWarning, ParameterError, SceneError,
                      SimulationError, SurfflowError)
+from .geometry.precompute import precompute, update_positions
 from .geometry.surface import SurfaceGeometry
+from .simulation import Simulation
+from .sources import Source
+from .io.mesh import load_mesh, validate_mesh
 
 __version__ = "0.1.0"

@@ -17,6 +17,10 @@ class MeshFileError(MeshError, OSError):
     """A mesh file is missing or cannot be read."""
 
 
+class MeshWarning(UserWarning):
+    """A mesh was repaired on loading (duplicates merged, faces flipped, ...); the message says how."""
+
+
 class ParameterError(SurfflowError, ValueError):
     """A parameter is out of range or not one of the allowed names."""
 

@@ -1,0 +1,49 @@
+"""Time load_mesh / validate_mesh: the bunny file and large icospheres (median of several runs).
+
+Prints wall and CPU seconds: on a shared machine the CPU time (one thread) is the steadier figure.
+Run: python benchmarks/load_mesh_timing.py [repeats]
+"""
+
+import pathlib
+import statistics
+import sys
+import time
+
+import trimesh
+
+import surfflow as sf
+
+MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
+
+
+def median_seconds(action, repeats: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of ``action()`` over ``repeats`` runs, after a warm-up run."""
+    action()
+    wall, cpu = [], []
+    for _ in range(repeats):
+        wall_start, cpu_start = time.perf_counter(), time.process_time()
+        action()
+        wall.append(time.perf_counter() - wall_start)
+        cpu.append(time.process_time() - cpu_start)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def report(label: str, action, repeats: int) -> None:
+    wall, cpu = median_seconds(action, repeats)
+    print(f"{label}: {wall:.3f} s wall, {cpu:.3f} s CPU")
+
+
+def main(repeats: int = 5) -> None:
+    bunny = MESHES / "bunny.obj"
+    report("bunny.obj load_mesh (read + validate)", lambda: sf.load_mesh(bunny), repeats)
+    mesh = trimesh.load(bunny, force="mesh", process=False)
+    report(f"bunny.obj validate_mesh only ({len(mesh.vertices)} vertices)",
+           lambda: sf.validate_mesh(mesh.vertices, mesh.faces), repeats)
+    for subdivisions in (7, 8):
+        sphere = trimesh.creation.icosphere(subdivisions=subdivisions)
+        report(f"icosphere({subdivisions}) load_mesh, {len(sphere.vertices)} vertices / "
+               f"{len(sphere.faces)} faces", lambda: sf.load_mesh(sphere), repeats)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)

@@ -1,0 +1,7 @@
+"""``python -m surfflow ...``: the same command line as the ``surfflow`` script."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,196 @@
+"""The ``surfflow`` command line; each subcommand maps onto library calls.
+
+    surfflow run SCENE.toml            run with a progress bar, write frames and a checkpoint
+    surfflow run --example bunny_pour  run a scene that ships with surfflow
+    surfflow view SCENE.toml           interactive polyscope viewer
+    surfflow render SCENE.toml         headless PNG frames and an MP4
+    surfflow precompute MESH           write the geometry cache
+    surfflow info FILE                 describe a mesh, scene, geometry, checkpoint or output
+    surfflow examples                  list the shipped example scenes
+
+Errors print as one line on stderr with exit code 1 (a traceback only with ``--debug``);
+Ctrl-C during ``run`` writes a checkpoint and exits with code 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+import warnings
+from pathlib import Path
+
+from .errors import SceneError, SurfflowError
+
+EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
+
+
+def example_names() -> list[str]:
+    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.toml"))
+
+
+def scene_path(args) -> Path:
+    """The scene file named by SCENE or --example NAME."""
+    if args.example is None:
+        if args.scene is None:
+            raise SceneError("give a scene file or --example NAME (see `surfflow examples`)")
+        return Path(args.scene)
+    path = EXAMPLES_DIR / f"{args.example}.toml"
+    if not path.is_file():
+        raise SceneError(f"no example {args.example!r}; the examples are {', '.join(example_names())}")
+    return path
+
+
+def load_args_scene(args):
+    from .io.scene import load_scene
+    return load_scene(scene_path(args))
+
+
+def command_run(args) -> int:
+    from tqdm import tqdm
+
+    from .runner import SceneRunner
+
+    scene = load_args_scene(args)
+    runner = SceneRunner(scene, output_dir=args.output, cache_dir=args.cache_dir, resume=args.resume)
+    bar = tqdm(total=scene.n_frames, initial=runner.frame, unit="frame", disable=args.quiet,
+               desc=scene.name, dynamic_ncols=True)
+    clock = {"wall": time.perf_counter(), "steps": runner.steps_taken}
+
+    def on_frame(r):
+        now, steps = time.perf_counter(), r.steps_taken
+        rate = (steps - clock["steps"]) / max(now - clock["wall"], 1e-9)
+        clock.update(wall=now, steps=steps)
+        bar.set_postfix_str(f"t={r.simulation.time:.3f}s, {rate:.0f} steps/s", refresh=False)
+        bar.update(1)
+
+    def stop_softly(signum, frame):
+        runner.request_stop()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    previous = signal.signal(signal.SIGINT, stop_softly)
+    try:
+        finished = runner.run(on_frame)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        bar.close()
+    volume = runner.simulation.total_volume()
+    if not finished:
+        print(f"stopped at frame {runner.frame}; checkpoint written to {runner.checkpoint_path} "
+              f"(continue with --resume {runner.checkpoint_path})", file=sys.stderr)
+        return 130
+    print(f"wrote {scene.n_frames + 1} frames to {runner.output_dir}; liquid volume {volume:.6g} m^3")
+    return 0
+
+
+def command_view(args) -> int:
+    from .viewer.app import view_scene
+    view_scene(load_args_scene(args), cache_dir=args.cache_dir)
+    return 0
+
+
+def command_render(args) -> int:
+    from .viewer.render import render_scene
+    scene = load_args_scene(args)
+    result = render_scene(scene, output_dir=args.output, cache_dir=args.cache_dir,
+                          frames=args.frames, video=not args.no_video)
+    print(f"rendered {len(result.images)} frames to {result.directory}"
+          + (f"; video {result.video}" if result.video else ""))
+    return 0
+
+
+def command_precompute(args) -> int:
+    from .config import PrecomputeParams
+    from .geometry.precompute import precompute
+
+    params = PrecomputeParams(smoothing_iterations=args.smoothing_iterations,
+                              smoothing_method=args.smoothing_method)
+    start = time.perf_counter()
+    geom = precompute(args.mesh, params, cache_dir=args.cache_dir)
+    output = Path(args.output or f"{Path(args.mesh).stem}.geom.npz")
+    geom.save(output)
+    print(f"wrote {output}: {geom.n_vertices} vertices, {geom.n_faces} faces, "
+          f"area {geom.area:.6g} m^2, key {geom.key} ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+def command_info(args) -> int:
+    from .io.describe import describe_file
+    for key, value in describe_file(args.file).items():
+        print(f"{key}: {value}")
+    return 0
+
+
+def command_examples(args) -> int:
+    for name in example_names():
+        print(name)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="surfflow", description="Thin liquid flow over triangle meshes.")
+    parser.add_argument("--debug", action="store_true", help="show the full traceback on errors")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def scene_command(name, handler, help_text):
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.add_argument("scene", nargs="?", help="scene file (.toml)")
+        sub.add_argument("--example", metavar="NAME", help="a shipped example scene instead of a file")
+        sub.add_argument("--cache-dir", help="geometry cache folder (default: the scene's)")
+        sub.set_defaults(handler=handler)
+        return sub
+
+    run = scene_command("run", command_run, "run a scene, writing frames and a checkpoint")
+    run.add_argument("-o", "--output", help="output folder (default: the scene's [output] directory)")
+    run.add_argument("--resume", metavar="CHECKPOINT", help="continue from a checkpoint file")
+    run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    scene_command("view", command_view, "open the interactive polyscope viewer on a scene")
+    render = scene_command("render", command_render, "render a scene headless to PNG frames and an MP4")
+    render.add_argument("-o", "--output", help="image folder (default: the scene's [render] directory)")
+    render.add_argument("--frames", type=int, help="render only the first N frames")
+    render.add_argument("--no-video", action="store_true", help="write PNG frames only")
+
+    pre = commands.add_parser("precompute", help="precompute a mesh's geometry and save it",
+                              description="precompute a mesh's geometry and save it (.geom.npz)")
+    pre.add_argument("mesh", help="mesh file (OBJ, PLY, STL, ...)")
+    pre.add_argument("-o", "--output", help="output file (default: MESH_STEM.geom.npz)")
+    pre.add_argument("--cache-dir", help="also keep it in this cache folder")
+    pre.add_argument("--smoothing-iterations", type=int, default=10)
+    pre.add_argument("--smoothing-method", default="taubin")
+    pre.set_defaults(handler=command_precompute)
+
+    info = commands.add_parser("info", help="describe a file", description=(
+        "describe a mesh, scene, geometry cache, checkpoint or output frame/series"))
+    info.add_argument("file")
+    info.set_defaults(handler=command_info)
+    examples = commands.add_parser("examples", help="list the example scenes",
+                                   description="list the example scenes shipped with surfflow")
+    examples.set_defaults(handler=command_examples)
+    return parser
+
+
+def _show_one_line(message, category, filename, lineno, file=None, line=None):
+    print(f"surfflow: warning: {message}", file=sys.stderr)
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``surfflow`` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        with warnings.catch_warnings():
+            if not args.debug:
+                warnings.showwarning = _show_one_line
+            return args.handler(args)
+    except Exception as exc:
+        if args.debug:
+            raise
+        known = isinstance(exc, (SurfflowError, OSError))
+        message = str(exc) if known else f"{type(exc).__name__}: {exc} (run with --debug for the traceback)"
+        print(f"surfflow: error: {message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        print("surfflow: interrupted", file=sys.stderr)
+        return 130

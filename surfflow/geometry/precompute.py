@@ -1,0 +1,150 @@
+"""The precompute stage: mesh in, frozen :class:`SurfaceGeometry` out (SPEC §2).
+
+``precompute`` runs the whole pipeline once per mesh (smoothing, topology, positions, friction)
+and can keep the result in a cache folder keyed by a content hash. ``position_arrays`` is the
+cheap, position-dependent part, and ``update_positions`` redoes it for a deforming mesh (same
+connectivity, new vertex positions) every step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ..config import PrecomputeParams
+from ..errors import ParameterError
+from . import roughness
+from .frames import ring_normals_areas_frames
+from .smoothing import smooth_surface
+from .surface import FORMAT_VERSION, SurfaceGeometry
+from .topology import Topology, build_topology
+from .transport import ring_edge_geometry
+
+
+def position_arrays(V: np.ndarray, topology: Topology, weighting: str = "area") -> dict:
+    """Every position-dependent array of SurfaceGeometry except bottom and friction.
+
+    V: (n, 3) smoothed positions; topology: from :func:`build_topology`.
+    Returns a dict with normals (n, 3), dual_areas (n,), tangent_frames (n, 2, 3),
+    edge_transforms (nnz, 2, 2), neighbor_coords (nnz, 2), dual_edge_vectors (nnz, 2) and
+    boundary_normals (n, 2).
+    """
+    V = np.ascontiguousarray(V, dtype=np.float64)
+    n, nnz = len(V), len(topology.neighbor_indices)
+    out = {
+        "normals": np.empty((n, 3)),
+        "dual_areas": np.empty(n),
+        "tangent_frames": np.empty((n, 2, 3)),
+        "edge_transforms": np.empty((nnz, 2, 2)),
+        "neighbor_coords": np.empty((nnz, 2)),
+        "dual_edge_vectors": np.empty((nnz, 2)),
+        "boundary_normals": np.empty((n, 2)),
+    }
+    ring_normals_areas_frames(V, topology.neighbor_offsets, topology.neighbor_indices,
+                              topology.is_boundary, weighting == "angle",
+                              out["normals"], out["dual_areas"], out["tangent_frames"])
+    ring_edge_geometry(V, topology.neighbor_offsets, topology.neighbor_indices, topology.is_boundary,
+                       out["normals"], out["tangent_frames"], out["edge_transforms"],
+                       out["neighbor_coords"], out["dual_edge_vectors"], out["boundary_normals"])
+    return out
+
+
+def update_positions(geom: SurfaceGeometry, vertices: np.ndarray,
+                     weighting: str = "area") -> SurfaceGeometry:
+    """The geometry of the same surface after its vertices moved (a deforming mesh).
+
+    vertices: (n, 3) new smoothed positions. Bottom heights and friction tensors move with the
+    surface unchanged: each frame follows the vertex's first ring edge, so frame coordinates are
+    attached to the material and a groove keeps its direction relative to it.
+    """
+    vertices = np.asarray(vertices, dtype=np.float64)
+    if vertices.shape != geom.vertices.shape:
+        raise ParameterError(
+            f"new vertices have shape {vertices.shape}, the geometry has {geom.vertices.shape}; "
+            "a deforming mesh must keep its vertices and connectivity"
+        )
+    topology = Topology(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
+                        geom.is_boundary, geom.components)
+    return geom.replace(vertices=vertices, **position_arrays(vertices, topology, weighting))
+
+
+def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
+               friction_tensors: np.ndarray | None = None, friction_field: np.ndarray | None = None,
+               **overrides) -> SurfaceGeometry:
+    """Precompute everything the runtime needs about a surface.
+
+    mesh: a path, a trimesh.Trimesh or a (V, F) pair (validated by :func:`surfflow.load_mesh`).
+    params: PrecomputeParams; keyword overrides (e.g. ``smoothing_iterations=0``) replace fields.
+    cache_dir: if given, the result is stored there as ``<key>.geom.npz`` and a later call with
+        the same mesh and parameters loads it instead of recomputing.
+    friction_tensors: (n, 2, 2) user tensors in each vertex's frame, instead of the features.
+    friction_field: (n,) per-vertex scalar (e.g. texture brightness) whose gradient direction
+        becomes the strong friction direction (the "artist-specified" friction).
+
+    Example::
+
+        geom = sf.precompute("meshes/bunny.obj", smoothing_iterations=10, cache_dir=".cache")
+    """
+    from ..io.mesh import load_mesh
+
+    params = _merge_params(params, overrides)
+    loaded = load_mesh(mesh)
+    X = np.asarray(loaded.vertices, dtype=np.float64)
+    F = np.asarray(loaded.faces, dtype=np.int64)
+    key = geometry_key(X, F, params, friction_tensors, friction_field)
+    cache_path = Path(cache_dir) / f"{key}.geom.npz" if cache_dir is not None else None
+    if cache_path is not None and cache_path.exists():
+        return SurfaceGeometry.load(cache_path)
+
+    topology = build_topology(F, len(X))
+    x, bottom = smooth_surface(X, F, params)
+    arrays = position_arrays(x, topology, params.normal_weighting)
+    friction = _friction(params, topology, bottom, arrays, friction_tensors, friction_field)
+    geom = SurfaceGeometry(faces=F, original_vertices=X, vertices=x, bottom=bottom,
+                           friction_tensors=friction, key=key, **topology._asdict(), **arrays)
+    if cache_path is not None:
+        os.makedirs(cache_path.parent, exist_ok=True)
+        geom.save(cache_path)
+    return geom
+
+
+def geometry_key(X, F, params: PrecomputeParams, *extra) -> str:
+    """Content hash of the input mesh, the parameters and any user friction input."""
+    digest = hashlib.sha256()
+    digest.update(f"surfflow-geometry-v{FORMAT_VERSION};{params.key()}".encode())
+    for array in (X, F, *extra):
+        if array is not None:
+            array = np.ascontiguousarray(array)
+            digest.update(f"{array.dtype}{array.shape}".encode())
+            digest.update(array.tobytes())
+    return digest.hexdigest()[:24]
+
+
+def _merge_params(params: PrecomputeParams | None, overrides: dict) -> PrecomputeParams:
+    if params is None:
+        return PrecomputeParams(**overrides)
+    if overrides:
+        values = {name: getattr(params, name) for name in params.__dataclass_fields__}
+        values.update(overrides)
+        return PrecomputeParams(**values)
+    return params
+
+
+def _friction(params, topology, bottom, arrays, friction_tensors, friction_field) -> np.ndarray:
+    """The friction anisotropy (n, 2, 2) from user tensors, a scalar field or the features."""
+    if friction_tensors is not None and friction_field is not None:
+        raise ParameterError("give friction_tensors or friction_field, not both")
+    n = len(bottom)
+    if friction_tensors is not None:
+        return roughness.check_friction_tensors(friction_tensors, n)
+    if friction_field is not None:
+        return roughness.friction_from_scalar_field(
+            friction_field, topology.neighbor_offsets, topology.neighbor_indices,
+            arrays["neighbor_coords"], arrays["dual_areas"], topology.is_boundary,
+            params.roughness_gains)
+    return roughness.feature_friction_tensors(
+        bottom, topology.neighbor_offsets, topology.neighbor_indices, arrays["neighbor_coords"],
+        arrays["edge_transforms"], arrays["dual_areas"], topology.is_boundary, params.roughness_gains)

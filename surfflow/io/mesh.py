@@ -1,0 +1,291 @@
+"""Loading a triangle mesh and checking that a surface flow can run on it.
+
+``load_mesh`` takes a file (anything trimesh reads: OBJ, PLY, STL, OFF, GLB, ...), a
+``trimesh.Trimesh`` or ``trimesh.Scene``, or a ``(V, F)`` pair, and passes the arrays through
+``validate_mesh``. That repairs what is safe to repair, with a :class:`~surfflow.errors.MeshWarning`
+saying what it did, and raises a :class:`~surfflow.errors.MeshError` naming the problem, where it
+is and what to do for everything else. The checks, in order:
+
+1. vertices an (n, 3) array of numbers; faces triangles (polygons are fan-triangulated from their
+   first corner, with a warning) of whole-number indices;
+2. not empty; every face index in 0..n-1; every coordinate finite;
+3. vertices closer than ``TOLERANCES.merge_distance`` x the bounding-box diagonal merged (warning);
+4. no degenerate face: a repeated vertex, or area <= ``TOLERANCES.degenerate_area`` x the mean;
+5. duplicate faces (the same three vertices, in any order) dropped (warning);
+6. unreferenced vertices dropped (warning);
+7. no edge in more than two faces; no pinched vertex (faces around it in more than one fan);
+8. consistent orientation: faces flipped to agree with the majority of their component (warning);
+   a non-orientable component (a Moebius strip) is an error.
+
+Open meshes (with boundaries) and meshes of several components are valid.
+
+Order is stable: the output vertices are the input vertices in input order, less later copies of
+merged duplicates and unreferenced vertices; the faces keep their order, less dropped duplicates.
+Indices in messages are 0-based positions in the input arrays (for a file: in trimesh's reading of
+it; for OBJ the file's vertex order is kept, so the file's 1-based vertex k is vertex k - 1).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+import trimesh
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+from scipy.spatial import cKDTree
+
+from ..config import TOLERANCES
+from ..errors import MeshError, MeshFileError, MeshWarning
+from .manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
+from .mesh_arrays import listed, triangle_array, vertex_array
+
+
+def load_mesh(source, *, process_duplicates: bool = True) -> trimesh.Trimesh:
+    """Load and validate a triangle mesh.
+
+    source: a file path (str or PathLike, any format trimesh reads; texture and normal seams are
+        welded, several objects concatenated), a ``trimesh.Trimesh`` or ``trimesh.Scene``, or a
+        ``(V, F)`` pair of array-likes, V (n, 3) positions and F (m, 3) vertex indices per face.
+    process_duplicates: merge coincident vertices and drop repeated faces (with a MeshWarning);
+        if False, coincident vertices stay apart (a seam becomes a boundary) and a repeated face
+        is an error.
+    Returns a ``trimesh.Trimesh`` (built with process=False) with float64 vertices (n, 3) and
+    int64 faces (m, 3) that passed :func:`validate_mesh`; raises MeshFileError when a file is
+    missing or unreadable and MeshError when the mesh cannot be used.
+
+    >>> mesh = load_mesh("meshes/bunny.obj")
+    >>> mesh.vertices.shape, mesh.faces.shape
+    ((28088, 3), (56172, 3))
+    """
+    V, F, where = _read_source(source)
+    V, F = _validated(V, F, where, process_duplicates)
+    return trimesh.Trimesh(vertices=V, faces=F, process=False)
+
+
+def validate_mesh(V, F, *, where: str = "mesh", process_duplicates: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Check a triangle mesh, repair what is safe to repair, and return the clean arrays.
+
+    V: (n, 3) vertex positions; F: (m, 3) vertex indices per face (or (m, k) / a list of
+    polygons, fan-triangulated). ``where`` names the mesh in messages (a file name, say).
+    Returns V (n', 3) float64 and F (m', 3) int64; see the module docstring for the checks.
+    Each repair emits a MeshWarning that says how many items it changed; anything that cannot
+    be repaired raises MeshError.
+    """
+    return _validated(V, F, where, process_duplicates)
+
+
+def _validated(V, F, where: str, process_duplicates: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Run the checks; warn about each repair made, also when a later check raises."""
+    repairs = []
+    try:
+        return _checked_arrays(V, F, where, process_duplicates, repairs)
+    finally:
+        for repair in repairs:
+            warnings.warn(repair, MeshWarning, stacklevel=3)
+
+
+def _read_source(source) -> tuple:
+    """(V, F, where) from whatever ``load_mesh`` was given."""
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        mesh = _read_file(path)
+        return mesh.vertices, mesh.faces, path
+    if isinstance(source, trimesh.Scene):
+        mesh = source.to_mesh()
+        return mesh.vertices, mesh.faces, "trimesh.Scene"
+    if isinstance(source, trimesh.Trimesh):
+        return source.vertices, source.faces, "trimesh.Trimesh"
+    if isinstance(source, (tuple, list)) and len(source) == 2:
+        return source[0], source[1], "(V, F) input"
+    raise MeshError(
+        f"load_mesh cannot make a mesh from a {type(source).__name__}; pass a file path, "
+        "a trimesh.Trimesh or a (V, F) pair of arrays"
+    )
+
+
+def _read_file(path: str) -> trimesh.Trimesh:
+    """Read a mesh file with trimesh; MeshFileError if it fails.
+
+    ``maintain_order`` keeps an OBJ file's vertices in file order, one per ``v`` line, instead of
+    splitting them at texture and normal seams, so OBJ vertex k is vertex k - 1 here.
+    """
+    if not os.path.exists(path):
+        raise MeshFileError(
+            f"{path}: no such file; check the path (a relative path starts at {os.getcwd()})"
+        )
+    if os.path.isdir(path):
+        raise MeshFileError(f"{path}: is a folder, not a mesh file; name a file inside it")
+    try:
+        mesh = trimesh.load(path, force="mesh", process=False, merge_tex=True, merge_norm=True,
+                            maintain_order=True)
+    except Exception as exc:  # trimesh's readers raise many types on garbled input
+        raise MeshFileError(
+            f"{path}: cannot be read as a mesh ({type(exc).__name__}: {exc}); check that the file "
+            "is complete and in a format trimesh reads (OBJ, PLY, STL, OFF, GLB, ...)"
+        ) from exc
+    if not isinstance(mesh, trimesh.Trimesh):
+        raise MeshError(f"{path}: holds no triangles (trimesh read a {type(mesh).__name__}); "
+                        "export the surface as a triangle mesh")
+    return mesh
+
+
+def _checked_arrays(V, F, where: str, process_duplicates: bool, repairs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """validate_mesh's work: the clean (n, 3) float64 V and (m, 3) int64 F; repairs are noted."""
+    V = vertex_array(V, where)
+    F, face_origin, polygons_split = triangle_array(F, where)
+    if polygons_split:
+        repairs.append(f"{where}: fan-triangulated {polygons_split} faces with more than 3 vertices")
+    _check_not_empty(V, F, where)
+    _check_indices(F, len(V), where)
+    _check_finite(V, where)
+    n_input, vertex_origin = len(V), np.arange(len(V))
+    if process_duplicates:
+        V, F, vertex_origin = _merge_close_vertices(V, F, where, repairs)
+    merged_any = len(V) < n_input
+    _check_degenerate(V, F, face_origin, vertex_origin, where)
+    F, face_origin = _drop_duplicate_faces(F, face_origin, where, process_duplicates, repairs)
+    V, F, vertex_origin = _drop_unreferenced(V, F, vertex_origin, where, repairs)
+    pairs = _check_manifold(V, F, vertex_origin, where, merged_any)
+    F = _orient_consistently(F, pairs, face_origin, where, repairs)
+    return np.ascontiguousarray(V), np.ascontiguousarray(F)
+
+
+def _check_not_empty(V: np.ndarray, F: np.ndarray, where: str) -> None:
+    if len(V) == 0 or len(F) == 0:
+        raise MeshError(
+            f"{where}: the mesh is empty ({len(V)} vertices, {len(F)} faces); a surface flow needs "
+            "at least one triangle: check that the file or arrays hold the surface you meant"
+        )
+
+
+def _check_indices(F: np.ndarray, n: int, where: str) -> None:
+    bad = np.flatnonzero(((F < 0) | (F >= n)).any(axis=1))
+    if len(bad):
+        shown = listed(f"{f} {tuple(F[f].tolist())}" for f in bad)
+        raise MeshError(
+            f"{where}: {len(bad)} faces refer to vertices that do not exist (indices must lie in "
+            f"0..{n - 1}): face {shown}; fix the face list (arrays count vertices from 0, OBJ files "
+            "from 1)"
+        )
+
+
+def _check_finite(V: np.ndarray, where: str) -> None:
+    bad = np.flatnonzero(~np.isfinite(V).all(axis=1))
+    if len(bad):
+        raise MeshError(
+            f"{where}: {len(bad)} vertices have NaN or infinite coordinates: vertex {listed(bad)}; "
+            "fix or remove them before loading"
+        )
+
+
+def _merge_close_vertices(V, F, where, repairs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Merge each cluster of vertices closer than merge_distance x the bounding-box diagonal into
+    its first vertex. Returns V (n', 3), F remapped, and the input index (n',) of each kept vertex."""
+    radius = TOLERANCES.merge_distance * np.linalg.norm(V.max(axis=0) - V.min(axis=0))
+    close = cKDTree(V, balanced_tree=False).query_pairs(radius, output_type="ndarray")
+    if len(close) == 0:
+        return V, F, np.arange(len(V))
+    graph = coo_matrix((np.ones(len(close), dtype=np.int8), (close[:, 0], close[:, 1])),
+                       shape=(len(V), len(V)))
+    cluster = connected_components(graph, directed=False)[1]
+    _, kept = np.unique(cluster, return_index=True)
+    kept.sort()
+    new_index = np.empty(len(kept), dtype=np.int64)
+    new_index[cluster[kept]] = np.arange(len(kept))
+    repairs.append(f"{where}: merged {len(V) - len(kept)} duplicate vertices (closer than "
+                   f"{TOLERANCES.merge_distance:g} x the bounding-box diagonal) into earlier ones")
+    return V[kept], new_index[cluster][F], kept
+
+
+def _check_degenerate(V, F, face_origin, vertex_origin, where) -> None:
+    """MeshError on faces with a repeated vertex or an area <= degenerate_area x the mean area."""
+    a, b, c = V[F[:, 0]], V[F[:, 1]], V[F[:, 2]]
+    area = 0.5 * np.linalg.norm(np.cross(b - a, c - a), axis=1)
+    repeated = (F[:, 0] == F[:, 1]) | (F[:, 1] == F[:, 2]) | (F[:, 2] == F[:, 0])
+    bad = np.flatnonzero(repeated | (area <= TOLERANCES.degenerate_area * area.mean()))
+    if len(bad):
+        shown = listed(f"{face_origin[f]} {tuple(vertex_origin[F[f]].tolist())}" for f in bad)
+        raise MeshError(
+            f"{where}: {len(bad)} degenerate faces (zero area or a repeated vertex; area at most "
+            f"{TOLERANCES.degenerate_area:g} x the mean face area): face {shown}; remove them or "
+            "collapse their short edges before loading"
+        )
+
+
+def _drop_duplicate_faces(F, face_origin, where, process_duplicates, repairs) -> tuple[np.ndarray, np.ndarray]:
+    """Drop each face with the same three vertices as an earlier one (or raise, if not processing)."""
+    corners = np.sort(F, axis=1)
+    order = np.lexsort(corners.T[::-1])
+    sorted_corners = corners[order]
+    repeats_previous = np.r_[False, (sorted_corners[1:] == sorted_corners[:-1]).all(axis=1)]
+    duplicate = np.zeros(len(F), dtype=bool)
+    duplicate[order[repeats_previous]] = True
+    if not duplicate.any():
+        return F, face_origin
+    count, shown = duplicate.sum(), listed(face_origin[duplicate])
+    if not process_duplicates:
+        raise MeshError(f"{where}: {count} faces repeat the vertices of an earlier face: face {shown}; "
+                        "remove them or load with process_duplicates=True")
+    repairs.append(f"{where}: dropped {count} duplicate faces (same vertices as an earlier face): "
+                   f"face {shown}")
+    return F[~duplicate], face_origin[~duplicate]
+
+
+def _drop_unreferenced(V, F, vertex_origin, where, repairs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Drop vertices no face uses, keeping the order of the others."""
+    used = np.zeros(len(V), dtype=bool)
+    used[F.ravel()] = True
+    if used.all():
+        return V, F, vertex_origin
+    repairs.append(f"{where}: removed {len(V) - used.sum()} vertices no face uses: "
+                   f"vertex {listed(vertex_origin[~used])}")
+    new_index = np.cumsum(used) - 1
+    return V[used], new_index[F], vertex_origin[used]
+
+
+def _check_manifold(V, F, vertex_origin, where, merged_any) -> np.ndarray:
+    """MeshError on an edge in more than two faces or a vertex whose faces form several fans.
+    Returns the (p, 2) half-edge pairs of the interior edges."""
+    pairs, crowded_edges, crowded_counts = interior_edge_pairs(F, len(V))
+    if len(crowded_edges):
+        shown = listed(f"({vertex_origin[a]}, {vertex_origin[b]}) in {count} faces"
+                       for (a, b), count in zip(crowded_edges, crowded_counts))
+        raise MeshError(
+            f"{where}: {len(crowded_edges)} non-manifold edges (shared by more than 2 faces): edge "
+            f"{shown}; a surface flow needs every edge in at most 2 faces: remove the extra faces "
+            "or separate the parts that meet there"
+        )
+    fans = vertex_fan_counts(F, pairs, len(V))
+    pinched = np.flatnonzero(fans > 1)
+    if len(pinched):
+        shown = listed(f"{vertex_origin[v]} at {tuple(np.round(V[v], 6).tolist())} ({fans[v]} fans)"
+                       for v in pinched)
+        merge_hint = (" (merging duplicate vertices may have made the pinch: process_duplicates=False "
+                      "keeps them apart)" if merged_any else "")
+        raise MeshError(
+            f"{where}: {len(pinched)} non-manifold vertices (pinched: the faces around the vertex "
+            f"form more than one fan): vertex {shown}; split each into one vertex per fan or "
+            f"separate the parts that touch there{merge_hint}"
+        )
+    return pairs
+
+
+def _orient_consistently(F, pairs, face_origin, where, repairs) -> np.ndarray:
+    """Flip the faces that disagree with the majority of their component; MeshError if a
+    component cannot be oriented."""
+    flip, non_orientable = orientation_flips(F, pairs)
+    if non_orientable.any():
+        raise MeshError(
+            f"{where}: {non_orientable.sum()} faces lie in a non-orientable part (like a Moebius "
+            f"strip) that has no consistent inside and outside: face {listed(face_origin[non_orientable])}; "
+            "cut that part open or remove it"
+        )
+    if not flip.any():
+        return F
+    repairs.append(f"{where}: flipped {flip.sum()} of {len(F)} faces to orient them consistently "
+                   f"with their neighbours: face {listed(face_origin[flip])}")
+    F = F.copy()
+    F[flip] = F[flip][:, [0, 2, 1]]
+    return F

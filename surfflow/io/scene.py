@@ -1,0 +1,276 @@
+"""Scene files: a TOML description of a whole run, parsed and checked into a frozen ``Scene``.
+
+A scene names the mesh (a file or a built-in procedural mesh, with scale, rotation in degrees
+about x, y, z in that order, and translation), the gravity vector, the liquid (a preset from
+:mod:`surfflow.io.presets` and/or explicit values), friction (model, coefficient and where the
+anisotropy tensors come from), sources (``[[sources]]`` of type pour, rain or sink, each with an
+optional dye colour), the initial condition, the duration and frame rate, outputs and rendering.
+See ``surfflow/examples/*.toml`` for complete files; every key is listed in
+:mod:`surfflow.io.scene_schema`.
+
+Files the scene reads (mesh, initial depth, friction field) are relative to the scene file;
+output and render directories are relative to the working directory. Every unknown key and bad
+value raises :class:`~surfflow.errors.SceneError` naming the file, line, key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..config import Params, PrecomputeParams
+from ..errors import ParameterError, SceneError
+from . import scene_schema as schema
+from .presets import DEFAULT_LIQUID, LIQUID_PRESETS
+from .procedural import PROCEDURAL_MESHES
+from .toml_lines import key_lines, line_of
+
+
+@dataclass(frozen=True)
+class MeshSpec:
+    """Where the mesh comes from and how it is placed: x' = R (s * x) + t."""
+
+    path: Path | None = None
+    procedural: str | None = None
+    procedural_args: dict = field(default_factory=dict)
+    scale: tuple = (1.0, 1.0, 1.0)
+    rotation: tuple = (0.0, 0.0, 0.0)
+    translation: tuple = (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """A pour (disc around ``center``), rain (per area, over the ball around ``center`` if given,
+    else everywhere) or sink; ``rate`` in m^3/s for pour and sink, m/s for rain."""
+
+    kind: str
+    rate: float
+    center: tuple | None = None
+    radius: float | None = None
+    start: float = 0.0
+    stop: float = float("inf")
+    color: tuple | None = None
+
+
+@dataclass(frozen=True)
+class InitialSpec:
+    """Initial depth: ``depth`` everywhere or inside the ball (center, radius), or from ``file``
+    (an .npy of n depths); a uniform world-space ``velocity``, projected on the surface."""
+
+    depth: float = 0.0
+    center: tuple | None = None
+    radius: float | None = None
+    file: Path | None = None
+    velocity: tuple = (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    directory: Path = Path("output")
+    formats: tuple = ("npz", "vtu")
+    checkpoint_every: int = 0
+    """frames between checkpoints; 0 writes one only at the end or on Ctrl-C."""
+
+
+@dataclass(frozen=True)
+class RenderSpec:
+    directory: Path = Path("render")
+    width: int = 800
+    height: int = 600
+    color_by: str = "dye"
+    video: bool = True
+    camera: tuple | None = None
+    target: tuple | None = None
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A checked scene; build a run from it with :class:`surfflow.runner.SceneRunner`."""
+
+    path: Path
+    name: str
+    duration: float
+    fps: float
+    mesh: MeshSpec
+    params: Params
+    precompute: PrecomputeParams
+    cache_dir: Path | None
+    liquid: str
+    liquid_color: tuple
+    friction_tensor: str
+    friction_file: Path | None
+    sources: tuple
+    initial: InitialSpec
+    output: OutputSpec
+    render: RenderSpec
+
+    @property
+    def n_frames(self) -> int:
+        return max(1, round(self.duration * self.fps))
+
+    @property
+    def dye_colors(self) -> tuple:
+        """The distinct source colours, in order of first use: dye k has colour dye_colors[k]."""
+        return tuple(dict.fromkeys(s.color for s in self.sources if s.color is not None))
+
+
+def load_scene(path: str | os.PathLike) -> Scene:
+    """Read and check a scene file; raises SceneError (bad content) or a missing-file SceneError."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SceneError(f"cannot read scene file {str(path)!r}: {exc.strerror or exc}; check the path") from None
+    return parse_scene(text, path)
+
+
+def parse_scene(text: str, path: str | os.PathLike = "<scene>") -> Scene:
+    """Check the TOML ``text`` of a scene; ``path`` locates relative files and names errors."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SceneError(f"{path}: not valid TOML: {exc}; fix the syntax there") from None
+    return _SceneReader(raw, path, key_lines(text)).scene()
+
+
+def _unchanged(value):
+    return value
+
+
+class _SceneReader:
+    """Walks the raw TOML dict against the schema, remembering lines for error messages."""
+
+    def __init__(self, raw: dict, path: Path, lines: dict):
+        self.raw, self.path, self.lines = raw, path, lines
+        self.base = path.parent
+
+    def fail(self, key_path: tuple, message: str) -> SceneError:
+        line = line_of(self.lines, key_path)
+        where = f"{self.path}, line {line}" if line else str(self.path)
+        name = ".".join(str(k) if not isinstance(k, int) else f"[{k}]" for k in key_path)
+        return SceneError(f"{where}: {name.replace('.[', '[')}: {message}")
+
+    def table(self, key_path: tuple, values, checkers: dict) -> dict:
+        """Check every key of one table; returns {key: converted value}."""
+        if not isinstance(values, dict):
+            raise self.fail(key_path, f"must be a table of keys {sorted(checkers)}")
+        checked = {}
+        for key, value in values.items():
+            if key not in checkers:
+                close = difflib.get_close_matches(key, checkers, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise self.fail(key_path + (key,), f"unknown key; {hint}the keys allowed here are "
+                                                  f"{', '.join(sorted(checkers))}")
+            try:
+                checked[key] = checkers[key](value)
+            except schema.BadValue as exc:
+                raise self.fail(key_path + (key,), str(exc)) from None
+        return checked
+
+    def scene(self) -> Scene:
+        table_names = (*schema.TABLES, "sources")
+        top = self.table((), self.raw, {**schema.TOP_LEVEL, **{k: _unchanged for k in table_names}})
+        sections = {name: self.table((name,), self.raw.get(name, {}), checkers)
+                    for name, checkers in schema.TABLES.items()}
+        liquid = sections["liquid"].get("preset", DEFAULT_LIQUID)
+        return Scene(
+            path=self.path, name=top.get("name", self.path.stem),
+            duration=top.get("duration", 1.0), fps=top.get("fps", 30.0),
+            mesh=self.mesh(sections["mesh"]),
+            params=self.params(top, sections, LIQUID_PRESETS[liquid]),
+            precompute=self.precompute(sections["precompute"]),
+            cache_dir=self.cache_dir(sections["precompute"]),
+            liquid=liquid,
+            liquid_color=sections["liquid"].get("color", LIQUID_PRESETS[liquid]["color"]),
+            friction_tensor=sections["friction"].get("tensor", "features"),
+            friction_file=self.friction_file(sections["friction"]),
+            sources=self.sources(self.raw.get("sources", [])),
+            initial=self.initial(sections["initial"]),
+            output=OutputSpec(**{k: Path(v) if k == "directory" else v
+                                 for k, v in sections["output"].items()}),
+            render=RenderSpec(**{k: Path(v) if k == "directory" else v
+                                 for k, v in sections["render"].items()}),
+        )
+
+    def mesh(self, values: dict) -> MeshSpec:
+        has_path, procedural = "path" in values, values.get("procedural")
+        if has_path == (procedural is not None):
+            raise self.fail(("mesh",), "give exactly one of 'path' (a mesh file) or 'procedural' "
+                                       f"(one of {', '.join(PROCEDURAL_MESHES)})")
+        placement = {k: values[k] for k in ("scale", "rotation", "translation") if k in values}
+        args = {k: v for k, v in values.items() if k not in placement and k not in ("path", "procedural")}
+        if has_path:
+            if args:
+                raise self.fail(("mesh", next(iter(args))), "only procedural meshes take this key")
+            return MeshSpec(path=self.base / values["path"], **placement)
+        allowed = PROCEDURAL_MESHES[procedural][1]
+        for key in args:
+            if key not in allowed:
+                raise self.fail(("mesh", key), f"the {procedural!r} mesh takes only "
+                                               f"{', '.join(allowed)} (besides scale, rotation, translation)")
+        return MeshSpec(procedural=procedural, procedural_args=args, **placement)
+
+    def params(self, top: dict, sections: dict, preset) -> Params:
+        """Params from the preset, then every explicit scene value, each checked on its own."""
+        values = {k: v for k, v in preset.items() if k != "color"}
+        for key_path, field_name in schema.PARAMS_FIELDS.items():
+            source = top if len(key_path) == 1 else sections[key_path[0]]
+            if key_path[-1] not in source:
+                continue
+            try:
+                Params().replace(**{field_name: source[key_path[-1]]})
+            except ParameterError as exc:
+                raise self.fail(key_path, str(exc)) from None
+            values[field_name] = source[key_path[-1]]
+        try:
+            return Params(**values)
+        except ParameterError as exc:
+            raise self.fail(("liquid",), str(exc)) from None
+
+    def precompute(self, values: dict) -> PrecomputeParams:
+        fields = {k: v for k, v in values.items() if k not in ("cache", "cache_dir")}
+        try:
+            return PrecomputeParams(**fields)
+        except ParameterError as exc:
+            raise self.fail(("precompute",), str(exc)) from None
+
+    def cache_dir(self, values: dict) -> Path | None:
+        if not values.get("cache", True):
+            return None
+        return self.base / values["cache_dir"] if "cache_dir" in values else Path(".surfflow_cache")
+
+    def friction_file(self, values: dict) -> Path | None:
+        needs_file = values.get("tensor") in ("field", "file")
+        if needs_file != ("file" in values):
+            raise self.fail(("friction",), "'file' is required exactly when tensor is 'field' "
+                                           "(an .npy of n scalars) or 'file' (an .npy of n 2x2 tensors)")
+        return self.base / values["file"] if needs_file else None
+
+    def sources(self, entries) -> tuple:
+        if not isinstance(entries, list):
+            raise self.fail(("sources",), "write sources as [[sources]] tables")
+        specs = []
+        for k, entry in enumerate(entries):
+            values = self.table(("sources", k), entry, schema.SOURCE_KEYS)
+            kind = values.pop("type", None)
+            if kind is None or "rate" not in values:
+                raise self.fail(("sources", k), "every source needs 'type' (pour, rain or sink) and 'rate'")
+            if kind != "rain" and not {"center", "radius"} <= values.keys():
+                raise self.fail(("sources", k), f"a {kind} needs 'center' [x, y, z] and 'radius'")
+            if values.get("stop", float("inf")) <= values.get("start", 0.0):
+                raise self.fail(("sources", k, "stop"), "must be later than 'start'")
+            specs.append(SourceSpec(kind=kind, **values))
+        return tuple(specs)
+
+    def initial(self, values: dict) -> InitialSpec:
+        if ("center" in values) != ("radius" in values):
+            raise self.fail(("initial",), "give both 'center' and 'radius' for a region, or neither")
+        if "file" in values and ("depth" in values or "center" in values):
+            raise self.fail(("initial", "file"), "a depth file excludes 'depth', 'center' and 'radius'")
+        if "file" in values:
+            values = {**values, "file": self.base / values["file"]}
+        return InitialSpec(**values)

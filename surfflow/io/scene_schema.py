@@ -1,0 +1,184 @@
+"""The keys a scene file may hold, and the checkers that turn their raw TOML values into Python.
+
+``TOP_LEVEL``, ``TABLES`` and ``SOURCE_KEYS`` map each key to a checker: a function of the raw
+value that returns the converted value or raises :class:`BadValue` with a message saying what
+is allowed. ``surfflow.io.scene`` walks the file against these tables and adds the file name,
+line and key to the message.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..config import (BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, SMOOTHING_METHODS)
+from .presets import LIQUID_PRESETS
+from .procedural import PROCEDURAL_MESHES
+
+SOURCE_KINDS = ("pour", "rain", "sink")
+FRICTION_TENSOR_SOURCES = ("features", "isotropic", "field", "file")
+OUTPUT_FORMATS = ("npz", "vtu")
+COLOR_MODES = ("depth", "dye", "liquid")
+
+
+class BadValue(ValueError):
+    """A raw value failed its checker; the message says what is allowed."""
+
+
+def number(low: float = -math.inf, high: float = math.inf, low_open: bool = False):
+    """A checker for a finite number in [low, high] (or (low, high] when low_open)."""
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise BadValue(f"must be a finite number, not {value!r}")
+        if value < low or value > high or (low_open and value == low):
+            left = "(" if low_open else "["
+            raise BadValue(f"{value!r} is out of range; it must lie in {left}{low}, {high}]")
+        return float(value)
+    return check
+
+
+def whole(low: int = 0):
+    """A checker for a whole number >= low."""
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise BadValue(f"must be a whole number >= {low}, not {value!r}")
+        return int(value)
+    return check
+
+
+def choice(allowed):
+    """A checker for one of the names in ``allowed``."""
+    allowed = tuple(allowed)
+
+    def check(value):
+        if value not in allowed:
+            raise BadValue(f"{value!r} is not allowed; use one of {', '.join(map(repr, allowed))}")
+        return value
+    return check
+
+
+def choices(allowed):
+    """A checker for a list of distinct names from ``allowed``."""
+    one = choice(allowed)
+
+    def check(value):
+        if not isinstance(value, list):
+            raise BadValue(f"must be a list such as {list(allowed)!r}, not {value!r}")
+        return tuple(dict.fromkeys(one(v) for v in value))
+    return check
+
+
+def vector(length: int, low: float = -math.inf):
+    """A checker for a list of ``length`` finite numbers, each >= low."""
+    def check(value):
+        if (not isinstance(value, list) or len(value) != length
+                or any(isinstance(c, bool) or not isinstance(c, (int, float)) for c in value)
+                or not all(math.isfinite(c) and c >= low for c in value)):
+            bound = "" if low == -math.inf else f", each >= {low}"
+            raise BadValue(f"must be a list of {length} finite numbers{bound}, not {value!r}")
+        return tuple(float(c) for c in value)
+    return check
+
+
+def scale_factor(value):
+    """One positive number or three (per-axis scale)."""
+    if isinstance(value, list):
+        factors = vector(3)(value)
+    else:
+        factors = (number()(value),) * 3
+    if min(factors) <= 0.0:
+        raise BadValue(f"must be positive (one number or three), not {value!r}")
+    return factors
+
+
+def color(value):
+    """A colour: [r, g, b] in 0..1 or a "#rrggbb" string."""
+    if isinstance(value, str):
+        text = value.lstrip("#")
+        if value.startswith("#") and len(text) == 6:
+            try:
+                return tuple(int(text[k:k + 2], 16) / 255.0 for k in (0, 2, 4))
+            except ValueError:
+                pass
+        raise BadValue(f"must be [r, g, b] in 0..1 or a '#rrggbb' string, not {value!r}")
+    rgb = vector(3, 0.0)(value)
+    if max(rgb) > 1.0:
+        raise BadValue(f"must be [r, g, b] with each channel in 0..1, not {value!r}")
+    return rgb
+
+
+def text(value):
+    if not isinstance(value, str) or not value:
+        raise BadValue(f"must be a non-empty string, not {value!r}")
+    return value
+
+
+def boolean(value):
+    if not isinstance(value, bool):
+        raise BadValue(f"must be true or false, not {value!r}")
+    return value
+
+
+def positive_pair(value):
+    pair = vector(2)(value)
+    if min(pair) <= 0.0:
+        raise BadValue(f"must be two positive numbers, not {value!r}")
+    return pair
+
+
+def _procedural_argument_checkers():
+    """Checkers for every argument a procedural mesh builder takes (any builder)."""
+    kinds = {"subdivisions": whole(0), "resolution": vector(2, 1.0), "size": positive_pair}
+    names = {name for _, defaults in PROCEDURAL_MESHES.values() for name in defaults}
+    return {name: kinds.get(name, number()) for name in sorted(names)}
+
+
+TOP_LEVEL = {
+    "name": text,
+    "duration": number(0.0, low_open=True),
+    "fps": number(0.0, low_open=True),
+    "gravity": vector(3),
+}
+
+TABLES = {
+    "mesh": {"path": text, "procedural": choice(PROCEDURAL_MESHES), "scale": scale_factor,
+             "rotation": vector(3), "translation": vector(3), **_procedural_argument_checkers()},
+    "precompute": {"smoothing_iterations": whole(0), "smoothing_method": choice(SMOOTHING_METHODS),
+                   "taubin_lambda": number(), "taubin_mu": number(), "implicit_step": number(),
+                   "normal_line_iterations": whole(0), "normal_weighting": choice(NORMAL_WEIGHTINGS),
+                   "roughness_gains": vector(2, 0.0), "cache": boolean, "cache_dir": text},
+    "liquid": {"preset": choice(LIQUID_PRESETS), "density": number(), "viscosity": number(),
+               "surface_tension": number(), "contact_angle": number(), "color": color},
+    "friction": {"model": choice(FRICTION_MODELS), "coefficient": number(),
+                 "tensor": choice(FRICTION_TENSOR_SOURCES), "file": text},
+    "solver": {"cfl": number(), "max_dt": number(), "min_depth": number(),
+               "laminar_min_depth": number(), "boundary": choice(BOUNDARY_CONDITIONS)},
+    "wind": {"velocity": vector(3), "coefficient": number()},
+    "dissolution": {"rate": number(), "solubility": number(), "density_ratio": number(),
+                    "drag": number(), "friction": number()},
+    "initial": {"depth": number(0.0), "center": vector(3), "radius": number(0.0, low_open=True),
+                "file": text, "velocity": vector(3)},
+    "output": {"directory": text, "formats": choices(OUTPUT_FORMATS),
+               "checkpoint_every": whole(0)},
+    "render": {"directory": text, "width": whole(16), "height": whole(16),
+               "color_by": choice(COLOR_MODES), "video": boolean, "camera": vector(3),
+               "target": vector(3)},
+}
+
+SOURCE_KEYS = {
+    "type": choice(SOURCE_KINDS), "center": vector(3), "radius": number(0.0, low_open=True),
+    "rate": number(0.0), "start": number(0.0), "stop": number(0.0), "color": color,
+}
+
+PARAMS_FIELDS = {
+    ("gravity",): "gravity",
+    ("liquid", "density"): "density", ("liquid", "viscosity"): "viscosity",
+    ("liquid", "surface_tension"): "surface_tension", ("liquid", "contact_angle"): "contact_angle",
+    ("friction", "model"): "friction_model", ("friction", "coefficient"): "friction",
+    ("solver", "cfl"): "cfl", ("solver", "max_dt"): "max_dt", ("solver", "min_depth"): "min_depth",
+    ("solver", "laminar_min_depth"): "laminar_min_depth", ("solver", "boundary"): "boundary",
+    ("wind", "velocity"): "wind", ("wind", "coefficient"): "wind_coefficient",
+    ("dissolution", "rate"): "dissolution_rate", ("dissolution", "solubility"): "solubility",
+    ("dissolution", "density_ratio"): "solute_density_ratio",
+    ("dissolution", "drag"): "solute_drag", ("dissolution", "friction"): "solute_friction",
+}
+"""Scene key path -> the :class:`~surfflow.config.Params` field it sets."""

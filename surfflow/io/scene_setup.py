@@ -1,0 +1,116 @@
+"""From a checked :class:`~surfflow.io.scene.Scene` to a ready Simulation.
+
+mesh file or procedural mesh -> placed (scale, rotate, translate) and validated -> precompute
+(cached by content hash) -> ``Simulation`` with the initial condition and the sources.
+
+Mesh files are looked up relative to the scene file, then in each folder of the
+``SURFFLOW_MESH_PATH`` environment variable (``os.pathsep``-separated), then in the ``meshes/``
+folder of a surfflow source checkout, so the shipped examples find ``bunny.obj``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from ..errors import SceneError
+from ..geometry.precompute import precompute
+from ..io.mesh import load_mesh
+from ..simulation import Simulation
+from .procedural import PROCEDURAL_MESHES
+
+REPOSITORY_MESHES = Path(__file__).resolve().parents[2] / "meshes"
+
+
+def mesh_search_path(path: Path) -> list[Path]:
+    """The candidate files for a scene's mesh ``path``, in the order they are tried."""
+    folders = [Path(p) for p in os.environ.get("SURFFLOW_MESH_PATH", "").split(os.pathsep) if p]
+    return [path] + [folder / path.name for folder in folders + [REPOSITORY_MESHES]]
+
+
+def resolve_mesh_path(path: Path) -> Path:
+    """The first existing candidate of :func:`mesh_search_path`, or a SceneError listing them."""
+    candidates = mesh_search_path(path)
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    raise SceneError(f"mesh file {path.name!r} not found; looked in "
+                     f"{', '.join(str(c) for c in candidates)}; fix [mesh] path or set SURFFLOW_MESH_PATH")
+
+
+def scene_mesh(spec) -> tuple[np.ndarray, np.ndarray]:
+    """The scene's mesh as validated (V (n, 3), F (m, 3)), placed as x' = R (s * x) + t."""
+    if spec.path is not None:
+        mesh = load_mesh(resolve_mesh_path(spec.path))
+        V, F = np.array(mesh.vertices, dtype=np.float64), np.array(mesh.faces, dtype=np.int64)
+    else:
+        builder, defaults = PROCEDURAL_MESHES[spec.procedural]
+        V, F = builder(**{**defaults, **spec.procedural_args})
+    rotation = Rotation.from_euler("xyz", spec.rotation, degrees=True)
+    V = rotation.apply(V * np.asarray(spec.scale)) + np.asarray(spec.translation)
+    mesh = load_mesh((V, F))
+    return np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64)
+
+
+def _load_vertex_array(path: Path, shape: tuple, what: str) -> np.ndarray:
+    """An .npy array of the given shape, or a SceneError naming the file."""
+    try:
+        values = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise SceneError(f"cannot read {what} file {str(path)!r} ({exc}); give an .npy array of shape {shape}") from None
+    if values.shape != shape:
+        raise SceneError(f"{what} file {str(path)!r} holds shape {values.shape}; the mesh needs {shape}")
+    return values
+
+
+def scene_geometry(scene, V: np.ndarray, F: np.ndarray, cache_dir: Path | None = None):
+    """Precompute the scene's geometry (cached in ``cache_dir`` or the scene's cache folder)."""
+    n = len(V)
+    friction = {}
+    if scene.friction_tensor == "isotropic":
+        friction["friction_tensors"] = np.tile(np.eye(2), (n, 1, 1))
+    elif scene.friction_tensor == "field":
+        friction["friction_field"] = _load_vertex_array(scene.friction_file, (n,), "friction field")
+    elif scene.friction_tensor == "file":
+        friction["friction_tensors"] = _load_vertex_array(scene.friction_file, (n, 2, 2), "friction tensor")
+    return precompute((V, F), scene.precompute, cache_dir=cache_dir or scene.cache_dir, **friction)
+
+
+def initial_depth(spec, geom) -> np.ndarray:
+    """(n,) initial depth: from the file, inside the ball (center, radius), or everywhere."""
+    if spec.file is not None:
+        return _load_vertex_array(spec.file, (geom.n_vertices,), "initial depth")
+    depth = np.full(geom.n_vertices, spec.depth)
+    if spec.center is not None:
+        outside = np.linalg.norm(geom.vertices - np.asarray(spec.center), axis=1) > spec.radius
+        depth[outside] = 0.0
+    return depth
+
+
+def add_scene_source(sim, spec, dye_colors: tuple):
+    """Add one [[sources]] entry to ``sim``; returns the source handle."""
+    dye = dye_colors.index(spec.color) if spec.color is not None else None
+    if spec.kind == "pour":
+        return sim.add_source(spec.center, spec.radius, spec.rate, spec.start, spec.stop, dye=dye)
+    if spec.kind == "sink":
+        return sim.add_sink(spec.center, spec.radius, spec.rate, spec.start, spec.stop)
+    mask = None
+    if spec.center is not None:
+        mask = np.linalg.norm(sim.geometry.vertices - np.asarray(spec.center), axis=1) <= spec.radius
+    return sim.add_rain(spec.rate, mask=mask, start=spec.start, stop=spec.stop, dye=dye)
+
+
+def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".") -> Simulation:
+    """A Simulation of ``scene`` on ``geom`` at its initial condition with every source added.
+
+    params: replaces the scene's Params (the viewer's sliders use this).
+    """
+    sim = Simulation(geom, params or scene.params, n_dyes=len(scene.dye_colors), crash_dir=crash_dir)
+    sim.set_depth(initial_depth(scene.initial, geom))
+    sim.set_velocity(np.tile(np.asarray(scene.initial.velocity, dtype=np.float64), (geom.n_vertices, 1)))
+    for spec in scene.sources:
+        add_scene_source(sim, spec, scene.dye_colors)
+    return sim

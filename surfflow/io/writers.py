@@ -1,0 +1,119 @@
+"""Frame output: ``.npz`` files and VTU files with a ``.pvd`` index (a ParaView time series).
+
+``frame_fields(sim)`` collects the per-vertex fields of one frame:
+
+=================  ===========  ==========================================================
+``depth``          (n,)         liquid depth d along the normal (m)
+``velocity``       (n, 3)       world-space velocity (m/s)
+``bottom``         (n,)         bottom height b (m)
+``free_surface``   (n, 3)       (b + d) n: the offset from the smoothed surface to the
+                                liquid's free surface (ParaView: Warp By Vector)
+``dye``            (n, k)       dye concentrations, when the run has k > 0 dyes
+=================  ===========  ==========================================================
+
+Writers write the frames of one run into one directory. ``NpzFrameWriter`` writes
+``mesh.npz`` (vertices, faces, normals, original_vertices) once and ``frame_00000.npz`` ... with
+``time`` and the fields; ``VtuSeriesWriter`` writes ``frame_00000.vtu`` ... and rewrites
+``frames.pvd`` after every frame, so an interrupted run leaves a readable series.
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import meshio
+import numpy as np
+
+PVD_NAME = "frames.pvd"
+
+
+def frame_fields(sim) -> dict[str, np.ndarray]:
+    """The per-vertex fields of ``sim``'s current state (see the module docstring)."""
+    geom = sim.geometry
+    depth = np.array(sim.depth, dtype=np.float64)
+    bottom = np.array(sim.bottom, dtype=np.float64)
+    fields = {
+        "depth": depth,
+        "velocity": np.array(sim.velocity, dtype=np.float64),
+        "bottom": bottom,
+        "free_surface": (bottom + depth)[:, None] * geom.normals,
+    }
+    dye = np.asarray(sim.dye)
+    if dye.ndim == 2 and dye.shape[1] > 0:
+        fields["dye"] = np.array(dye, dtype=np.float64)
+    return fields
+
+
+def frame_name(frame: int, suffix: str) -> str:
+    return f"frame_{frame:05d}{suffix}"
+
+
+class NpzFrameWriter:
+    """Writes ``mesh.npz`` once and one compressed ``frame_NNNNN.npz`` per frame."""
+
+    def __init__(self, directory: str | os.PathLike, geometry):
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(self.directory / "mesh.npz", vertices=geometry.vertices,
+                            faces=geometry.faces, normals=geometry.normals,
+                            original_vertices=geometry.original_vertices)
+
+    def write(self, frame: int, time: float, fields: dict) -> Path:
+        path = self.directory / frame_name(frame, ".npz")
+        np.savez_compressed(path, time=np.float64(time), frame=np.int64(frame), **fields)
+        return path
+
+
+class VtuSeriesWriter:
+    """Writes ``frame_NNNNN.vtu`` per frame and keeps ``frames.pvd`` listing them with times.
+
+    first_frame: entries of an existing index before this frame are kept (a resumed run).
+    """
+
+    def __init__(self, directory: str | os.PathLike, geometry, first_frame: int = 0):
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.geometry = geometry
+        self.entries = [(t, name) for t, name in read_pvd(self.directory / PVD_NAME)
+                        if int(Path(name).stem.split("_")[-1]) < first_frame]
+
+    def write(self, frame: int, time: float, fields: dict) -> Path:
+        path = self.directory / frame_name(frame, ".vtu")
+        point_data = {name: np.ascontiguousarray(values) for name, values in fields.items()}
+        point_data["normal"] = np.ascontiguousarray(self.geometry.normals)
+        mesh = meshio.Mesh(self.geometry.vertices, [("triangle", self.geometry.faces)],
+                           point_data=point_data)
+        mesh.write(path, file_format="vtu", binary=True)
+        self.entries.append((float(time), path.name))
+        self._write_index()
+        return path
+
+    def _write_index(self) -> None:
+        root = ET.Element("VTKFile", type="Collection", version="0.1", byte_order="LittleEndian")
+        collection = ET.SubElement(root, "Collection")
+        for time, name in self.entries:
+            ET.SubElement(collection, "DataSet", timestep=repr(time), group="", part="0", file=name)
+        ET.indent(root)
+        temporary = self.directory / (PVD_NAME + ".tmp")
+        ET.ElementTree(root).write(temporary, encoding="utf-8", xml_declaration=True)
+        os.replace(temporary, self.directory / PVD_NAME)
+
+
+def read_pvd(path: str | os.PathLike) -> list[tuple[float, str]]:
+    """The (time, file name) entries of a .pvd index; empty if the file does not exist."""
+    if not os.path.exists(path):
+        return []
+    root = ET.parse(path).getroot()
+    return [(float(d.get("timestep")), d.get("file")) for d in root.iter("DataSet")]
+
+
+def make_writers(directory: str | os.PathLike, formats, geometry, first_frame: int = 0) -> list:
+    """One writer per requested format ("npz", "vtu"), all writing into ``directory``."""
+    writers = []
+    if "npz" in formats:
+        writers.append(NpzFrameWriter(directory, geometry))
+    if "vtu" in formats:
+        writers.append(VtuSeriesWriter(directory, geometry, first_frame))
+    return writers

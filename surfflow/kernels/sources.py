@@ -1,0 +1,44 @@
+"""Volume sources and sinks q of the mass equation dd/dt + div_S(d u) = q (SPEC §3).
+
+Per vertex, for one time step dt:
+
+    d' = d + dt q_in                     (pour and rain, m/s of depth)
+    c' = (c d + dt q_dye) / d'           (dye concentrations mixed by volume)
+    removed = min(d', dt q_sink)         (a sink never takes more than is there)
+    d'' = d' - removed
+
+The velocity is left as it is (the new liquid takes on the local flow).
+"""
+
+import numba
+
+from ._jit import parallel_kernel, serial_kernel
+
+
+@parallel_kernel
+def apply_sources(inflow_rate, sink_rate, dye_inflow_rate, dt, depth, dye, removed_depth):
+    """Add inflow, mix dyes, remove sinks, in place.
+
+    inflow_rate, sink_rate (n,) m/s of depth; dye_inflow_rate (n, n_dyes) m/s of pure dye;
+    depth (n,) and dye (n, n_dyes) concentrations are updated in place; removed_depth (n,)
+    receives the depth each sink took (the caller books sum A_i removed_i).
+    """
+    for i in numba.prange(depth.shape[0]):
+        old = depth[i]
+        poured = old + dt * inflow_rate[i]
+        if poured > 0.0:
+            for k in range(dye.shape[1]):
+                dye[i, k] = (dye[i, k] * old + dt * dye_inflow_rate[i, k]) / poured
+        removed = min(poured, dt * sink_rate[i])
+        removed_depth[i] = removed
+        depth[i] = poured - removed
+
+
+@serial_kernel
+def add_footprint(vertices, weights, scale, rate):
+    """rate[vertices[k]] += scale * weights[k] for every k, in order (no temporary arrays).
+
+    vertices (m,) int64, weights (m,), rate (n,) (or a column of an (n, n_dyes) array).
+    """
+    for k in range(vertices.shape[0]):
+        rate[vertices[k]] += scale * weights[k]

@@ -1,0 +1,278 @@
+"""``Simulation``: the public runtime of the shallow-water model (SPEC §3 to §5).
+
+    sim = sf.Simulation(geom, sf.Params(), n_dyes=1)
+    sim.set_depth(d)                                  # (n,) metres along the normal
+    sim.add_source(center=(0, 1, 0), radius=0.02, rate=1e-5, stop=2.0, dye=0)
+    sim.advance(1.0)                                  # lands exactly on time + 1.0
+    sim.depth, sim.velocity, sim.ledger()
+
+The class owns the clock, the sources, the volume ledger and the step order; the physics lives
+in ``surfflow.kernels`` (one module per term) and the arrays in ``surfflow.state``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from .config import Params
+from .errors import ParameterError, SimulationError
+from .geometry.surface import SurfaceGeometry
+from .kernels.advection import advect_velocity
+from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
+from .kernels.continuity import edge_fluxes, update_depth
+from .kernels.friction import apply_friction
+from .kernels.pressure import apply_gravity_pressure
+from .kernels.sources import apply_sources
+from .kernels.timestep import cfl_time_step
+from .sources import gather_source_rates, make_source, place_source, sources_to_arrays
+from .state import (SimulationState, check_vertex_array, restore_state, surface_fields,
+                    write_crash_state)
+
+
+class Simulation:
+    """A thin liquid layer flowing over a :class:`SurfaceGeometry`.
+
+    geom: the precomputed surface. params: :class:`Params` (defaults if None). n_dyes: number of
+    passive dyes carried by the flow. crash_dir: where the last good state is written if the
+    simulation goes non-finite.
+    """
+
+    def __init__(self, geom: SurfaceGeometry, params: Params | None = None, n_dyes: int = 0,
+                 crash_dir: str | os.PathLike = "."):
+        if not isinstance(geom, SurfaceGeometry):
+            raise ParameterError(f"geom is a {type(geom).__name__}; pass the SurfaceGeometry that "
+                                 "sf.precompute(mesh) returns")
+        if int(n_dyes) != n_dyes or n_dyes < 0:
+            raise ParameterError(f"n_dyes={n_dyes!r} must be a whole number >= 0")
+        self.params = Params() if params is None else params
+        self.n_dyes = int(n_dyes)
+        self.crash_dir = os.fspath(crash_dir)
+        self.geometry = geom
+        self.fields = surface_fields(geom, self.params.gravity, self.params.boundary)
+        self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
+        self.state.bottom[:] = geom.bottom
+        self.sources = []
+        laminar = self.params.friction_model == "laminar"
+        self._linear_friction = 0.0 if laminar else self.params.friction
+        self._laminar_friction = 3.0 * self.params.viscosity if laminar else 0.0
+
+    # ---- state in and out -------------------------------------------------------------------
+
+    @property
+    def time(self) -> float:
+        return self.state.time
+
+    @property
+    def depth(self) -> np.ndarray:
+        """(n,) depth along the normal (m), a copy."""
+        return self.state.depth.copy()
+
+    @property
+    def velocity(self) -> np.ndarray:
+        """(n, 3) world-space velocity (m/s), a copy."""
+        return np.einsum("ia,iaj->ij", self.state.velocity, self.geometry.tangent_frames)
+
+    @property
+    def bottom(self) -> np.ndarray:
+        """(n,) bottom height b (m), a copy."""
+        return self.state.bottom.copy()
+
+    @property
+    def dye(self) -> np.ndarray:
+        """(n, n_dyes) dye concentrations (volume fractions), a copy."""
+        return self.state.dye.copy()
+
+    def set_depth(self, depth) -> None:
+        """Set the depth (n,) >= 0 and restart the ledger with the new volume as ``initial``."""
+        self.state.depth[:] = check_vertex_array("depth", depth, self.geometry.n_vertices, minimum=0.0)
+        self.state.ledger = dict.fromkeys(self.state.ledger, 0.0)
+        self.state.ledger["initial"] = self.total_volume()
+
+    def set_velocity(self, velocity) -> None:
+        """Set the velocity from (n, 3) world vectors, projected onto the tangent planes."""
+        world = check_vertex_array("velocity", velocity, self.geometry.n_vertices, columns=3)
+        self.state.velocity[:] = np.einsum("iaj,ij->ia", self.geometry.tangent_frames, world)
+
+    def set_bottom(self, bottom) -> None:
+        """Set the bottom height b (n,) in metres along the normal."""
+        self.state.bottom[:] = check_vertex_array("bottom", bottom, self.geometry.n_vertices)
+
+    def set_damping(self, damping) -> None:
+        """Set the sponge damping rate sigma (n,) >= 0 in 1/s (implicit, like friction)."""
+        self.state.damping[:] = check_vertex_array("damping", damping, self.geometry.n_vertices,
+                                                   minimum=0.0)
+
+    def set_dye(self, dye) -> None:
+        """Set the dye concentrations (n, n_dyes), each in [0, 1]."""
+        self.state.dye[:] = check_vertex_array("dye", dye, self.geometry.n_vertices,
+                                               columns=self.n_dyes, minimum=0.0)
+
+    def set_geometry(self, geom: SurfaceGeometry) -> None:
+        """Move the mesh: same connectivity, new positions (a deforming surface).
+
+        Keeps every vertex's volume A_i d_i and world velocity (projected onto the new tangent
+        planes); the bottom changes by the new geometry's bottom minus the old one's, so a
+        bottom set by the user keeps its offsets; source footprints are placed again.
+        """
+        old = self.geometry
+        if (not isinstance(geom, SurfaceGeometry) or geom.n_vertices != old.n_vertices
+                or not np.array_equal(geom.neighbor_offsets, old.neighbor_offsets)
+                or not np.array_equal(geom.neighbor_indices, old.neighbor_indices)):
+            raise ParameterError("set_geometry needs a SurfaceGeometry with the same vertices and "
+                                 "connectivity; for a new mesh build a new Simulation")
+        world = self.velocity
+        s = self.state
+        s.depth[:] = old.dual_areas * s.depth / geom.dual_areas
+        s.bottom += geom.bottom - old.bottom
+        self.geometry = geom
+        self.fields = surface_fields(geom, self.params.gravity, self.params.boundary)
+        s.velocity[:] = np.einsum("iaj,ij->ia", geom.tangent_frames, world)
+        for source in self.sources:
+            place_source(source, geom.vertices, geom.dual_areas)
+
+    def state_dict(self) -> dict:
+        """Every array and scalar needed to continue bit-identically (numpy values only)."""
+        return {**self.state.to_dict(), **sources_to_arrays(self.sources)}
+
+    def load_state_dict(self, data: dict) -> None:
+        """Continue from what :meth:`state_dict` (or a crash file) returned."""
+        self.sources = restore_state(self.state, data, self.geometry, self.n_dyes)
+
+    # ---- sources ----------------------------------------------------------------------------
+
+    def add_source(self, center, radius, rate, start=0.0, stop=math.inf, dye=None):
+        """Pour ``rate`` m^3/s over the vertices within ``radius`` of ``center`` (uniform per
+        area; the nearest vertex if none), from ``start`` to ``stop`` s, optionally pure dye
+        ``dye``. Returns the source handle (see :meth:`remove_source`)."""
+        return self._add(make_source("pour", rate, start, stop, dye, self.n_dyes, center, radius))
+
+    def add_rain(self, rate, mask=None, start=0.0, stop=math.inf, dye=None):
+        """Rain ``rate`` m/s of depth on every vertex, or where the (n,) bool ``mask`` is set."""
+        return self._add(make_source("rain", rate, start, stop, dye, self.n_dyes, mask=mask,
+                                     n_vertices=self.geometry.n_vertices))
+
+    def add_sink(self, center, radius, rate, start=0.0, stop=math.inf):
+        """Remove up to ``rate`` m^3/s over a disc, never more than is there (booked as sunk)."""
+        return self._add(make_source("sink", rate, start, stop, None, self.n_dyes, center, radius))
+
+    def remove_source(self, handle) -> None:
+        """Stop and forget a source returned by ``add_source``, ``add_rain`` or ``add_sink``."""
+        self.sources = [s for s in self.sources if s is not handle]
+
+    def _add(self, source):
+        place_source(source, self.geometry.vertices, self.geometry.dual_areas)
+        self.sources.append(source)
+        return source
+
+    # ---- diagnostics ------------------------------------------------------------------------
+
+    def total_volume(self) -> float:
+        """sum_i A_i d_i (m^3), summed serially with numpy (deterministic)."""
+        return self.state.volume(self.geometry.dual_areas)
+
+    def ledger(self) -> dict:
+        """Volumes (m^3) since the last ``set_depth``: initial, poured, rained, sunk, outflow,
+        current, and balance_error = current - (initial + poured + rained - sunk - outflow)."""
+        book = dict(self.state.ledger)
+        book["current"] = self.total_volume()
+        expected = book["initial"] + book["poured"] + book["rained"] - book["sunk"] - book["outflow"]
+        book["balance_error"] = book["current"] - expected
+        return book
+
+    # ---- time stepping ----------------------------------------------------------------------
+
+    def step(self) -> float:
+        """One adaptive time step; returns the dt taken."""
+        return self._step(math.inf)
+
+    def advance(self, duration: float) -> None:
+        """Step until ``time`` has grown by exactly ``duration`` (the last step is clipped)."""
+        if not (duration >= 0.0 and math.isfinite(duration)):
+            raise ParameterError(f"advance(duration={duration!r}): duration must be finite and >= 0")
+        target = self.state.time + duration
+        while self.state.time < target:
+            remaining = target - self.state.time
+            if self._step(remaining) >= remaining:
+                self.state.time = target
+
+    def _step(self, dt_limit: float) -> float:
+        """One time step in the order of SPEC §4, at most ``dt_limit`` long; returns dt."""
+        self.state.save_last_good()
+        dt = min(self._stable_time_step(), dt_limit)  # 1. CFL on the one-ring, user's max_dt
+        self._apply_sources(dt)                       # 2. pour, rain (in), sinks (out); booked
+        self._advect_velocity(dt)                     # 3. semi-Lagrangian advection of u
+        self._apply_forces(dt)                        # 4. gravity + pressure (tension, wind here)
+        self._apply_friction(dt)                      # 5. friction + damping, implicit
+        self._update_depth(dt)                        # 6. continuity: depth, dye, outflow booked
+        self._clear_dry()                             # 7. wet/dry cleanup
+        self.state.time += dt
+        self.state.step_count += 1
+        self._check_finite()                          # 8. NaN check (writes the last good state)
+        return dt
+
+    def _stable_time_step(self) -> float:
+        s, p = self.state, self.params
+        return cfl_time_step(s.depth, s.velocity, self.fields.ring_spacing,
+                             p.gravity_magnitude, p.min_depth, p.cfl, p.max_dt)
+
+    def _apply_sources(self, dt: float) -> None:
+        if not self.sources:
+            return
+        s = self.state
+        poured, rained = gather_source_rates(self.sources, s.time, dt, s.inflow_rate, s.sink_rate,
+                                             s.dye_inflow_rate)
+        apply_sources(s.inflow_rate, s.sink_rate, s.dye_inflow_rate, dt, s.depth, s.dye,
+                      s.removed_depth)
+        s.ledger["poured"] += poured
+        s.ledger["rained"] += rained
+        s.ledger["sunk"] += s.volume(self.geometry.dual_areas, s.removed_depth)
+
+    def _advect_velocity(self, dt: float) -> None:
+        g, s = self.geometry, self.state
+        advect_velocity(g.neighbor_offsets, g.neighbor_indices, g.is_boundary, g.neighbor_coords,
+                        g.edge_transforms, s.depth, s.velocity, self.params.min_depth, dt,
+                        s.velocity_next)
+        s.swap_velocity()
+
+    def _apply_forces(self, dt: float) -> None:
+        g, s, f = self.geometry, self.state, self.fields
+        apply_gravity_pressure(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
+                               g.dual_areas, f.vertex_height, f.normal_rise, f.tangent_gravity,
+                               self.params.gravity_magnitude, s.bottom, s.depth,
+                               self.params.min_depth, dt, s.velocity)
+
+    def _apply_friction(self, dt: float) -> None:
+        s = self.state
+        apply_friction(self.geometry.friction_tensors, s.depth, s.damping, self._linear_friction,
+                       self._laminar_friction, self.params.laminar_min_depth, dt, s.velocity)
+
+    def _update_depth(self, dt: float) -> None:
+        g, s = self.geometry, self.state
+        edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_edge_vectors,
+                    self.fields.boundary_outflow_normals, g.dual_areas, s.depth, s.velocity,
+                    self.params.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor)
+        update_depth(g.neighbor_offsets, g.neighbor_indices, g.dual_areas, s.depth, s.dye,
+                     s.edge_flux, s.boundary_flux, s.outflow_factor, dt, s.depth_next, s.dye_next,
+                     s.outflow_volume)
+        s.swap_depth()
+        if self.params.boundary == "outflow":
+            s.ledger["outflow"] += float(s.outflow_volume.sum())
+
+    def _clear_dry(self) -> None:
+        clear_dry_velocity(self.state.depth, self.params.min_depth, self.state.velocity)
+
+    def _check_finite(self) -> None:
+        s = self.state
+        bad = first_nonfinite_vertex(s.depth, s.velocity, s.dye)
+        if bad < 0:
+            return
+        path = write_crash_state(self.crash_dir, {**s.to_dict(saved=True),
+                                                  **sources_to_arrays(self.sources)})
+        x, y, z = self.geometry.vertices[bad]
+        raise SimulationError(
+            f"the simulation went non-finite at t={s.time:.9g} s (step {s.step_count}), first at "
+            f"vertex {bad} ({x:.6g}, {y:.6g}, {z:.6g}); the last good state (t={s.saved_time:.9g} s) "
+            f"is in {path}; lower max_dt or cfl, or check the parameters and sources")

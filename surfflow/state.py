@@ -1,0 +1,167 @@
+"""Prognostic arrays, scratch buffers and the geometry-derived fields of a simulation.
+
+Everything the step touches is allocated here once; the step only fills and swaps. Tangent
+vectors (velocity) are two components in each vertex's frame.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+import numpy as np
+
+from .errors import ParameterError
+from .geometry.surface import SurfaceGeometry
+from .sources import place_source, sources_from_arrays
+
+LEDGER_ENTRIES = ("initial", "poured", "rained", "sunk", "outflow")
+
+
+class SurfaceFields(NamedTuple):
+    """Per-vertex quantities the kernels need that follow from the geometry and gravity.
+
+    vertex_height (n,): e . x_i, e = -g/|g| the up direction (zero without gravity).
+    normal_rise (n,): e . n_i (negative on the underside of an overhang).
+    tangent_gravity (n, 2): g in vertex i's frame.
+    ring_spacing (n,): length of the shortest edge at i (the CFL length).
+    boundary_outflow_normals (n, 2): the boundary normals where the boundary is "outflow",
+        zeros for walls.
+    """
+
+    vertex_height: np.ndarray
+    normal_rise: np.ndarray
+    tangent_gravity: np.ndarray
+    ring_spacing: np.ndarray
+    boundary_outflow_normals: np.ndarray
+
+
+def surface_fields(geom: SurfaceGeometry, gravity, boundary: str) -> SurfaceFields:
+    """Derive :class:`SurfaceFields` from a geometry, the gravity vector and the boundary kind."""
+    gravity = np.asarray(gravity, dtype=np.float64)
+    magnitude = float(np.linalg.norm(gravity))
+    up = -gravity / magnitude if magnitude > 0.0 else np.zeros(3)
+    tangent_gravity = np.einsum("iaj,j->ia", geom.tangent_frames, gravity)
+    edge_length = np.linalg.norm(geom.neighbor_coords, axis=1)
+    ring_spacing = np.minimum.reduceat(edge_length, geom.neighbor_offsets[:-1])
+    outflow = geom.boundary_normals if boundary == "outflow" else np.zeros_like(geom.boundary_normals)
+    return SurfaceFields(geom.vertices @ up, geom.normals @ up, np.ascontiguousarray(tangent_gravity),
+                         ring_spacing, np.ascontiguousarray(outflow))
+
+
+class SimulationState:
+    """The arrays of a running simulation (n vertices, nnz CSR entries, n_dyes dyes).
+
+    Prognostic: depth (n,), velocity (n, 2), dye (n, n_dyes) concentrations, bottom (n,),
+    damping (n,), time, ledger (volumes booked since the last ``set_depth``).
+    Double buffers: depth_next, velocity_next, dye_next (swapped by the step).
+    Last good state: saved_depth, saved_velocity, saved_dye, saved_time (for the crash file).
+    Scratch: edge_flux (nnz,), boundary_flux, outflow_factor, outflow_volume, inflow_rate,
+    sink_rate, removed_depth, cell_volume (n,), dye_inflow_rate (n, n_dyes).
+    """
+
+    def __init__(self, n_vertices: int, n_entries: int, n_dyes: int):
+        n = n_vertices
+        self.time = 0.0
+        self.step_count = 0
+        self.ledger = dict.fromkeys(LEDGER_ENTRIES, 0.0)
+        for name in ("depth", "depth_next", "bottom", "damping", "saved_depth", "boundary_flux",
+                     "outflow_factor", "outflow_volume", "inflow_rate", "sink_rate",
+                     "removed_depth", "cell_volume"):
+            setattr(self, name, np.zeros(n))
+        for name in ("velocity", "velocity_next", "saved_velocity"):
+            setattr(self, name, np.zeros((n, 2)))
+        for name in ("dye", "dye_next", "saved_dye", "dye_inflow_rate"):
+            setattr(self, name, np.zeros((n, n_dyes)))
+        self.saved_time = 0.0
+        self.edge_flux = np.zeros(n_entries)
+
+    def swap_depth(self) -> None:
+        """Make the freshly written depth and dye buffers current."""
+        self.depth, self.depth_next = self.depth_next, self.depth
+        self.dye, self.dye_next = self.dye_next, self.dye
+
+    def swap_velocity(self) -> None:
+        """Make the freshly written velocity buffer current."""
+        self.velocity, self.velocity_next = self.velocity_next, self.velocity
+
+    def save_last_good(self) -> None:
+        """Copy the current state into the saved buffers (no allocation)."""
+        np.copyto(self.saved_depth, self.depth)
+        np.copyto(self.saved_velocity, self.velocity)
+        np.copyto(self.saved_dye, self.dye)
+        self.saved_time = self.time
+
+    def volume(self, dual_areas: np.ndarray, depth: np.ndarray | None = None) -> float:
+        """sum_i A_i d_i, serial numpy (deterministic). depth defaults to the current depth."""
+        np.multiply(dual_areas, self.depth if depth is None else depth, out=self.cell_volume)
+        return float(self.cell_volume.sum())
+
+    def to_dict(self, saved: bool = False) -> dict:
+        """Copies of every array and scalar needed to continue bit-identically.
+
+        saved: take depth, velocity, dye and time from the last good state instead.
+        """
+        return {
+            "time": np.float64(self.saved_time if saved else self.time),
+            "step_count": np.int64(self.step_count),
+            "depth": (self.saved_depth if saved else self.depth).copy(),
+            "velocity": (self.saved_velocity if saved else self.velocity).copy(),
+            "dye": (self.saved_dye if saved else self.dye).copy(),
+            "bottom": self.bottom.copy(),
+            "damping": self.damping.copy(),
+            **{f"ledger_{key}": np.float64(value) for key, value in self.ledger.items()},
+        }
+
+    def load_dict(self, data: dict) -> None:
+        """Restore what :meth:`to_dict` wrote (shapes are checked by the caller)."""
+        self.time = float(data["time"])
+        self.step_count = int(data["step_count"])
+        for name in ("depth", "velocity", "dye", "bottom", "damping"):
+            np.copyto(getattr(self, name), data[name])
+        self.ledger = {key: float(data[f"ledger_{key}"]) for key in LEDGER_ENTRIES}
+
+
+def check_vertex_array(name: str, values, n_vertices: int, columns: int | None = None,
+                       minimum: float | None = None) -> np.ndarray:
+    """``values`` as a float64 array of shape (n,) or (n, columns), finite and >= minimum.
+
+    Raises ParameterError naming the array, the problem and the first bad vertex.
+    """
+    array = np.asarray(values, dtype=np.float64)
+    shape = (n_vertices,) if columns is None else (n_vertices, columns)
+    if array.shape != shape:
+        raise ParameterError(f"{name} has shape {array.shape}; it must be {shape}, one row per vertex")
+    rows = array.reshape(n_vertices, -1)
+    bad = np.flatnonzero(~np.isfinite(rows).all(axis=1))
+    if bad.size:
+        raise ParameterError(f"{name} is not finite at vertex {bad[0]} ({bad.size} vertices); "
+                             "give finite numbers")
+    if minimum is not None and rows.size and rows.min() < minimum:
+        first = np.flatnonzero((rows < minimum).any(axis=1))[0]
+        raise ParameterError(f"{name} is below {minimum} at vertex {first}; it must be >= {minimum}")
+    return array
+
+
+def write_crash_state(directory: str, data: dict) -> str:
+    """Write a state dict to ``directory``/surfflow_crash_t<time>.npz; returns the path."""
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, f"surfflow_crash_t{float(data['time']):.6f}.npz")
+    np.savez(path, **data)
+    return path
+
+
+def restore_state(state: SimulationState, data: dict, geom: SurfaceGeometry, n_dyes: int) -> list:
+    """Load a state dict into ``state`` after checking every shape; returns the sources, placed."""
+    for name, reference in (("depth", state.depth), ("velocity", state.velocity),
+                            ("dye", state.dye), ("bottom", state.bottom), ("damping", state.damping)):
+        if name not in data:
+            raise ParameterError(f"state dict has no {name!r}; pass what Simulation.state_dict() returned")
+        if np.shape(data[name]) != reference.shape:
+            raise ParameterError(f"state dict {name!r} has shape {np.shape(data[name])}, this "
+                                 f"simulation needs {reference.shape} (same mesh and n_dyes)")
+    state.load_dict(data)
+    sources = sources_from_arrays(data, n_dyes)
+    for source in sources:
+        place_source(source, geom.vertices, geom.dual_areas)
+    return sources

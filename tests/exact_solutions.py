@@ -1,0 +1,107 @@
+"""Known answers of the validation cases (VALIDATION.md), as plain numpy functions.
+
+Each function takes positions or coordinates as arrays and returns arrays of the same shape.
+Depths are metres along the surface normal, times in seconds, g = 9.81 m/s^2 unless given.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+G = 9.81
+
+
+def bump_bottom(x: np.ndarray) -> np.ndarray:
+    """The lake-at-rest bump b(x) = max(0, 0.2 - 0.05 (x - 10)^2) of SWASHES/ANUGA, (n,) -> (n,)."""
+    return np.maximum(0.0, 0.2 - 0.05 * (x - 10.0) ** 2)
+
+
+def lake_depth(vertices: np.ndarray, normals: np.ndarray, gravity: np.ndarray,
+               level: float) -> np.ndarray:
+    """Depth d_i >= 0 along n_i that puts the free-surface point x_i + d_i n_i at height ``level``.
+
+    Height is H = -(g/|g|) . P. Where the surface already stands above the level the vertex is
+    dry (d = 0). vertices, normals (n, 3); gravity (3,). Returns (n,).
+    """
+    up = -np.asarray(gravity, dtype=np.float64) / np.linalg.norm(gravity)
+    height = vertices @ up
+    rise_per_depth = normals @ up
+    with np.errstate(divide="ignore", invalid="ignore"):
+        depth = (level - height) / rise_per_depth
+    return np.where((height < level) & (rise_per_depth > 0), depth, 0.0)
+
+
+def ritter_depth(x: np.ndarray, t: float, x0: float, left_depth: float, g: float = G) -> np.ndarray:
+    """Ritter's dam break on a dry bed (SWASHES 4.1.2), (n,) -> (n,).
+
+    d = d_l for x < x0 - c t; d = 4/(9g) (c - (x - x0)/(2t))^2 for x0 - c t <= x <= x0 + 2 c t;
+    d = 0 beyond, with c = sqrt(g d_l).
+    """
+    c = np.sqrt(g * left_depth)
+    fan = 4.0 / (9.0 * g) * (c - (x - x0) / (2.0 * t)) ** 2
+    return np.where(x < x0 - c * t, left_depth, np.where(x <= x0 + 2.0 * c * t, fan, 0.0))
+
+
+def thacker_omega(h0: float, a: float, g: float = G) -> float:
+    """Angular frequency omega = sqrt(8 g h0) / a of Thacker's radial paraboloid."""
+    return float(np.sqrt(8.0 * g * h0) / a)
+
+
+def thacker_bottom(r: np.ndarray, h0: float, a: float) -> np.ndarray:
+    """Paraboloid bottom z = h0 (r^2 / a^2 - 1), (n,) -> (n,)."""
+    return h0 * (r ** 2 / a ** 2 - 1.0)
+
+
+def thacker_free_surface(r: np.ndarray, t: float, h0: float, a: float, r0: float,
+                         g: float = G) -> np.ndarray:
+    """Thacker's free surface (SWASHES 4.2.2), (n,) -> (n,); meaningful where above the bottom.
+
+    eta = h0 (sqrt(1 - A^2) / (1 - A cos wt) - 1 - r^2/a^2 ((1 - A^2) / (1 - A cos wt)^2 - 1)),
+    A = (a^2 - r0^2) / (a^2 + r0^2).
+    """
+    A = (a ** 2 - r0 ** 2) / (a ** 2 + r0 ** 2)
+    q = 1.0 - A * np.cos(thacker_omega(h0, a, g) * t)
+    return h0 * (np.sqrt(1.0 - A ** 2) / q - 1.0 - r ** 2 / a ** 2 * ((1.0 - A ** 2) / q ** 2 - 1.0))
+
+
+def thacker_depth(r: np.ndarray, t: float, h0: float, a: float, r0: float, g: float = G) -> np.ndarray:
+    """Thacker's depth max(0, eta - z), (n,) -> (n,)."""
+    return np.maximum(0.0, thacker_free_surface(r, t, h0, a, r0, g) - thacker_bottom(r, h0, a))
+
+
+def thacker_radial_velocity(r: np.ndarray, t: float, h0: float, a: float, r0: float,
+                            g: float = G) -> np.ndarray:
+    """Thacker's radial velocity u = omega r A sin(wt) / (2 (1 - A cos wt)), (n,) -> (n,)."""
+    A = (a ** 2 - r0 ** 2) / (a ** 2 + r0 ** 2)
+    w = thacker_omega(h0, a, g)
+    return w * r * A * np.sin(w * t) / (2.0 * (1.0 - A * np.cos(w * t)))
+
+
+def nusselt_depth(flux_per_width: float, viscosity: float, angle: float, g: float = G) -> float:
+    """Steady laminar film on an incline: d = (3 nu q / (g sin beta))^(1/3) (m)."""
+    return float((3.0 * viscosity * flux_per_width / (g * np.sin(angle))) ** (1.0 / 3.0))
+
+
+def nusselt_flux(depth: float, viscosity: float, angle: float, g: float = G) -> float:
+    """Flux per width q = g sin(beta) d^3 / (3 nu) (m^2/s) of a Nusselt film of the given depth."""
+    return float(g * np.sin(angle) * depth ** 3 / (3.0 * viscosity))
+
+
+def draining_film_depth(t: np.ndarray, initial_depth: float, viscosity: float, radius: float,
+                        g: float = G) -> np.ndarray:
+    """Film depth at the top of a sphere: d = (d0^-2 + 4 g t / (3 nu R))^(-1/2) (Takagi & Huppert)."""
+    return (initial_depth ** -2 + 4.0 * g * np.asarray(t) / (3.0 * viscosity * radius)) ** -0.5
+
+
+def gaussian_hump(x: np.ndarray, center: float, amplitude: float, width: float) -> np.ndarray:
+    """a exp(-(x - x_c)^2 / (2 sigma^2)), (n,) -> (n,)."""
+    return amplitude * np.exp(-0.5 * ((x - center) / width) ** 2)
+
+
+def linear_wave_surface(x: np.ndarray, t: float, center: float, amplitude: float, width: float,
+                        still_depth: float, g: float = G) -> np.ndarray:
+    """Linear 1D answer to a Gaussian hump released from rest: two halves moving at
+    +-sqrt(g d0) (d'Alembert), surface perturbation (n,) -> (n,)."""
+    c = np.sqrt(g * still_depth)
+    return 0.5 * (gaussian_hump(x - c * t, center, amplitude, width)
+                  + gaussian_hump(x + c * t, center, amplitude, width))

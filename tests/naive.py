@@ -1,0 +1,142 @@
+"""Slow, plainly written reference versions of every runtime kernel.
+
+Each takes a SurfaceGeometry and plain arrays, loops in Python, and returns new arrays (nothing
+in place). They follow the equations in the kernel modules' docstrings, written independently:
+the continuity reference visits each undirected edge once and scatters, the advection reference
+tests every ring triangle with numpy, the friction reference calls np.linalg.solve.
+"""
+
+import numpy as np
+
+
+def ring(geom, i):
+    """CSR entries and neighbour indices of vertex i's one-ring."""
+    entries = range(geom.neighbor_offsets[i], geom.neighbor_offsets[i + 1])
+    return [(e, int(geom.neighbor_indices[e])) for e in entries]
+
+
+def time_step(geom, depth, velocity, gravity_magnitude, min_depth, cfl, max_dt):
+    """dt = min(max_dt, cfl min_wet r_i / (|u_i| + sqrt(g d_i))), r_i the shortest ring edge."""
+    best = np.inf
+    for i in range(geom.n_vertices):
+        if depth[i] < min_depth:
+            continue
+        r = min(np.linalg.norm(geom.vertices[j] - geom.vertices[i]) for _, j in ring(geom, i))
+        speed = np.linalg.norm(velocity[i]) + np.sqrt(gravity_magnitude * depth[i])
+        if speed > 0:
+            best = min(best, r / speed)
+    return min(max_dt, cfl * best)
+
+
+def sources(depth, dye, inflow_rate, sink_rate, dye_inflow_rate, dt):
+    """Returns (depth, dye, removed depth) after inflow, dye mixing and limited sinks."""
+    depth, dye = depth.copy(), dye.copy()
+    removed = np.zeros_like(depth)
+    for i in range(len(depth)):
+        new = depth[i] + dt * inflow_rate[i]
+        if new > 0:
+            dye[i] = (dye[i] * depth[i] + dt * dye_inflow_rate[i]) / new
+        removed[i] = min(new, dt * sink_rate[i])
+        depth[i] = new - removed[i]
+    return depth, dye, removed
+
+
+def barycentric(p, a, b):
+    """(l0, l1, l2) with p = l1 a + l2 b in the triangle (0, a, b)."""
+    l1, l2 = np.linalg.solve(np.column_stack([a, b]), p)
+    return np.array([1.0 - l1 - l2, l1, l2])
+
+
+def advection(geom, depth, velocity, min_depth, dt):
+    """Semi-Lagrangian velocity: interpolate at the foot point -dt u_i in the ring triangle that
+    holds it (clamped to the best triangle if none does). Returns (n, 2)."""
+    out = np.zeros_like(velocity)
+    for i in range(geom.n_vertices):
+        if depth[i] < min_depth:
+            continue
+        entries = ring(geom, i)
+        n_tri = len(entries) - 1 if geom.is_boundary[i] else len(entries)
+        candidates = []
+        for k in range(n_tri):
+            (e0, j), (e1, m) = entries[k], entries[(k + 1) % len(entries)]
+            lam = barycentric(-dt * velocity[i], geom.neighbor_coords[e0], geom.neighbor_coords[e1])
+            candidates.append((lam, e0, j, e1, m))
+        inside = [c for c in candidates if c[0].min() >= 0]
+        lam, e0, j, e1, m = inside[0] if inside else max(candidates, key=lambda c: c[0].min())
+        lam = np.maximum(lam, 0.0) / np.maximum(lam, 0.0).sum()
+        out[i] = (lam[0] * velocity[i] + lam[1] * geom.edge_transforms[e0] @ velocity[j]
+                  + lam[2] * geom.edge_transforms[e1] @ velocity[m])
+    return out
+
+
+def free_surface_height(geom, bottom, depth, gravity):
+    """H_i = e . (x_i + (b_i + d_i) n_i), e = -g/|g|. Returns (n,)."""
+    up = -np.asarray(gravity) / np.linalg.norm(gravity)
+    points = geom.vertices + (bottom + depth)[:, None] * geom.normals
+    return points @ up
+
+
+def gravity_pressure(geom, bottom, depth, velocity, gravity, min_depth, dt):
+    """u + dt F with F = -|g| grad H (walls at dry higher neighbours), or g_t on the underside."""
+    gravity = np.asarray(gravity, dtype=float)
+    g = np.linalg.norm(gravity)
+    height = free_surface_height(geom, bottom, depth, gravity)
+    out = velocity.copy()
+    for i in range(geom.n_vertices):
+        if depth[i] < min_depth:
+            continue
+        if gravity @ geom.normals[i] > 0:
+            out[i] += dt * geom.tangent_frames[i] @ gravity
+            continue
+        grad = np.zeros(2)
+        for e, j in ring(geom, i):
+            hj = height[i] if depth[j] < min_depth and height[j] > height[i] else height[j]
+            grad += 0.5 * (hj - height[i]) * geom.dual_edge_vectors[e]
+        out[i] -= dt * g * grad / geom.dual_areas[i]
+    return out
+
+
+def friction(geom, depth, velocity, damping, model, gamma, viscosity, laminar_min_depth, dt):
+    """Solve (I + dt (c T_i + sigma_i I)) u_new = u per vertex, c = gamma or 3 nu / d^2."""
+    out = np.empty_like(velocity)
+    for i in range(geom.n_vertices):
+        c = gamma if model == "linear" else 3 * viscosity / max(depth[i], laminar_min_depth) ** 2
+        system = np.eye(2) + dt * (c * geom.friction_tensors[i] + damping[i] * np.eye(2))
+        out[i] = np.linalg.solve(system, velocity[i])
+    return out
+
+
+def continuity(geom, depth, velocity, dye, outflow_normals, min_depth, dt):
+    """Upwind, outflow-limited finite volumes. Each undirected edge is visited once and its flux
+    scattered to both ends. Returns (depth, dye, outflow volume per vertex)."""
+    n = geom.n_vertices
+    wet = depth >= min_depth
+    edges = []
+    for i in range(n):
+        for e, j in ring(geom, i):
+            if i < j:
+                r = geom.reverse_edges[e]
+                s = 0.5 * (velocity[i] @ geom.dual_edge_vectors[e] - velocity[j] @ geom.dual_edge_vectors[r])
+                donor, receiver = (i, j) if s > 0 else (j, i)
+                flux = abs(s) * depth[donor] if wet[donor] else 0.0
+                edges.append((donor, receiver, flux))
+    boundary = np.where(wet, depth * np.maximum(0.0, np.einsum("ia,ia->i", velocity, outflow_normals)), 0.0)
+    outgoing = boundary.copy()
+    for donor, _, flux in edges:
+        outgoing[donor] += flux
+    volume = geom.dual_areas * depth
+    alpha = np.ones(n)
+    limited = dt * outgoing > volume
+    alpha[limited] = volume[limited] / (dt * outgoing[limited])
+    new_volume = volume - dt * alpha * boundary
+    dye_volume = volume[:, None] * dye - dt * (alpha * boundary)[:, None] * dye
+    for donor, receiver, flux in edges:
+        moved = dt * alpha[donor] * flux
+        new_volume[donor] -= moved
+        new_volume[receiver] += moved
+        dye_volume[donor] -= moved * dye[donor]
+        dye_volume[receiver] += moved * dye[donor]
+    new_volume = np.maximum(new_volume, 0.0)
+    safe = np.where(new_volume > 0, new_volume, 1.0)[:, None]
+    new_dye = np.where(new_volume[:, None] > 0, np.clip(dye_volume / safe, 0.0, 1.0), 0.0)
+    return new_volume / geom.dual_areas, new_dye, dt * alpha * boundary

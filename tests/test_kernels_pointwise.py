@@ -1,0 +1,71 @@
+"""Time step, sources and the per-step checks against known answers and tests/naive.py."""
+
+import math
+
+import numpy as np
+import pytest
+
+import naive
+from runtime_cases import curved_patch, random_state
+from surfflow.kernels.checks import clear_dry_velocity, first_nonfinite_vertex
+from surfflow.kernels.sources import add_footprint, apply_sources
+from surfflow.kernels.timestep import cfl_time_step
+from surfflow.state import surface_fields
+
+
+@pytest.fixture(scope="module")
+def geom():
+    return curved_patch(seed=2)
+
+
+def test_time_step_matches_naive(geom):
+    depth, velocity, _, _ = random_state(geom, seed=10)
+    spacing = surface_fields(geom, (0, 0, -9.81), "wall").ring_spacing
+    got = cfl_time_step(depth, velocity, spacing, 9.81, 1e-6, 0.5, 1.0)
+    assert math.isclose(got, naive.time_step(geom, depth, velocity, 9.81, 1e-6, 0.5, 1.0), rel_tol=1e-12)
+
+
+def test_time_step_known_answers():
+    spacing = np.array([0.1, 0.2, 0.05])
+    depth = np.array([0.1, 0.1, 0.0])
+    velocity = np.array([[3.0, 4.0], [0.0, 0.0], [100.0, 0.0]])
+    expected = 0.5 * 0.1 / (5.0 + math.sqrt(9.81 * 0.1))
+    assert cfl_time_step(depth, velocity, spacing, 9.81, 1e-6, 0.5, 1.0) == pytest.approx(expected, rel=1e-15)
+    assert cfl_time_step(depth, velocity, spacing, 9.81, 1e-6, 0.5, 1e-3) == 1e-3
+    assert cfl_time_step(np.zeros(3), velocity, spacing, 9.81, 1e-6, 0.5, 0.02) == 0.02
+
+
+def test_sources_match_naive():
+    rng = np.random.default_rng(11)
+    n = 50
+    depth = rng.uniform(0, 0.01, n) * (rng.random(n) > 0.3)
+    dye = rng.uniform(0, 1, (n, 2))
+    inflow, sink = rng.uniform(0, 0.1, n), rng.uniform(0, 0.5, n)
+    dye_inflow = inflow[:, None] * rng.uniform(0, 1, (n, 2))
+    expected = naive.sources(depth, dye, inflow, sink, dye_inflow, 0.05)
+    removed = np.zeros(n)
+    apply_sources(inflow, sink, dye_inflow, 0.05, depth, dye, removed)
+    for a, b in zip((depth, dye, removed), expected):
+        assert np.allclose(a, b, rtol=1e-14, atol=0)
+    assert depth.min() >= 0.0
+    assert (removed <= 0.05 * sink).all()
+
+
+def test_add_footprint_accumulates_repeated_vertices():
+    rate = np.zeros(4)
+    add_footprint(np.array([1, 3, 1]), np.array([1.0, 2.0, 4.0]), 0.5, rate)
+    assert np.array_equal(rate, [0.0, 2.5, 0.0, 1.0])
+
+
+def test_clear_dry_velocity():
+    velocity = np.ones((3, 2))
+    clear_dry_velocity(np.array([1e-3, 1e-7, 0.0]), 1e-6, velocity)
+    assert np.array_equal(velocity, [[1, 1], [0, 0], [0, 0]])
+
+
+def test_first_nonfinite_vertex():
+    depth, velocity, dye = np.ones(6), np.zeros((6, 2)), np.zeros((6, 1))
+    assert first_nonfinite_vertex(depth, velocity, dye) == -1
+    velocity[4, 1] = np.inf
+    dye[2, 0] = np.nan
+    assert first_nonfinite_vertex(depth, velocity, dye) == 2

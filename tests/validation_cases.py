@@ -1,0 +1,180 @@
+"""The validation cases of VALIDATION.md, driven through surfflow's public API only.
+
+Each ``run_*`` function builds its mesh (``builders``), sets the initial state from the known
+answer (``exact_solutions``), runs the solver and returns a dict of measured figures: the case's
+error against its known answer, the mesh size and the invariants of the run (see
+``validation_harness.InvariantMonitor``). The tests (``test_validation_*.py``) assert on these
+figures at a coarse resolution; ``benchmarks/validation_report.py`` prints them at full
+resolution. Inviscid cases use the linear friction model with friction 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import builders
+import exact_solutions as exact
+from validation_harness import (GRAVITY_DOWN, InvariantMonitor, advance_checked, dyadic,
+                                make_simulation, relative_l1, step_checked)
+
+INVISCID = {"gravity": GRAVITY_DOWN, "friction": 0.0, "friction_model": "linear"}
+
+
+def run_lake_bump(level: float, n_along: int = 100, steps: int = 10_000, seed: int = 1) -> dict:
+    """Lake at rest over the bump b = max(0, 0.2 - 0.05 (x - 10)^2) on a 25 m strip.
+
+    level: free-surface height h = b + d (0.5 immerses the bump, 0.1 leaves its top dry).
+    n_along cells along x, 4 square-ish cells across, ``steps`` adaptive steps. b is rounded to
+    multiples of 2^-24 so that b + d equals the level exactly. Figures: max_speed (largest |u|
+    seen, m/s) and max_depth_change (m) besides the invariants.
+    """
+    V, F = builders.strip(25.0, 4 * 25.0 / n_along, n_along, 4, seed=seed)
+    sim, geom = make_simulation(V, F, **INVISCID)
+    bottom = dyadic(exact.bump_bottom(geom.vertices[:, 0]))
+    sim.set_bottom(bottom)
+    sim.set_depth(np.maximum(0.0, level - bottom))
+    initial_depth = np.array(sim.depth)
+    monitor = InvariantMonitor(sim)
+    step_checked(sim, steps, monitor)
+    return {"n_vertices": len(V), "steps": steps, "time": sim.time,
+            "max_depth_change": float(np.abs(np.asarray(sim.depth) - initial_depth).max()),
+            **monitor.figures()}
+
+
+def run_lake_bowl(n_rings: int = 16, steps: int = 2000, level: float = -0.5) -> dict:
+    """Lake at rest in a hemispherical bowl of radius 1 m (bottom at z = -1), free surface at
+    z = ``level``: d_i = (level - z_i) / n_z,i where positive, so x_i + d_i n_i is at the level.
+    Figures: max_speed (m/s), max_depth_change (m), surface_spread (range of the wet vertices'
+    free-surface heights at the start, m) besides the invariants.
+    """
+    V, F = builders.hemispherical_bowl(1.0, n_rings)
+    sim, geom = make_simulation(V, F, **INVISCID)
+    depth = exact.lake_depth(geom.vertices, geom.normals, np.array(GRAVITY_DOWN), level)
+    sim.set_depth(depth)
+    wet = depth > 0
+    surface = geom.vertices[wet, 2] + depth[wet] * geom.normals[wet, 2]
+    monitor = InvariantMonitor(sim)
+    step_checked(sim, steps, monitor, every=500)
+    return {"n_vertices": len(V), "wet_vertices": int(wet.sum()), "steps": steps, "time": sim.time,
+            "surface_spread": float(np.ptp(surface)),
+            "max_depth_change": float(np.abs(np.asarray(sim.depth) - depth).max()),
+            **monitor.figures()}
+
+
+def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0) -> dict:
+    """Ritter's dry dam break on a 10 m strip: d = 0.005 m for x < 5, dry beyond, released at
+    rest, compared with the exact depth at ``end_time``. Figure: error (area-weighted relative
+    L1 of the depth over the strip)."""
+    dam, left_depth = 5.0, 0.005
+    V, F = builders.strip(10.0, n_across * 10.0 / n_along, n_along, n_across, seed=2)
+    sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)
+    x = geom.vertices[:, 0]
+    sim.set_depth(np.where(x < dam, left_depth, 0.0))
+    monitor = InvariantMonitor(sim)
+    advance_checked(sim, end_time, monitor)
+    reference = exact.ritter_depth(x, end_time, dam, left_depth)
+    return {"n_vertices": len(V), "n_along": n_along,
+            "error": relative_l1(np.asarray(sim.depth), reference, geom.dual_areas),
+            **monitor.figures()}
+
+
+def run_thacker(n_cells: int = 158, periods: float = 1.0) -> dict:
+    """Thacker's radial paraboloid on a 4 m x 4 m flat square with the bottom
+    z = h0 (r^2/a^2 - 1) given by set_bottom, h0 = 0.1, a = 1, r0 = 0.8, started from the exact
+    state at t = 0 (at rest) and compared after ``periods`` periods 2 pi / omega.
+    Figures: error (area-weighted relative L1 of the depth), period (s) and the invariants."""
+    h0, a, r0 = 0.1, 1.0, 0.8
+    V, F = builders.rectangle(-2.0, 2.0, -2.0, 2.0, n_cells, n_cells, seed=3)
+    sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)
+    r = np.hypot(geom.vertices[:, 0], geom.vertices[:, 1])
+    sim.set_bottom(exact.thacker_bottom(r, h0, a))
+    sim.set_depth(exact.thacker_depth(r, 0.0, h0, a, r0))
+    period = 2.0 * np.pi / exact.thacker_omega(h0, a)
+    monitor = InvariantMonitor(sim)
+    advance_checked(sim, periods * period, monitor)
+    reference = exact.thacker_depth(r, periods * period, h0, a, r0)
+    return {"n_vertices": len(V), "period": period,
+            "error": relative_l1(np.asarray(sim.depth), reference, geom.dual_areas),
+            **monitor.figures()}
+
+
+def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 12.0,
+                film_depth: float = 2e-3, viscosity: float = 1e-4, angle_deg: float = 30.0) -> dict:
+    """Nusselt film on a 1 m plane tilted by ``angle_deg``, laminar friction.
+
+    A pour disc of radius 0.1 m centred on the top edge feeds q W, q = g sin(beta) d_N^3 / (3 nu)
+    the flux per width of a film of depth d_N = ``film_depth``; a sink disc over the bottom end
+    (s > 0.95 m) removes what arrives; the other edges are walls. After ``duration`` seconds the
+    depth on the middle part (0.4 m < s < 0.8 m) is compared with d_N. Figures: error (max
+    relative error there), outflow_ratio (sink rate over pour rate at the end) and invariants.
+    """
+    angle, length = np.radians(angle_deg), 1.0
+    width = n_across * length / n_along
+    V, F = builders.inclined_plane(length, width, angle, n_along, n_across, seed=4)
+    sim, geom = make_simulation(V, F, gravity=GRAVITY_DOWN, friction_model="laminar",
+                                viscosity=viscosity, max_dt=0.05)
+    rate = exact.nusselt_flux(film_depth, viscosity, angle) * width
+    sim.add_source(center=(0.0, 0.5 * width, 0.0), radius=0.1, rate=rate)
+    bottom_end = (length * np.cos(angle), 0.5 * width, -length * np.sin(angle))
+    sim.add_sink(center=bottom_end, radius=0.05, rate=100.0 * rate)
+    monitor = InvariantMonitor(sim)
+    advance_checked(sim, duration - 1.0, monitor)
+    sunk_before = sim.ledger()["sunk"]
+    advance_checked(sim, 1.0, monitor, chunks=2)
+    downhill = geom.vertices[:, 0] / np.cos(angle)
+    middle = (downhill > 0.4) & (downhill < 0.8)
+    reference = exact.nusselt_depth(rate / width, viscosity, angle)
+    depth = np.asarray(sim.depth)[middle]
+    return {"n_vertices": len(V), "film_depth": reference,
+            "error": float(np.abs(depth / reference - 1.0).max()),
+            "outflow_ratio": (sim.ledger()["sunk"] - sunk_before) / rate,
+            **monitor.figures()}
+
+
+def run_draining_film(subdivisions: int = 4, times: tuple = (1.0, 3.0, 10.0), radius: float = 1.0,
+                      film_depth: float = 1e-3, viscosity: float = 1e-4) -> dict:
+    """A uniform film of ``film_depth`` draining off an icosphere, laminar friction, gravity -z.
+
+    The depth at the top vertex is compared at ``times`` with d = (d0^-2 + 4 g t/(3 nu R))^-1/2
+    (valid while d^2 / (3 nu), here 3e-3 s, is much less than t). Figures: errors (relative error
+    at each time), error (the largest) and the invariants.
+    """
+    V, F = builders.icosphere(radius, subdivisions)
+    sim, geom = make_simulation(V, F, gravity=GRAVITY_DOWN, friction_model="laminar",
+                                viscosity=viscosity, max_dt=0.05)
+    sim.set_depth(np.full(len(V), film_depth))
+    top = int(np.argmax(geom.vertices[:, 2]))
+    monitor = InvariantMonitor(sim)
+    errors = []
+    for t in times:
+        advance_checked(sim, t - sim.time, monitor, chunks=2)
+        reference = exact.draining_film_depth(t, film_depth, viscosity, radius)
+        errors.append(float(abs(sim.depth[top] / reference - 1.0)))
+    return {"n_vertices": len(V), "errors": errors, "error": max(errors), **monitor.figures()}
+
+
+def run_gravity_wave(n_along: int = 300, still_depth: float = 1.0, amplitude: float = 1e-3,
+                     times: tuple = (1.5, 3.5)) -> dict:
+    """Small Gaussian hump (sigma 1 m, amplitude 1e-3 d0) on still water in a 30 m strip,
+    released at rest at x = 10 m; it splits into two halves moving at +-sqrt(g d0).
+
+    The front speed is measured from the centroid of the volume excess over x > 10 m (the
+    right-moving half) at the two ``times``: speed = (x_2 - x_1) / (t_2 - t_1). Figures: speed
+    (m/s), error (|speed / sqrt(g d0) - 1|) and the invariants.
+    """
+    center, length = 10.0, 30.0
+    V, F = builders.strip(length, 4 * length / n_along, n_along, 4, seed=5)
+    sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)
+    x = geom.vertices[:, 0]
+    sim.set_depth(still_depth + exact.gaussian_hump(x, center, amplitude, 1.0))
+    right = x > center
+    weights = geom.dual_areas[right]
+    monitor = InvariantMonitor(sim)
+    centroids = []
+    for t in times:
+        advance_checked(sim, t - sim.time, monitor, chunks=2)
+        excess = weights * (np.asarray(sim.depth)[right] - still_depth)
+        centroids.append(float(np.sum(excess * x[right]) / np.sum(excess)))
+    speed = (centroids[1] - centroids[0]) / (times[1] - times[0])
+    return {"n_vertices": len(V), "speed": speed,
+            "error": abs(speed / np.sqrt(exact.G * still_depth) - 1.0), **monitor.figures()}
