@@ -21,6 +21,7 @@ import time
 import warnings
 from pathlib import Path
 
+from .config import SMOOTHING_METHODS
 from .errors import SceneError, SurfflowError
 
 EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
@@ -94,7 +95,7 @@ def command_render(args) -> int:
     from .viewer.render import render_scene
     scene = load_args_scene(args)
     result = render_scene(scene, output_dir=args.output, cache_dir=args.cache_dir,
-                          frames=args.frames, video=not args.no_video)
+                          frames=args.frames, video=not args.no_video, resume=args.resume)
     print(f"rendered {len(result.images)} frames to {result.directory}"
           + (f"; video {result.video}" if result.video else ""))
     return 0
@@ -148,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     scene_command("view", command_view, "open the interactive polyscope viewer on a scene")
     render = scene_command("render", command_render, "render a scene headless to PNG frames and an MP4")
     render.add_argument("-o", "--output", help="image folder (default: the scene's [render] directory)")
-    render.add_argument("--frames", type=int, help="render only the first N frames")
+    render.add_argument("--frames", type=int, help="render only N frames after the first")
+    render.add_argument("--resume", metavar="CHECKPOINT", help="start from a checkpoint's frame")
     render.add_argument("--no-video", action="store_true", help="write PNG frames only")
 
     pre = commands.add_parser("precompute", help="precompute a mesh's geometry and save it",
@@ -156,8 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     pre.add_argument("mesh", help="mesh file (OBJ, PLY, STL, ...)")
     pre.add_argument("-o", "--output", help="output file (default: MESH_STEM.geom.npz)")
     pre.add_argument("--cache-dir", help="also keep it in this cache folder")
-    pre.add_argument("--smoothing-iterations", type=int, default=10)
-    pre.add_argument("--smoothing-method", default="taubin")
+    pre.add_argument("--smoothing-iterations", type=int, default=10, help="0 keeps the input mesh")
+    pre.add_argument("--smoothing-method", default="taubin", choices=SMOOTHING_METHODS)
     pre.set_defaults(handler=command_precompute)
 
     info = commands.add_parser("info", help="describe a file", description=(

@@ -132,6 +132,8 @@ class Params:
     density: liquid density rho (kg/m^3).
     surface_tension: sigma (N/m); 0 turns surface tension off.
     contact_angle: static contact angle theta_c in degrees, 0 to 180.
+    contact_line_width: width (in cells) of the contact line's wetting ramp, over which a dry
+        cell becomes wet (see ``surfflow.kernels.tension``).
     boundary: "wall" (no flux through open-mesh boundaries) or "outflow" (booked and removed).
     cfl: Courant number of the adaptive time step, 0 < cfl <= 1.
     max_dt: the largest time step (s).
@@ -154,6 +156,7 @@ class Params:
     density: float = 1000.0
     surface_tension: float = 0.0
     contact_angle: float = 60.0
+    contact_line_width: float = 1.0
     boundary: str = "wall"
     cfl: float = 0.5
     max_dt: float = 0.01
@@ -175,6 +178,7 @@ class Params:
         check_range("density", self.density, 0.0, low_open=True)
         check_range("surface_tension", self.surface_tension, 0.0)
         check_range("contact_angle", self.contact_angle, 0.0, 180.0)
+        check_range("contact_line_width", self.contact_line_width, 0.0, low_open=True)
         check_choice("boundary", self.boundary, BOUNDARY_CONDITIONS)
         check_range("cfl", self.cfl, 0.0, 1.0, low_open=True)
         check_range("max_dt", self.max_dt, 0.0, low_open=True)

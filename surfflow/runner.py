@@ -4,11 +4,11 @@
     runner.run(on_frame=lambda runner: print(runner.frame, runner.simulation.time))
 
 Frame k is the state at time k / fps; frame 0 is the initial condition, the last frame is
-round(duration * fps). After every frame the runner writes it (npz and/or VTU+PVD), keeps a copy
-of the state, and every ``checkpoint_every`` frames (and at the end, and when stopped) writes
-``checkpoint.npz`` into the output directory. ``request_stop()`` (what Ctrl-C calls) makes the
-run stop after the current frame; a KeyboardInterrupt inside a frame writes the last completed
-frame's state. A run resumed from a checkpoint continues bit-identically.
+round(duration * fps). After every frame the runner writes it (npz and/or VTU+PVD) and keeps a
+copy of its state, the last good one. It writes ``checkpoint.npz`` into the output directory
+every ``checkpoint_every`` frames, at the end and when stopped. ``request_stop()`` (what Ctrl-C
+calls) makes the run stop after the current frame; a KeyboardInterrupt inside a frame or a
+SimulationError checkpoints the last good state. A resumed run continues bit-identically.
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ class SceneRunner:
         return self.frame >= scene.n_frames
 
     def advance_frame(self) -> None:
-        """Advance the simulation to the next frame's time (a SimulationError writes the last good frame)."""
+        """Advance to the next frame's time; on a SimulationError write the last good frame."""
         target = (self.frame + 1) / self.scene.fps
         try:
             self.simulation.advance(max(0.0, target - self.simulation.time))

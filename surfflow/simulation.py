@@ -21,12 +21,14 @@ from .config import Params
 from .errors import ParameterError, SimulationError
 from .geometry.surface import SurfaceGeometry
 from .kernels.advection import advect_velocity
+from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
 from .kernels.continuity import edge_fluxes, update_depth
 from .kernels.friction import apply_friction
 from .kernels.pressure import apply_gravity_pressure
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
+from .physics_terms import DissolutionTerm, SurfaceTensionTerm, WindTerm
 from .sources import gather_source_rates, make_source, place_source, sources_to_arrays
 from .state import (SimulationState, check_vertex_array, restore_state, surface_fields,
                     write_crash_state)
@@ -50,8 +52,11 @@ class Simulation:
         self.params = Params() if params is None else params
         self.n_dyes = int(n_dyes)
         self.crash_dir = os.fspath(crash_dir)
-        self.geometry = geom
-        self.fields = surface_fields(geom, self.params.gravity, self.params.boundary)
+        p = self.params
+        self.tension = SurfaceTensionTerm(geom, p) if p.surface_tension > 0.0 else None
+        self.wind = WindTerm(geom, p) if p.wind is not None and p.wind_coefficient > 0.0 else None
+        self.dissolution = None  # built by set_soluble_layer
+        self._use_geometry(geom)
         self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
         self.state.bottom[:] = geom.bottom
         self.sources = []
@@ -77,8 +82,18 @@ class Simulation:
 
     @property
     def bottom(self) -> np.ndarray:
-        """(n,) bottom height b (m), a copy."""
+        """(n,) bottom height b (m), soluble layer included, a copy."""
         return self.state.bottom.copy()
+
+    @property
+    def soluble_layer(self) -> np.ndarray:
+        """(n,) thickness m of the soluble layer (m), a copy."""
+        return self.state.soluble_layer.copy()
+
+    @property
+    def dissolved(self) -> np.ndarray:
+        """(n,) depth s of dissolved material carried by the liquid (m), a copy."""
+        return self.state.dissolved.copy()
 
     @property
     def dye(self) -> np.ndarray:
@@ -97,8 +112,21 @@ class Simulation:
         self.state.velocity[:] = np.einsum("iaj,ij->ia", self.geometry.tangent_frames, world)
 
     def set_bottom(self, bottom) -> None:
-        """Set the bottom height b (n,) in metres along the normal."""
+        """Set the bottom height b (n,) in metres along the normal (under the soluble layer)."""
         self.state.bottom[:] = check_vertex_array("bottom", bottom, self.geometry.n_vertices)
+        self.state.bottom += self.state.soluble_layer
+
+    def set_soluble_layer(self, layer) -> None:
+        """Set the soluble layer m (n,) >= 0 in metres; it lies on the bottom (raising it) and
+        the flow dissolves it (SPEC §3, ``kernels/dissolution.py``). Turns dissolution on."""
+        s = self.state
+        layer = check_vertex_array("soluble_layer", layer, self.geometry.n_vertices, minimum=0.0)
+        s.bottom += layer - s.soluble_layer
+        s.soluble_layer[:] = layer
+        s.ledger["solute_outflow"] = 0.0
+        if self.dissolution is None:
+            self.dissolution = DissolutionTerm(self.geometry, self.params, s)
+        self.dissolution.update_loaded_bottom(s)
 
     def set_damping(self, damping) -> None:
         """Set the sponge damping rate sigma (n,) >= 0 in 1/s (implicit, like friction)."""
@@ -127,14 +155,23 @@ class Simulation:
         s = self.state
         s.depth[:] = old.dual_areas * s.depth / geom.dual_areas
         s.bottom += geom.bottom - old.bottom
-        self.geometry = geom
-        self.fields = surface_fields(geom, self.params.gravity, self.params.boundary)
+        self._use_geometry(geom)
         s.velocity[:] = np.einsum("iaj,ij->ia", geom.tangent_frames, world)
         for source in self.sources:
             place_source(source, geom.vertices, geom.dual_areas)
 
+    def _use_geometry(self, geom: SurfaceGeometry) -> None:
+        self.geometry = geom
+        for term in (self.tension, self.wind):
+            if term is not None:
+                term.use_geometry(geom)
+        self.fields = surface_fields(geom, self.params.gravity, self.params.boundary)
+        self._has_walls = self.params.boundary == "wall" and bool(geom.is_boundary.any())
+
     def state_dict(self) -> dict:
-        """Every array and scalar needed to continue bit-identically (numpy values only)."""
+        """Every array and scalar needed to continue bit-identically (numpy values only, so
+        ``np.savez(path, **sim.state_dict())`` stores it). Load it into a Simulation built with
+        the same geometry (the moved one, after ``set_geometry``), params and n_dyes."""
         return {**self.state.to_dict(), **sources_to_arrays(self.sources)}
 
     def load_state_dict(self, data: dict) -> None:
@@ -175,8 +212,12 @@ class Simulation:
 
     def ledger(self) -> dict:
         """Volumes (m^3) since the last ``set_depth``: initial, poured, rained, sunk, outflow,
-        current, and balance_error = current - (initial + poured + rained - sunk - outflow)."""
+        current, and balance_error = current - (initial + poured + rained - sunk - outflow).
+        Dissolution: dissolved = sum A s and deposited = sum A m now, solute_outflow (what left
+        through outflow boundaries); their sum is constant."""
         book = dict(self.state.ledger)
+        book["dissolved"] = self.state.volume(self.geometry.dual_areas, self.state.dissolved)
+        book["deposited"] = self.state.volume(self.geometry.dual_areas, self.state.soluble_layer)
         book["current"] = self.total_volume()
         expected = book["initial"] + book["poured"] + book["rained"] - book["sunk"] - book["outflow"]
         book["balance_error"] = book["current"] - expected
@@ -199,13 +240,19 @@ class Simulation:
                 self.state.time = target
 
     def _step(self, dt_limit: float) -> float:
-        """One time step in the order of SPEC §4, at most ``dt_limit`` long; returns dt."""
+        """One time step in the order of SPEC §4, at most ``dt_limit`` long; returns dt.
+
+        Each stage is a method that launches its kernels on the state's buffers. Terms still to
+        come slot in without reordering: the capillary limit joins stage 1, surface tension and
+        wind add their accelerations in stage 4, dissolution and deposition follow stage 6.
+        """
         self.state.save_last_good()
         dt = min(self._stable_time_step(), dt_limit)  # 1. CFL on the one-ring, user's max_dt
         self._apply_sources(dt)                       # 2. pour, rain (in), sinks (out); booked
         self._advect_velocity(dt)                     # 3. semi-Lagrangian advection of u
         self._apply_forces(dt)                        # 4. gravity + pressure (tension, wind here)
         self._apply_friction(dt)                      # 5. friction + damping, implicit
+        self._apply_walls()                           #    wall slip: u . n_wall = 0
         self._update_depth(dt)                        # 6. continuity: depth, dye, outflow booked
         self._clear_dry()                             # 7. wet/dry cleanup
         self.state.time += dt
@@ -215,8 +262,14 @@ class Simulation:
 
     def _stable_time_step(self) -> float:
         s, p = self.state, self.params
-        return cfl_time_step(s.depth, s.velocity, self.fields.ring_spacing,
-                             p.gravity_magnitude, p.min_depth, p.cfl, p.max_dt)
+        dt = cfl_time_step(s.depth, s.velocity, self.fields.ring_spacing, p.gravity_magnitude,
+                           p.min_depth, p.cfl, p.max_dt)
+        if self.tension is not None:
+            dt = min(dt, self.tension.time_step(s, self.fields))
+        if not dt > 0.0:
+            raise SimulationError(f"the time step collapsed to {dt} at t={s.time:.9g} s (step "
+                                  f"{s.step_count}): a speed overflowed; check the velocities set")
+        return dt
 
     def _apply_sources(self, dt: float) -> None:
         if not self.sources:
@@ -236,6 +289,8 @@ class Simulation:
                         g.edge_transforms, s.depth, s.velocity, self.params.min_depth, dt,
                         s.velocity_next)
         s.swap_velocity()
+        if self.dissolution is not None:
+            self.dissolution.advect(g, s, dt)
 
     def _apply_forces(self, dt: float) -> None:
         g, s, f = self.geometry, self.state, self.fields
@@ -247,17 +302,28 @@ class Simulation:
     def _apply_friction(self, dt: float) -> None:
         s = self.state
         apply_friction(self.geometry.friction_tensors, s.depth, s.damping, self._linear_friction,
-                       self._laminar_friction, self.params.laminar_min_depth, dt, s.velocity)
+                       self._laminar_friction, self.params.laminar_min_depth, dt, s.velocity,
+                       s.friction_share)
+
+    def _apply_walls(self) -> None:
+        if self._has_walls:
+            apply_wall_slip(self.fields.wall_projections, self.geometry.is_boundary,
+                            self.state.velocity)
 
     def _update_depth(self, dt: float) -> None:
         g, s = self.geometry, self.state
-        edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_edge_vectors,
-                    self.fields.boundary_outflow_normals, g.dual_areas, s.depth, s.velocity,
-                    self.params.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor)
-        update_depth(g.neighbor_offsets, g.neighbor_indices, g.dual_areas, s.depth, s.dye,
-                     s.edge_flux, s.boundary_flux, s.outflow_factor, dt, s.depth_next, s.dye_next,
+        f = self.fields
+        edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
+                    f.reverse_dual_edge_vectors, f.boundary_outflow_normals, g.dual_areas,
+                    f.vertex_height, f.normal_rise, s.bottom, s.depth, s.velocity,
+                    s.friction_share, self.params.min_depth, dt, s.edge_flux, s.boundary_flux,
+                    s.outflow_factor)
+        update_depth(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms, g.dual_areas,
+                     s.depth, s.velocity, s.dye, s.edge_flux, s.boundary_flux, s.outflow_factor,
+                     self.params.min_depth, dt, s.depth_next, s.velocity_next, s.dye_next,
                      s.outflow_volume)
         s.swap_depth()
+        s.swap_velocity()
         if self.params.boundary == "outflow":
             s.ledger["outflow"] += float(s.outflow_volume.sum())
 

@@ -15,7 +15,8 @@ from .errors import ParameterError
 from .geometry.surface import SurfaceGeometry
 from .sources import place_source, sources_from_arrays
 
-LEDGER_ENTRIES = ("initial", "poured", "rained", "sunk", "outflow")
+LEDGER_ENTRIES = ("initial", "poured", "rained", "sunk", "outflow", "solute_outflow")
+CORNER_ANGLE = np.radians(60.0)  # a wall that turns by more than this at a vertex is a corner
 
 
 class SurfaceFields(NamedTuple):
@@ -27,6 +28,11 @@ class SurfaceFields(NamedTuple):
     ring_spacing (n,): length of the shortest edge at i (the CFL length).
     boundary_outflow_normals (n, 2): the boundary normals where the boundary is "outflow",
         zeros for walls.
+    wall_projections (n, 2, 2): the slip condition's projection of a vertex's velocity: the
+        identity inside and on outflow boundaries, I - nb nb^T on a wall (nb the unit boundary
+        normal), zero at a wall corner (the wall turns by more than ``CORNER_ANGLE``).
+    reverse_dual_edge_vectors (nnz, 2): N_ji (in j's frame) stored at the entry (i, j), so the
+        flux kernel reads it in order instead of through reverse_edges.
     """
 
     vertex_height: np.ndarray
@@ -34,6 +40,8 @@ class SurfaceFields(NamedTuple):
     tangent_gravity: np.ndarray
     ring_spacing: np.ndarray
     boundary_outflow_normals: np.ndarray
+    wall_projections: np.ndarray
+    reverse_dual_edge_vectors: np.ndarray
 
 
 def surface_fields(geom: SurfaceGeometry, gravity, boundary: str) -> SurfaceFields:
@@ -44,20 +52,51 @@ def surface_fields(geom: SurfaceGeometry, gravity, boundary: str) -> SurfaceFiel
     tangent_gravity = np.einsum("iaj,j->ia", geom.tangent_frames, gravity)
     edge_length = np.linalg.norm(geom.neighbor_coords, axis=1)
     ring_spacing = np.minimum.reduceat(edge_length, geom.neighbor_offsets[:-1])
-    outflow = geom.boundary_normals if boundary == "outflow" else np.zeros_like(geom.boundary_normals)
-    return SurfaceFields(geom.vertices @ up, geom.normals @ up, np.ascontiguousarray(tangent_gravity),
-                         ring_spacing, np.ascontiguousarray(outflow))
+    no_normals = np.zeros_like(geom.boundary_normals)
+    identity = np.broadcast_to(np.eye(2), (geom.n_vertices, 2, 2))
+    return SurfaceFields(
+        geom.vertices @ up, geom.normals @ up, np.ascontiguousarray(tangent_gravity), ring_spacing,
+        np.ascontiguousarray(geom.boundary_normals if boundary == "outflow" else no_normals),
+        wall_projections(geom) if boundary == "wall" else np.ascontiguousarray(identity),
+        np.ascontiguousarray(geom.dual_edge_vectors[geom.reverse_edges]))
+
+
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """(m, 2) vectors scaled to unit length."""
+    return vectors / np.linalg.norm(vectors, axis=1)[:, None]
+
+
+def wall_projections(geom: SurfaceGeometry) -> np.ndarray:
+    """(n, 2, 2) slip projections of the velocity (see :class:`SurfaceFields`).
+
+    A boundary vertex's ring starts and ends on its two boundary neighbours; the outward normals
+    of those two boundary edges are their ring vectors turned by -90 and +90 degrees.
+    """
+    projections = np.tile(np.eye(2), (geom.n_vertices, 1, 1))
+    wall = np.flatnonzero(geom.is_boundary)
+    first = geom.neighbor_coords[geom.neighbor_offsets[wall]]
+    last = geom.neighbor_coords[geom.neighbor_offsets[wall + 1] - 1]
+    first_normal = unit_rows(np.stack([first[:, 1], -first[:, 0]], axis=1))
+    last_normal = unit_rows(np.stack([-last[:, 1], last[:, 0]], axis=1))
+    normal = unit_rows(geom.boundary_normals[wall])
+    projections[wall] -= normal[:, :, None] * normal[:, None, :]
+    corner = np.einsum("ia,ia->i", first_normal, last_normal) < np.cos(CORNER_ANGLE)
+    projections[wall[corner]] = 0.0
+    return projections
 
 
 class SimulationState:
     """The arrays of a running simulation (n vertices, nnz CSR entries, n_dyes dyes).
 
-    Prognostic: depth (n,), velocity (n, 2), dye (n, n_dyes) concentrations, bottom (n,),
-    damping (n,), time, ledger (volumes booked since the last ``set_depth``).
-    Double buffers: depth_next, velocity_next, dye_next (swapped by the step).
+    Prognostic: depth (n,), velocity (n, 2), dye (n, n_dyes) concentrations, bottom (n,)
+    (including the soluble layer), damping (n,), time, ledger (volumes booked since the last
+    ``set_depth``); dissolution: soluble_layer m (n,), dissolved depth s (n,), solute_velocity
+    u_s (n, 2).
+    Double buffers: depth_next, velocity_next, dye_next, solute_velocity_next (swapped by the
+    step).
     Last good state: saved_depth, saved_velocity, saved_dye, saved_time (for the crash file).
     Scratch: edge_flux (nnz,), boundary_flux, outflow_factor, outflow_volume, inflow_rate,
-    sink_rate, removed_depth, cell_volume (n,), dye_inflow_rate (n, n_dyes).
+    sink_rate, removed_depth, cell_volume, friction_share (n,), dye_inflow_rate (n, n_dyes).
     """
 
     def __init__(self, n_vertices: int, n_entries: int, n_dyes: int):
@@ -67,9 +106,11 @@ class SimulationState:
         self.ledger = dict.fromkeys(LEDGER_ENTRIES, 0.0)
         for name in ("depth", "depth_next", "bottom", "damping", "saved_depth", "boundary_flux",
                      "outflow_factor", "outflow_volume", "inflow_rate", "sink_rate",
-                     "removed_depth", "cell_volume"):
+                     "removed_depth", "cell_volume", "friction_share", "soluble_layer",
+                     "dissolved"):
             setattr(self, name, np.zeros(n))
-        for name in ("velocity", "velocity_next", "saved_velocity"):
+        for name in ("velocity", "velocity_next", "saved_velocity", "solute_velocity",
+                     "solute_velocity_next"):
             setattr(self, name, np.zeros((n, 2)))
         for name in ("dye", "dye_next", "saved_dye", "dye_inflow_rate"):
             setattr(self, name, np.zeros((n, n_dyes)))
@@ -84,6 +125,10 @@ class SimulationState:
     def swap_velocity(self) -> None:
         """Make the freshly written velocity buffer current."""
         self.velocity, self.velocity_next = self.velocity_next, self.velocity
+
+    def swap_solute_velocity(self) -> None:
+        """Make the freshly written solute velocity buffer current."""
+        self.solute_velocity, self.solute_velocity_next = self.solute_velocity_next, self.solute_velocity
 
     def save_last_good(self) -> None:
         """Copy the current state into the saved buffers (no allocation)."""
@@ -110,6 +155,9 @@ class SimulationState:
             "dye": (self.saved_dye if saved else self.dye).copy(),
             "bottom": self.bottom.copy(),
             "damping": self.damping.copy(),
+            "soluble_layer": self.soluble_layer.copy(),
+            "dissolved": self.dissolved.copy(),
+            "solute_velocity": self.solute_velocity.copy(),
             **{f"ledger_{key}": np.float64(value) for key, value in self.ledger.items()},
         }
 
@@ -117,7 +165,8 @@ class SimulationState:
         """Restore what :meth:`to_dict` wrote (shapes are checked by the caller)."""
         self.time = float(data["time"])
         self.step_count = int(data["step_count"])
-        for name in ("depth", "velocity", "dye", "bottom", "damping"):
+        for name in ("depth", "velocity", "dye", "bottom", "damping", "soluble_layer", "dissolved",
+                     "solute_velocity"):
             np.copyto(getattr(self, name), data[name])
         self.ledger = {key: float(data[f"ledger_{key}"]) for key in LEDGER_ENTRIES}
 
@@ -154,7 +203,9 @@ def write_crash_state(directory: str, data: dict) -> str:
 def restore_state(state: SimulationState, data: dict, geom: SurfaceGeometry, n_dyes: int) -> list:
     """Load a state dict into ``state`` after checking every shape; returns the sources, placed."""
     for name, reference in (("depth", state.depth), ("velocity", state.velocity),
-                            ("dye", state.dye), ("bottom", state.bottom), ("damping", state.damping)):
+                            ("dye", state.dye), ("bottom", state.bottom), ("damping", state.damping),
+                            ("soluble_layer", state.soluble_layer), ("dissolved", state.dissolved),
+                            ("solute_velocity", state.solute_velocity)):
         if name not in data:
             raise ParameterError(f"state dict has no {name!r}; pass what Simulation.state_dict() returned")
         if np.shape(data[name]) != reference.shape:

@@ -121,7 +121,7 @@ def icosphere(radius: float, subdivisions: int) -> tuple[np.ndarray, np.ndarray]
 
 
 def rotation_onto(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The 3x3 rotation that turns the direction of ``a`` onto the direction of ``b`` (Rodrigues)."""
+    """The 3x3 rotation turning the direction of ``a`` onto that of ``b`` (Rodrigues); a, b (3,)."""
     a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
     axis = np.cross(a, b)
     s, c = np.linalg.norm(axis), float(a @ b)

@@ -61,10 +61,12 @@ def thacker_free_surface(r: np.ndarray, t: float, h0: float, a: float, r0: float
     """
     A = (a ** 2 - r0 ** 2) / (a ** 2 + r0 ** 2)
     q = 1.0 - A * np.cos(thacker_omega(h0, a, g) * t)
-    return h0 * (np.sqrt(1.0 - A ** 2) / q - 1.0 - r ** 2 / a ** 2 * ((1.0 - A ** 2) / q ** 2 - 1.0))
+    stretch = (1.0 - A ** 2) / q ** 2 - 1.0
+    return h0 * (np.sqrt(1.0 - A ** 2) / q - 1.0 - r ** 2 / a ** 2 * stretch)
 
 
-def thacker_depth(r: np.ndarray, t: float, h0: float, a: float, r0: float, g: float = G) -> np.ndarray:
+def thacker_depth(r: np.ndarray, t: float, h0: float, a: float, r0: float,
+                  g: float = G) -> np.ndarray:
     """Thacker's depth max(0, eta - z), (n,) -> (n,)."""
     return np.maximum(0.0, thacker_free_surface(r, t, h0, a, r0, g) - thacker_bottom(r, h0, a))
 
@@ -89,7 +91,8 @@ def nusselt_flux(depth: float, viscosity: float, angle: float, g: float = G) -> 
 
 def draining_film_depth(t: np.ndarray, initial_depth: float, viscosity: float, radius: float,
                         g: float = G) -> np.ndarray:
-    """Film depth at the top of a sphere: d = (d0^-2 + 4 g t / (3 nu R))^(-1/2) (Takagi & Huppert)."""
+    """Film depth at the top of a sphere, d = (d0^-2 + 4 g t / (3 nu R))^(-1/2) (Takagi and
+    Huppert), t scalar or (k,)."""
     return (initial_depth ** -2 + 4.0 * g * np.asarray(t) / (3.0 * viscosity * radius)) ** -0.5
 
 

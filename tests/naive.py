@@ -97,32 +97,52 @@ def gravity_pressure(geom, bottom, depth, velocity, gravity, min_depth, dt):
 
 
 def friction(geom, depth, velocity, damping, model, gamma, viscosity, laminar_min_depth, dt):
-    """Solve (I + dt (c T_i + sigma_i I)) u_new = u per vertex, c = gamma or 3 nu / d^2."""
+    """Solve (I + dt (c T_i + sigma_i I)) u_new = u per vertex, c = gamma or 3 nu / d^2.
+    Returns (velocity, friction share min(1, dt trace(c T_i + sigma_i I) / 2))."""
     out = np.empty_like(velocity)
+    share = np.empty(geom.n_vertices)
     for i in range(geom.n_vertices):
         c = gamma if model == "linear" else 3 * viscosity / max(depth[i], laminar_min_depth) ** 2
-        system = np.eye(2) + dt * (c * geom.friction_tensors[i] + damping[i] * np.eye(2))
-        out[i] = np.linalg.solve(system, velocity[i])
-    return out
+        rates = c * geom.friction_tensors[i] + damping[i] * np.eye(2)
+        out[i] = np.linalg.solve(np.eye(2) + dt * rates, velocity[i])
+        share[i] = min(1.0, 0.5 * dt * np.trace(rates))
+    return out, share
 
 
-def continuity(geom, depth, velocity, dye, outflow_normals, min_depth, dt):
-    """Upwind, outflow-limited finite volumes. Each undirected edge is visited once and its flux
-    scattered to both ends. Returns (depth, dye, outflow volume per vertex)."""
+def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outflow_normals,
+               min_depth, dt):
+    """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
+    centred flux C = 0.5 (d_i a - d_j b) and the upwind flux U = d_up 0.5 (a - b), a = u_i . N_ij,
+    b = u_j . N_ji, phi the mean friction share; d_wet max(0, u_wet . N) out of a wet vertex into
+    a dry one that is not above its free surface. Each undirected edge is visited once and its flux scattered to
+    both ends; a dry vertex takes the inflow-weighted velocity of what flows in.
+    Returns (depth, velocity, dye, outflow volume per vertex)."""
     n = geom.n_vertices
     wet = depth >= min_depth
+    height = geom.vertices @ (-gravity / np.linalg.norm(gravity)) + (bottom + depth) * (
+        geom.normals @ (-gravity / np.linalg.norm(gravity)))
     edges = []
     for i in range(n):
         for e, j in ring(geom, i):
             if i < j:
                 r = geom.reverse_edges[e]
-                s = 0.5 * (velocity[i] @ geom.dual_edge_vectors[e] - velocity[j] @ geom.dual_edge_vectors[r])
-                donor, receiver = (i, j) if s > 0 else (j, i)
-                flux = abs(s) * depth[donor] if wet[donor] else 0.0
-                edges.append((donor, receiver, flux))
+                normal_i = velocity[i] @ geom.dual_edge_vectors[e]
+                normal_j = velocity[j] @ geom.dual_edge_vectors[r]
+                if wet[i] and wet[j]:
+                    phi = 0.5 * (friction_share[i] + friction_share[j])
+                    upwind = 0.5 * (normal_i - normal_j) * (depth[i] if normal_i > normal_j else depth[j])
+                    flux = (1 - phi) * 0.5 * (depth[i] * normal_i - depth[j] * normal_j) + phi * upwind
+                elif wet[i] and height[j] <= height[i]:
+                    flux = depth[i] * max(normal_i, 0.0)
+                elif wet[j] and height[i] <= height[j]:
+                    flux = -depth[j] * max(normal_j, 0.0)
+                else:
+                    flux = 0.0
+                donor, receiver = (i, j) if flux > 0 else (j, i)
+                edges.append((donor, receiver, abs(flux), e if donor == j else r))
     boundary = np.where(wet, depth * np.maximum(0.0, np.einsum("ia,ia->i", velocity, outflow_normals)), 0.0)
     outgoing = boundary.copy()
-    for donor, _, flux in edges:
+    for donor, _, flux, _ in edges:
         outgoing[donor] += flux
     volume = geom.dual_areas * depth
     alpha = np.ones(n)
@@ -130,13 +150,20 @@ def continuity(geom, depth, velocity, dye, outflow_normals, min_depth, dt):
     alpha[limited] = volume[limited] / (dt * outgoing[limited])
     new_volume = volume - dt * alpha * boundary
     dye_volume = volume[:, None] * dye - dt * (alpha * boundary)[:, None] * dye
-    for donor, receiver, flux in edges:
+    inflow = np.zeros(n)
+    inflow_momentum = np.zeros((n, 2))
+    for donor, receiver, flux, entry in edges:
         moved = dt * alpha[donor] * flux
         new_volume[donor] -= moved
         new_volume[receiver] += moved
         dye_volume[donor] -= moved * dye[donor]
         dye_volume[receiver] += moved * dye[donor]
+        inflow[receiver] += alpha[donor] * flux
+        inflow_momentum[receiver] += alpha[donor] * flux * geom.edge_transforms[entry] @ velocity[donor]
     new_volume = np.maximum(new_volume, 0.0)
     safe = np.where(new_volume > 0, new_volume, 1.0)[:, None]
     new_dye = np.where(new_volume[:, None] > 0, np.clip(dye_volume / safe, 0.0, 1.0), 0.0)
-    return new_volume / geom.dual_areas, new_dye, dt * alpha * boundary
+    new_velocity = velocity.copy()
+    wetted = ~wet & (inflow > 0)
+    new_velocity[wetted] = inflow_momentum[wetted] / inflow[wetted, None]
+    return new_volume / geom.dual_areas, new_velocity, new_dye, dt * alpha * boundary

@@ -4,14 +4,13 @@ import numpy as np
 
 import builders
 import surfflow as sf
-from surfflow.geometry.precompute import precompute
 
 
 def curved_patch(nx=14, ny=11, seed=0):
     """An open, irregular, curved patch: a jittered rectangle lifted onto z = 0.2 sin(2x) cos(3y)."""
     V, F = builders.rectangle(0.0, 1.4, 0.0, 1.1, nx, ny, jitter=0.25, seed=seed)
     V[:, 2] = 0.2 * np.sin(2.0 * V[:, 0]) * np.cos(3.0 * V[:, 1])
-    return precompute((V, F), smoothing_iterations=0)
+    return sf.precompute((V, F), smoothing_iterations=0)
 
 
 def lumpy_sphere(subdivisions=2, seed=0):
@@ -19,7 +18,7 @@ def lumpy_sphere(subdivisions=2, seed=0):
     V, F = builders.icosphere(1.0, subdivisions)
     rng = np.random.default_rng(seed)
     V = V * (1.0 + 0.05 * rng.uniform(-1, 1, (len(V), 1))) + 0.02 * rng.uniform(-1, 1, V.shape)
-    return precompute((V, F), smoothing_iterations=0)
+    return sf.precompute((V, F), smoothing_iterations=0)
 
 
 def random_state(geom, seed=0, n_dyes=2, dry_fraction=0.3):

@@ -3,8 +3,11 @@
 import numpy as np
 import pytest
 
+import builders
 import naive
+import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
+from surfflow.kernels.boundaries import apply_wall_slip
 from surfflow.kernels.friction import apply_friction
 from surfflow.kernels.pressure import apply_gravity_pressure
 from surfflow.state import surface_fields
@@ -29,9 +32,9 @@ def run_pressure(geom, bottom, depth, velocity, gravity, dt):
 
 
 def run_friction(geom, depth, velocity, damping, linear, laminar, dt):
-    out = velocity.copy()
-    apply_friction(geom.friction_tensors, depth, damping, linear, laminar, 1e-5, dt, out)
-    return out
+    out, share = velocity.copy(), np.full(geom.n_vertices, np.nan)
+    apply_friction(geom.friction_tensors, depth, damping, linear, laminar, 1e-5, dt, out, share)
+    return out, share
 
 
 def test_pressure_matches_naive(geom):
@@ -63,18 +66,21 @@ def test_flat_free_surface_feels_no_force_on_any_shape(geom):
 
 
 def test_uniform_slope_pull_on_an_inclined_plane():
-    """On a plane tilted by beta with uniform depth, F = g sin(beta) down the slope."""
-    import builders
-    from surfflow.geometry.precompute import precompute
+    """On a plane tilted by beta with uniform depth, F = g sin(beta) down the slope: exact inside,
+    and at the walls exact along the wall once the slip condition has removed the normal part."""
     beta = 0.3
     V, F = builders.inclined_plane(2.0, 1.0, beta, 12, 6, seed=2)
-    geom = precompute((V, F), smoothing_iterations=0)
+    geom = sf.precompute((V, F), smoothing_iterations=0)
     n = geom.n_vertices
     got = run_pressure(geom, np.zeros(n), np.full(n, 0.01), np.zeros((n, 2)), (0, 0, -9.81), 1.0)
-    world = np.einsum("ia,iaj->ij", got, geom.tangent_frames)
-    downhill = np.array([np.cos(beta), 0.0, -np.sin(beta)])
-    interior = ~geom.is_boundary
-    assert np.allclose(world[interior], 9.81 * np.sin(beta) * downhill, atol=1e-12)
+    exact = 9.81 * np.sin(beta) * np.einsum("iaj,j->ia", geom.tangent_frames,
+                                             [np.cos(beta), 0.0, -np.sin(beta)])
+    inside = ~geom.is_boundary
+    assert np.allclose(got[inside], exact[inside], atol=1e-12)
+    projections = surface_fields(geom, (0, 0, -9.81), "wall").wall_projections
+    apply_wall_slip(projections, geom.is_boundary, got)
+    apply_wall_slip(projections, geom.is_boundary, exact)
+    assert np.allclose(got, exact, atol=1e-12)
 
 
 def test_underside_keeps_only_the_tangential_pull():
@@ -91,18 +97,22 @@ def test_friction_matches_naive(geom, model):
     depth, velocity, _, _ = random_state(geom, seed=8)
     damping = np.random.default_rng(8).uniform(0, 3, geom.n_vertices)
     linear, laminar = (1.3, 0.0) if model == "linear" else (0.0, 3e-6)
-    expected = naive.friction(geom, depth, velocity, damping, model, 1.3, 1e-6, 1e-5, 0.02)
-    got = run_friction(geom, depth, velocity, damping, linear, laminar, 0.02)
+    expected, expected_share = naive.friction(geom, depth, velocity, damping, model, 1.3, 1e-6,
+                                              1e-5, 0.02)
+    got, share = run_friction(geom, depth, velocity, damping, linear, laminar, 0.02)
     assert np.allclose(got, expected, rtol=1e-13, atol=1e-16)
+    assert np.allclose(share, expected_share, rtol=1e-14)
+    assert 0.0 < share.min() and share.max() <= 1.0
 
 
 def test_isotropic_friction_known_answer(geom):
     _, velocity, _, _ = random_state(geom, seed=9)
     n = geom.n_vertices
     depth, damping = np.full(n, 0.002), np.full(n, 0.5)
-    got = run_friction(geom, depth, velocity, damping, 0.0, 3e-6, 0.1)
+    got, share = run_friction(geom, depth, velocity, damping, 0.0, 3e-6, 0.1)
     # only where the precomputed anisotropy is the identity (no smoothing: flat detail)
     identity = np.all(np.isclose(geom.friction_tensors, np.eye(2)), axis=(1, 2))
     assert identity.any()
     rate = 3e-6 / 0.002 ** 2 + 0.5
     assert np.allclose(got[identity], velocity[identity] / (1 + 0.1 * rate), rtol=1e-14)
+    assert np.allclose(share[identity], min(1.0, 0.1 * rate), rtol=1e-14)

@@ -7,6 +7,7 @@ import pytest
 
 import naive
 from runtime_cases import curved_patch, random_state
+from surfflow.kernels.boundaries import apply_wall_slip
 from surfflow.kernels.checks import clear_dry_velocity, first_nonfinite_vertex
 from surfflow.kernels.sources import add_footprint, apply_sources
 from surfflow.kernels.timestep import cfl_time_step
@@ -69,3 +70,20 @@ def test_first_nonfinite_vertex():
     velocity[4, 1] = np.inf
     dye[2, 0] = np.nan
     assert first_nonfinite_vertex(depth, velocity, dye) == 2
+
+
+def test_wall_slip_keeps_only_the_velocity_along_the_wall(geom):
+    projections = surface_fields(geom, (0, 0, -9.81), "wall").wall_projections
+    _, velocity, _, _ = random_state(geom, seed=12)
+    out = velocity.copy()
+    apply_wall_slip(projections, geom.is_boundary, out)
+    wall = geom.is_boundary
+    normal = geom.boundary_normals[wall] / np.linalg.norm(geom.boundary_normals[wall], axis=1)[:, None]
+    along = velocity[wall] - np.einsum("ia,ia->i", velocity[wall], normal)[:, None] * normal
+    corner = ~projections[wall].any(axis=(1, 2))
+    assert corner.sum() == 4  # the patch is a rectangle
+    assert np.allclose(out[wall][~corner], along[~corner], rtol=1e-14, atol=1e-16)
+    assert np.array_equal(out[wall][corner], np.zeros((4, 2)))
+    assert np.array_equal(out[~wall], velocity[~wall])
+    outflow = surface_fields(geom, (0, 0, -9.81), "outflow").wall_projections
+    assert np.array_equal(outflow, np.tile(np.eye(2), (geom.n_vertices, 1, 1)))

@@ -3,12 +3,16 @@
 import numpy as np
 import pytest
 
+import builders
 import naive
+import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
 from surfflow.kernels.continuity import edge_fluxes, update_depth
+from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
+GRAVITY = np.array([0.3, -1.0, -9.7])
 
 
 @pytest.fixture(scope="module", params=["patch", "sphere"])
@@ -23,17 +27,22 @@ def run_advection(geom, depth, velocity, dt):
     return out
 
 
-def run_continuity(geom, depth, velocity, dye, dt, outflow=False):
+def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, share=None):
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
-    normals = geom.boundary_normals if outflow else np.zeros((n, 2))
+    bottom = np.zeros(n) if bottom is None else bottom
+    share = np.zeros(n) if share is None else share
+    fields = surface_fields(geom, GRAVITY, "outflow" if outflow else "wall")
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
-    edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
-                geom.dual_edge_vectors, normals, geom.dual_areas, depth, velocity, MIN_DEPTH, dt,
-                flux, boundary, alpha)
+    edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
+                geom.dual_edge_vectors[geom.reverse_edges], fields.boundary_outflow_normals,
+                geom.dual_areas, fields.vertex_height, fields.normal_rise, bottom, depth,
+                velocity, share, MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, dye_out, leaving = np.zeros(n), np.zeros_like(dye), np.zeros(n)
-    update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_areas, depth, dye, flux,
-                 boundary, alpha, dt, depth_out, dye_out, leaving)
-    return depth_out, dye_out, leaving, flux
+    velocity_out = np.full_like(velocity, np.nan)
+    update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
+                 geom.dual_areas, depth, velocity, dye, flux, boundary, alpha, MIN_DEPTH, dt,
+                 depth_out, velocity_out, dye_out, leaving)
+    return depth_out, velocity_out, dye_out, leaving, flux
 
 
 def test_advection_of_still_liquid_is_exactly_still(geom):
@@ -43,10 +52,8 @@ def test_advection_of_still_liquid_is_exactly_still(geom):
 
 
 def test_advection_keeps_uniform_flow_on_a_flat_patch():
-    import builders
-    from surfflow.geometry.precompute import precompute
     V, F = builders.rectangle(0.0, 1.0, 0.0, 1.0, 8, 8, jitter=0.25, seed=3)
-    geom = precompute((V, F), smoothing_iterations=0)
+    geom = sf.precompute((V, F), smoothing_iterations=0)
     world = np.tile([0.3, -0.2, 0.0], (geom.n_vertices, 1))
     velocity = np.einsum("iaj,ij->ia", geom.tangent_frames, world)
     out = run_advection(geom, np.full(geom.n_vertices, 0.01), velocity, 0.05)
@@ -61,46 +68,53 @@ def test_advection_matches_naive(geom, dt):
 
 
 def test_continuity_flux_is_antisymmetric_bit_for_bit(geom):
-    depth, velocity, _, dye = random_state(geom, seed=2)
-    flux = run_continuity(geom, depth, velocity, dye, 0.01)[3]
+    depth, velocity, bottom, dye = random_state(geom, seed=2)
+    share = np.random.default_rng(2).uniform(0.0, 1.0, geom.n_vertices)
+    flux = run_continuity(geom, depth, velocity, dye, 0.01, bottom=bottom, share=share)[4]
     assert np.array_equal(flux, -flux[geom.reverse_edges])
 
 
-def test_continuity_known_answer_two_cells():
-    """A wet corner of a flat square with dry, still neighbours sends
-    dt d 0.5 sum_j max(0, u . N_0j) (the face velocity is the mean of the two ends')."""
-    from surfflow.geometry.precompute import precompute
+def test_continuity_known_answer_wet_corner():
+    """A wet corner of a flat square with dry, still neighbours (below its free surface) sends
+    dt d sum_j max(0, u . N_0j), and the wetted neighbours take on its velocity."""
     V = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float)
     F = np.array([[0, 1, 2], [0, 2, 3]])
-    geom = precompute((V, F), smoothing_iterations=0)
+    geom = sf.precompute((V, F), smoothing_iterations=0)
     depth = np.array([0.1, 0.0, 0.0, 0.0])
     world = np.array([[1.0, 0.0, 0.0]] + [[0.0, 0.0, 0.0]] * 3)
     velocity = np.einsum("iaj,ij->ia", geom.tangent_frames, world)
-    out, _, _, _ = run_continuity(geom, depth, velocity, np.zeros((4, 0)), 0.01)
+    out, velocity_out, _, _, _ = run_continuity(geom, depth, velocity, np.zeros((4, 0)), 0.01)
     normal_speed = geom.dual_edge_vectors[:geom.neighbor_offsets[1]] @ velocity[0]
-    sent = 0.01 * 0.1 * 0.5 * np.maximum(normal_speed, 0.0).sum()
-    assert np.isclose(sent, 0.01 * 0.1 / 3.0, rtol=1e-14)
+    sent = 0.01 * 0.1 * np.maximum(normal_speed, 0.0).sum()
+    assert np.isclose(sent, 0.01 * 0.1 * 2.0 / 3.0, rtol=1e-14)
     assert np.isclose(geom.dual_areas[0] * (0.1 - out[0]), sent, rtol=1e-13)
     assert np.isclose((geom.dual_areas * out).sum(), geom.dual_areas[0] * 0.1, rtol=1e-15)
+    wetted = out[1:] > 0
+    assert wetted.sum() == 2
+    world_out = np.einsum("ia,iaj->ij", velocity_out, geom.tangent_frames)
+    assert np.allclose(world_out[1:][wetted], [1.0, 0.0, 0.0], atol=1e-15)
 
 
 @pytest.mark.parametrize("dt, outflow", [(0.005, False), (0.5, False), (0.5, True)])
 def test_continuity_matches_naive(geom, dt, outflow):
-    depth, velocity, _, dye = random_state(geom, seed=3)
+    depth, velocity, bottom, dye = random_state(geom, seed=3)
+    share = np.random.default_rng(3).choice([0.0, 0.3, 1.0], geom.n_vertices)
     normals = geom.boundary_normals if outflow else np.zeros((geom.n_vertices, 2))
-    expected = naive.continuity(geom, depth, velocity, dye, normals, MIN_DEPTH, dt)
-    got = run_continuity(geom, depth, velocity, dye, dt, outflow)
+    expected = naive.continuity(geom, bottom, depth, velocity, dye, share, GRAVITY, normals,
+                                MIN_DEPTH, dt)
+    got = run_continuity(geom, depth, velocity, dye, dt, outflow, bottom, share)
     assert np.allclose(got[0], expected[0], rtol=1e-11, atol=1e-17)
-    assert np.allclose(got[2], expected[2], rtol=1e-11, atol=1e-17)
+    assert np.allclose(got[1], expected[1], rtol=1e-12, atol=1e-15)
+    assert np.allclose(got[3], expected[3], rtol=1e-11, atol=1e-17)
     # a cell drained to round-off has an ill-defined concentration: compare dye depths d c
-    assert np.allclose(got[0][:, None] * got[1], expected[0][:, None] * expected[1],
+    assert np.allclose(got[0][:, None] * got[2], expected[0][:, None] * expected[2],
                        rtol=1e-11, atol=1e-15)
     assert got[0].min() >= 0.0
 
 
 def test_continuity_conserves_volume_with_limiting(geom):
     depth, velocity, _, dye = random_state(geom, seed=4)
-    depth_out, dye_out, _, _ = run_continuity(geom, depth, velocity, dye, 2.0)
+    depth_out, _, dye_out, _, _ = run_continuity(geom, depth, velocity, dye, 2.0)
     before, after = geom.dual_areas @ depth, geom.dual_areas @ depth_out
     assert abs(after - before) <= 1e-14 * before
     dye_before = geom.dual_areas @ (depth[:, None] * dye)
@@ -116,3 +130,15 @@ def test_dry_vertices_send_nothing(geom):
     depth_out = run_continuity(geom, depth, velocity, dye, 0.01)[0]
     dry = depth < MIN_DEPTH
     assert np.all(depth_out[dry] >= depth[dry] * (1 - 1e-15))
+
+
+def test_dry_ground_above_the_free_surface_is_a_wall():
+    geom = curved_patch()  # normals all within 60 degrees of up: a raised bottom is higher
+    depth, velocity, _, dye = random_state(geom, seed=6)
+    velocity = np.random.default_rng(6).normal(0, 1, velocity.shape)
+    dry = depth < MIN_DEPTH
+    bottom = np.where(dry, 10.0, 0.0)  # dry ground far above every free surface
+    depth_out = run_continuity(geom, depth, velocity, dye, 0.01, bottom=bottom)[0]
+    assert np.array_equal(depth_out[dry], depth[dry])
+    lowered = run_continuity(geom, depth, velocity, dye, 0.01, bottom=-bottom)[0]
+    assert (lowered[dry] > 0).sum() > 5

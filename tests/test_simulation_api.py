@@ -7,7 +7,6 @@ import pytest
 
 import surfflow as sf
 from runtime_cases import curved_patch, wet_simulation
-from surfflow.geometry.precompute import precompute
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +95,7 @@ def test_set_geometry_keeps_each_vertex_volume(geom):
     sim.advance(0.05)
     volumes = geom.dual_areas * sim.depth
     V = geom.vertices * np.array([1.3, 0.9, 1.1])
-    moved = precompute((V, geom.faces), smoothing_iterations=0)
+    moved = sf.precompute((V, geom.faces), smoothing_iterations=0)
     sim.set_geometry(moved)
     assert np.allclose(moved.dual_areas * sim.depth, volumes, rtol=1e-14)
     assert sim.total_volume() == pytest.approx(volumes.sum(), rel=1e-14)
@@ -113,14 +112,15 @@ def test_non_finite_state_raises_and_writes_the_last_good_state(geom, tmp_path):
     sim = sf.Simulation(geom, sf.Params(gravity=(0, 0, -9.81)), crash_dir=tmp_path)
     sim.set_depth(np.full(geom.n_vertices, 0.01))
     sim.step()
-    sim.set_bottom(np.where(np.arange(geom.n_vertices) % 2, 1e308, -1e308))
-    with pytest.raises(sf.SimulationError, match=r"t=.* vertex \d+") as info:
+    # free-surface heights of +-1.7e308 overflow in the pressure gradient
+    sim.set_bottom(np.where(np.arange(geom.n_vertices) % 2, 1.7e308, -1.7e308))
+    last_good_time = sim.time
+    with pytest.raises(sf.SimulationError, match=r"non-finite at t=.* vertex \d+") as info:
         sim.step()
     path = str(info.value).split(" is in ")[1].split(";")[0]
     with np.load(path) as saved:
         assert np.isfinite(saved["depth"]).all() and np.isfinite(saved["velocity"]).all()
-        assert float(saved["time"]) == sim.time - (sim.time - float(saved["time"]))
-        assert float(saved["time"]) < sim.time
+        assert float(saved["time"]) == last_good_time
 
 
 @pytest.mark.parametrize("call, match", [

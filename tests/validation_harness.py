@@ -5,8 +5,6 @@ surfflow's public API only.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 import surfflow as sf
@@ -14,7 +12,8 @@ import surfflow as sf
 GRAVITY_DOWN = (0.0, 0.0, -9.81)
 
 
-def make_simulation(V: np.ndarray, F: np.ndarray, **params) -> tuple[sf.Simulation, sf.SurfaceGeometry]:
+def make_simulation(V: np.ndarray, F: np.ndarray,
+                    **params) -> tuple[sf.Simulation, sf.SurfaceGeometry]:
     """A Simulation with ``sf.Params(**params)`` on the unsmoothed geometry of (V, F) (the mesh as
     given, b = 0). V (n, 3), F (m, 3). Returns (simulation, geometry)."""
     geom = sf.precompute((V, F), smoothing_iterations=0)
@@ -23,7 +22,8 @@ def make_simulation(V: np.ndarray, F: np.ndarray, **params) -> tuple[sf.Simulati
 
 def relative_l1(numeric: np.ndarray, reference: np.ndarray, weights: np.ndarray) -> float:
     """Area-weighted relative L1 error sum w |num - ref| / sum w |ref| (arrays (n,))."""
-    return float(np.sum(weights * np.abs(numeric - reference)) / np.sum(weights * np.abs(reference)))
+    error = np.sum(weights * np.abs(numeric - reference))
+    return float(error / np.sum(weights * np.abs(reference)))
 
 
 def max_speed(sim: sf.Simulation) -> float:
@@ -90,9 +90,19 @@ def advance_checked(sim: sf.Simulation, duration: float, monitor: InvariantMonit
         monitor.check()
 
 
-def step_checked(sim: sf.Simulation, steps: int, monitor: InvariantMonitor, every: int = 1000) -> None:
+def step_checked(sim: sf.Simulation, steps: int, monitor: InvariantMonitor,
+                 every: int = 1000) -> None:
     """step() ``steps`` times, checking invariants every ``every`` steps and at the end."""
     for k in range(1, steps + 1):
         sim.step()
         if k % every == 0 or k == steps:
             monitor.check()
+
+
+def assert_invariants(figures: dict) -> None:
+    """The invariants of every validation run: volume booked to 1e-12 relative, depth >= 0,
+    everything finite (``figures`` from ``InvariantMonitor.figures``)."""
+    assert figures["finite"], "depth or velocity went non-finite"
+    assert figures["min_depth"] >= 0.0, f"negative depth {figures['min_depth']:.3e} m"
+    assert figures["volume_drift"] < 1e-12, (
+        f"volume drifted by {figures['volume_drift']:.3e} (relative) beyond what the ledger booked")

@@ -8,13 +8,15 @@ Feature-based T (``feature_friction_tensors``). Around each smoothed vertex v th
 model (SOM) is the height field of the bottom over v's tangent plane: the ring vertex j sits at
 its tangent coordinates c_j (``neighbor_coords``, length preserving) and height b_j, v at the
 origin and height b_v. Its vertex normals are n_j ~ (-m_j, 1), with m_j = g_j / sqrt(1 + |g_j|^2)
-and g_j the gradient of b at j (from j's own flattened ring, carried into v's frame by M_vj).
-On each one-ring triangle t = (v, j_a, j_b) the shape operator is the derivative of the linearly
+and g_j the gradient of b at j: that of the least-squares quadratic through j's own flattened
+ring (exact for quadratic bottoms on any mesh; the ring gradient below where j has fewer than 5
+neighbours), carried into v's frame by M_vj. On each one-ring triangle t = (v, j_a, j_b) the shape operator is the derivative of the linearly
 interpolated normals along the triangle's edges,
 
     J_t [c_a  c_b] = [m_a - m_v   m_b - m_v],      S_t = (J_t + J_t^T) / 2,
 
-exact for the Hessian of a quadratic bottom at small slopes. The area-weighted mean
+exact for the Hessian of a quadratic bottom at small slopes (the derivative of the linear
+interpolant of an exact, linear gradient field). The area-weighted mean
 C_v = sum_t a_t S_t^T S_t / sum_t a_t over the one-ring (a_t the flattened triangle's area, so the
 sum covers v's control area) has eigenvalues k1^2 >= k2^2 along x1, x2; the dimensionless
 roughness is r = k sqrt(A_v), the rms curvature times the control cell's length scale.
@@ -56,28 +58,94 @@ def _ring_triangle_count(offsets, is_boundary, i):
     return valence - 1 if is_boundary[i] else valence
 
 
+@serial_kernel
+def _ring_gradient(values, offsets, indices, coords, is_boundary, i):
+    """sum_t det_t G_t / sum_t det_t over i's flattened one-ring triangles: (gx, gy)."""
+    gx = 0.0
+    gy = 0.0
+    weight = 0.0
+    for k in range(_ring_triangle_count(offsets, is_boundary, i)):
+        a, b = _ring_triangle(offsets, is_boundary, i, k)
+        ax, ay = coords[a, 0], coords[a, 1]
+        bx, by = coords[b, 0], coords[b, 1]
+        da = values[indices[a]] - values[i]
+        db = values[indices[b]] - values[i]
+        gx += by * da - ay * db
+        gy += ax * db - bx * da
+        weight += ax * by - ay * bx
+    if weight == 0.0:
+        return 0.0, 0.0
+    return gx / weight, gy / weight
+
+
 @parallel_kernel
 def _ring_gradients_kernel(values, offsets, indices, coords, is_boundary, gradients):
-    """gradients[i] = sum_t det_t G_t / sum_t det_t over i's flattened one-ring triangles."""
+    """gradients[i] = _ring_gradient(i) for every vertex."""
     for i in prange(values.shape[0]):
-        gx = 0.0
-        gy = 0.0
-        weight = 0.0
-        for k in range(_ring_triangle_count(offsets, is_boundary, i)):
-            a, b = _ring_triangle(offsets, is_boundary, i, k)
-            ax, ay = coords[a, 0], coords[a, 1]
-            bx, by = coords[b, 0], coords[b, 1]
-            da = values[indices[a]] - values[i]
-            db = values[indices[b]] - values[i]
-            gx += by * da - ay * db
-            gy += ax * db - bx * da
-            weight += ax * by - ay * bx
-        if weight != 0.0:
-            gradients[i, 0] = gx / weight
-            gradients[i, 1] = gy / weight
-        else:
-            gradients[i, 0] = 0.0
-            gradients[i, 1] = 0.0
+        gradients[i, 0], gradients[i, 1] = _ring_gradient(values, offsets, indices, coords, is_boundary, i)
+
+
+@serial_kernel
+def _solve_in_place(N, r):
+    """Solve N s = r (k x k) by Gaussian elimination with partial pivoting, s written into r.
+
+    Returns False (leaving garbage) when a pivot falls below 1e-9 of N's largest diagonal entry.
+    """
+    size = r.shape[0]
+    floor = 1e-9 * np.max(np.abs(np.diag(N)))
+    for col in range(size):
+        pivot = col + np.argmax(np.abs(N[col:, col]))
+        if abs(N[pivot, col]) <= floor:
+            return False
+        for c in range(size):
+            N[col, c], N[pivot, c] = N[pivot, c], N[col, c]
+        r[col], r[pivot] = r[pivot], r[col]
+        for row in range(col + 1, size):
+            factor = N[row, col] / N[col, col]
+            for c in range(col, size):
+                N[row, c] -= factor * N[col, c]
+            r[row] -= factor * r[col]
+    for row in range(size - 1, -1, -1):
+        for c in range(row + 1, size):
+            r[row] -= N[row, c] * r[c]
+        r[row] /= N[row, row]
+    return True
+
+
+@serial_kernel
+def _quadratic_fit_gradient(values, offsets, indices, coords, is_boundary, i):
+    """Gradient (gx, gy) at i of the least-squares quadratic through (c_j, f_j - f_i), j in the
+    one-ring (exact for quadratic fields); the ring gradient where fewer than 5 neighbours or a
+    degenerate ring make the fit ill-posed."""
+    start, stop = offsets[i], offsets[i + 1]
+    if stop - start < 5:
+        return _ring_gradient(values, offsets, indices, coords, is_boundary, i)
+    scale = np.sqrt(np.mean(coords[start:stop, 0] ** 2 + coords[start:stop, 1] ** 2))
+    N = np.zeros((5, 5))
+    r = np.zeros(5)
+    basis = np.empty(5)
+    for e in range(start, stop):
+        u, v = coords[e, 0] / scale, coords[e, 1] / scale
+        basis[0], basis[1], basis[2], basis[3], basis[4] = u, v, 0.5 * u * u, u * v, 0.5 * v * v
+        difference = values[indices[e]] - values[i]
+        for row in range(5):
+            r[row] += difference * basis[row]
+            for col in range(5):
+                N[row, col] += basis[row] * basis[col]
+    if not _solve_in_place(N, r):
+        return _ring_gradient(values, offsets, indices, coords, is_boundary, i)
+    return r[0] / scale, r[1] / scale
+
+
+@parallel_kernel
+def _som_slopes_kernel(bottom, offsets, indices, coords, is_boundary, slopes):
+    """slopes[i] = g_i / sqrt(1 + |g_i|^2), the tangential part of the SOM normal at i (up to
+    sign), g_i the quadratic-fit gradient of the bottom."""
+    for i in prange(bottom.shape[0]):
+        gx, gy = _quadratic_fit_gradient(bottom, offsets, indices, coords, is_boundary, i)
+        norm = np.sqrt(1.0 + gx * gx + gy * gy)
+        slopes[i, 0] = gx / norm
+        slopes[i, 1] = gy / norm
 
 
 def ring_gradients(values, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary):
@@ -165,9 +233,10 @@ def feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbo
     Example: ``T = feature_friction_tensors(b, g.neighbor_offsets, g.neighbor_indices,
     g.neighbor_coords, g.edge_transforms, g.dual_areas, g.is_boundary, (1.0, 1.0))``.
     """
-    gradients = ring_gradients(bottom, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary)
-    slopes = gradients / np.sqrt(1.0 + np.einsum("ij,ij->i", gradients, gradients))[:, None]
-    tensors = np.empty((slopes.shape[0], 2, 2))
+    bottom = np.ascontiguousarray(bottom, dtype=np.float64)
+    slopes = np.empty((bottom.shape[0], 2))
+    _som_slopes_kernel(bottom, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary, slopes)
+    tensors = np.empty((bottom.shape[0], 2, 2))
     _feature_tensors_kernel(slopes, neighbor_offsets, neighbor_indices, neighbor_coords,
                             np.ascontiguousarray(edge_transforms, dtype=np.float64),
                             np.ascontiguousarray(dual_areas, dtype=np.float64), is_boundary,
@@ -185,12 +254,17 @@ def friction_from_scalar_field(values, neighbor_offsets, neighbor_indices, neigh
     Returns (n, 2, 2).
     """
     values = np.asarray(values, dtype=np.float64)
-    if values.shape != (neighbor_offsets.shape[0] - 1,) or not np.all(np.isfinite(values)):
+    n = neighbor_offsets.shape[0] - 1
+    if values.shape != (n,):
         raise ParameterError(
-            f"the friction scalar field must hold one finite number per vertex, shape "
-            f"({neighbor_offsets.shape[0] - 1},); got shape {values.shape}"
-            + ("" if values.shape != (neighbor_offsets.shape[0] - 1,) else
-               f" with a non-finite value at vertex {int(np.flatnonzero(~np.isfinite(values))[0])}")
+            f"the friction scalar field must hold one number per vertex, shape ({n},); got shape "
+            f"{values.shape}"
+        )
+    if not np.all(np.isfinite(values)):
+        v = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise ParameterError(
+            f"the friction scalar field is not finite at vertex {v} ({values[v]}); give finite "
+            "values, for example a texture's brightness in [0, 1]"
         )
     gradients = ring_gradients(values, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary)
     norms = np.sqrt(np.einsum("ij,ij->i", gradients, gradients))
@@ -212,18 +286,20 @@ def check_friction_tensors(tensors, n_vertices):
             f"friction tensors must have shape ({n_vertices}, 2, 2), one 2x2 tensor per vertex in "
             f"its tangent frame; got shape {T.shape}"
         )
-    scale = np.abs(T).max(axis=(1, 2))
-    checks = (
-        (~np.all(np.isfinite(T), axis=(1, 2)), "is not finite"),
-        (np.abs(T[:, 0, 1] - T[:, 1, 0]) > _SYMMETRY_TOLERANCE * scale, "is not symmetric"),
-        ((T[:, 0, 0] <= 0.0) | (T[:, 0, 0] * T[:, 1, 1] - T[:, 0, 1] * T[:, 1, 0] <= 0.0),
-         "is not positive definite"),
-    )
-    for bad, problem in checks:
-        if np.any(bad):
-            v = int(np.flatnonzero(bad)[0])
-            raise ParameterError(
-                f"friction tensor of vertex {v} {problem} ({T[v].tolist()}); give symmetric "
-                f"positive definite 2x2 tensors, for example the identity"
-            )
+    with np.errstate(invalid="ignore"):
+        scale = np.abs(T).max(axis=(1, 2))
+        problems = (
+            (~np.all(np.isfinite(T), axis=(1, 2)), "is not finite"),
+            (np.abs(T[:, 0, 1] - T[:, 1, 0]) > _SYMMETRY_TOLERANCE * scale, "is not symmetric"),
+            ((T[:, 0, 0] <= 0.0) | (T[:, 0, 0] * T[:, 1, 1] - T[:, 0, 1] * T[:, 1, 0] <= 0.0),
+             "is not positive definite"),
+        )
+    bad = np.stack([mask for mask, _ in problems])
+    if bad.any():
+        v = int(np.flatnonzero(bad.any(axis=0))[0])
+        problem = problems[int(np.argmax(bad[:, v]))][1]
+        raise ParameterError(
+            f"friction tensor of vertex {v} {problem} ({T[v].tolist()}); give symmetric positive "
+            "definite 2x2 tensors in each vertex's tangent frame, for example the identity"
+        )
     return T

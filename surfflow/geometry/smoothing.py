@@ -6,7 +6,7 @@ The input mesh (V = X, F) is smoothed either with Taubin's uniform ("umbrella") 
 
 in lambda/mu passes (x += lambda L x; x += mu L x, which does not shrink), or by
 implicit (backward Euler) mean-curvature passes (M + t K) x_new = M x (cotan stiffness K and
-lumped mass M of the input mesh, t = implicit_step times the squared mean edge length),
+lumped mass M of the input mesh, t = implicit_step times the mean squared edge length),
 solved with Jacobi-preconditioned conjugate gradients; after every implicit pass each closed
 connected component is scaled about its centroid back to its original enclosed volume, so nothing
 shrinks (open components are held by their fixed boundary instead).
@@ -102,7 +102,7 @@ def implicit_smooth(X: np.ndarray, F: np.ndarray, adjacency: sp.csr_matrix, boun
 
     Each pass solves (M + t K) x_new = M x with the cotan stiffness K and the lumped barycentric
     mass M of the input mesh X (implicit fairing, Desbrun et al. 1999; keeping the operator of X
-    keeps the system's conditioning, and the cost, fixed), t = step * (mean edge length of X)^2;
+    keeps the system's conditioning, and the cost, fixed), t = step * (mean squared edge length of X);
     the boundary vertices stay fixed. X: (n, 3); F: (m, 3); adjacency: (n, n) symmetric 0/1;
     boundary: (n,) bool. Returns (n, 3).
     """
@@ -188,13 +188,17 @@ def _component_volumes(x, F, labels):
 
 
 def _restore_volumes(x, F, labels, closed, volumes0):
-    """Scale each closed component about its centroid so it encloses its original volume."""
+    """Scale each closed component about its centroid so it encloses its original volume;
+    open components are returned untouched."""
     volumes = _component_volumes(x, F, labels)
-    ratio = np.where(closed & (volumes * volumes0 > 0), volumes0 / np.where(volumes == 0, 1.0, volumes), 1.0)
-    scale = np.cbrt(ratio)
+    rescale = closed & (volumes * volumes0 > 0)
+    scale = np.cbrt(np.where(rescale, volumes0 / np.where(rescale, volumes, 1.0), 1.0))
     counts = np.bincount(labels, minlength=closed.size)[:, None]
     centroids = np.stack([np.bincount(labels, weights=x[:, a], minlength=closed.size) for a in range(3)], 1) / counts
-    return centroids[labels] + scale[labels, None] * (x - centroids[labels])
+    moving = rescale[labels]
+    x = x.copy()
+    x[moving] = centroids[labels[moving]] + scale[labels[moving], None] * (x[moving] - centroids[labels[moving]])
+    return x
 
 
 def normal_line_adjust(X: np.ndarray, x: np.ndarray, F: np.ndarray, iterations: int,

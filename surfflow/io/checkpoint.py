@@ -2,8 +2,9 @@
 
 The file holds the arrays of ``Simulation.state_dict()`` (under ``state/`` keys), the frame
 it was written after, the geometry's key (a restart onto another mesh is refused) and free-form
-text metadata (the scene file, ...). Floats are stored as float64 bit patterns, so ``restore_checkpoint`` followed by the
-same steps gives exactly the numbers of an uninterrupted run.
+text metadata (the scene file, ...). Floats are stored as float64 bit patterns, so
+``restore_checkpoint`` followed by the same steps gives exactly the numbers of an uninterrupted
+run.
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ def interior_edge_pairs(F: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, 
     boundary of an open mesh) appear in neither.
     """
     start, end = F.ravel(), F[:, [1, 2, 0]].ravel()
-    key = np.minimum(start, end) * n + np.maximum(start, end)
+    low, high = np.minimum(start, end), np.maximum(start, end)
+    key = low * n + high
     order = np.argsort(key, kind="stable")
     sorted_key = key[order]
     first = np.flatnonzero(np.r_[True, sorted_key[1:] != sorted_key[:-1]])
@@ -41,7 +42,7 @@ def interior_edge_pairs(F: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, 
     paired = first[counts == 2]
     pairs = np.stack([order[paired], order[paired + 1]], axis=1)
     crowded = order[first[counts > 2]]
-    crowded_edges = np.stack([np.minimum(start, end)[crowded], np.maximum(start, end)[crowded]], axis=1)
+    crowded_edges = np.stack([low[crowded], high[crowded]], axis=1)
     return pairs, crowded_edges, counts[counts > 2]
 
 

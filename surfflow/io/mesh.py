@@ -39,7 +39,7 @@ from scipy.spatial import cKDTree
 from ..config import TOLERANCES
 from ..errors import MeshError, MeshFileError, MeshWarning
 from .manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
-from .mesh_arrays import listed, triangle_array, vertex_array
+from .mesh_arrays import counted, listed, triangle_array, vertex_array
 
 
 def load_mesh(source, *, process_duplicates: bool = True) -> trimesh.Trimesh:
@@ -64,7 +64,8 @@ def load_mesh(source, *, process_duplicates: bool = True) -> trimesh.Trimesh:
     return trimesh.Trimesh(vertices=V, faces=F, process=False)
 
 
-def validate_mesh(V, F, *, where: str = "mesh", process_duplicates: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def validate_mesh(V, F, *, where: str = "mesh",
+                  process_duplicates: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Check a triangle mesh, repair what is safe to repair, and return the clean arrays.
 
     V: (n, 3) vertex positions; F: (m, 3) vertex indices per face (or (m, k) / a list of
@@ -131,12 +132,14 @@ def _read_file(path: str) -> trimesh.Trimesh:
     return mesh
 
 
-def _checked_arrays(V, F, where: str, process_duplicates: bool, repairs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+def _checked_arrays(V, F, where: str, process_duplicates: bool,
+                    repairs: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """validate_mesh's work: the clean (n, 3) float64 V and (m, 3) int64 F; repairs are noted."""
     V = vertex_array(V, where)
     F, face_origin, polygons_split = triangle_array(F, where)
     if polygons_split:
-        repairs.append(f"{where}: fan-triangulated {polygons_split} faces with more than 3 vertices")
+        repairs.append(f"{where}: fan-triangulated {counted(polygons_split, 'face')} with more "
+                       "than 3 vertices")
     _check_not_empty(V, F, where)
     _check_indices(F, len(V), where)
     _check_finite(V, where)
@@ -155,8 +158,8 @@ def _checked_arrays(V, F, where: str, process_duplicates: bool, repairs: list[st
 def _check_not_empty(V: np.ndarray, F: np.ndarray, where: str) -> None:
     if len(V) == 0 or len(F) == 0:
         raise MeshError(
-            f"{where}: the mesh is empty ({len(V)} vertices, {len(F)} faces); a surface flow needs "
-            "at least one triangle: check that the file or arrays hold the surface you meant"
+            f"{where}: the mesh is empty ({len(V)} vertices, {len(F)} faces); a surface flow "
+            "needs at least one triangle: check that the file or arrays hold the surface you meant"
         )
 
 
@@ -165,9 +168,9 @@ def _check_indices(F: np.ndarray, n: int, where: str) -> None:
     if len(bad):
         shown = listed(f"{f} {tuple(F[f].tolist())}" for f in bad)
         raise MeshError(
-            f"{where}: {len(bad)} faces refer to vertices that do not exist (indices must lie in "
-            f"0..{n - 1}): face {shown}; fix the face list (arrays count vertices from 0, OBJ files "
-            "from 1)"
+            f"{where}: {counted(len(bad), 'face')} referring to vertices that do not exist "
+            f"(indices must lie in 0..{n - 1}): face {shown}; fix the face list (arrays count "
+            "vertices from 0, OBJ files from 1)"
         )
 
 
@@ -175,14 +178,15 @@ def _check_finite(V: np.ndarray, where: str) -> None:
     bad = np.flatnonzero(~np.isfinite(V).all(axis=1))
     if len(bad):
         raise MeshError(
-            f"{where}: {len(bad)} vertices have NaN or infinite coordinates: vertex {listed(bad)}; "
-            "fix or remove them before loading"
+            f"{where}: {counted(len(bad), 'vertex', 'vertices')} with NaN or infinite "
+            f"coordinates: vertex {listed(bad)}; fix or remove them before loading"
         )
 
 
 def _merge_close_vertices(V, F, where, repairs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Merge each cluster of vertices closer than merge_distance x the bounding-box diagonal into
-    its first vertex. Returns V (n', 3), F remapped, and the input index (n',) of each kept vertex."""
+    """Merge each cluster of vertices closer than merge_distance x the bounding-box diagonal
+    into its first vertex. Returns V (n', 3), F remapped, and the input index (n',) of each
+    kept vertex."""
     radius = TOLERANCES.merge_distance * np.linalg.norm(V.max(axis=0) - V.min(axis=0))
     close = cKDTree(V, balanced_tree=False).query_pairs(radius, output_type="ndarray")
     if len(close) == 0:
@@ -194,8 +198,9 @@ def _merge_close_vertices(V, F, where, repairs) -> tuple[np.ndarray, np.ndarray,
     kept.sort()
     new_index = np.empty(len(kept), dtype=np.int64)
     new_index[cluster[kept]] = np.arange(len(kept))
-    repairs.append(f"{where}: merged {len(V) - len(kept)} duplicate vertices (closer than "
-                   f"{TOLERANCES.merge_distance:g} x the bounding-box diagonal) into earlier ones")
+    merged = counted(len(V) - len(kept), "duplicate vertex", "duplicate vertices")
+    repairs.append(f"{where}: merged {merged} (closer than {TOLERANCES.merge_distance:g} x the "
+                   "bounding-box diagonal) into earlier ones")
     return V[kept], new_index[cluster][F], kept
 
 
@@ -208,14 +213,15 @@ def _check_degenerate(V, F, face_origin, vertex_origin, where) -> None:
     if len(bad):
         shown = listed(f"{face_origin[f]} {tuple(vertex_origin[F[f]].tolist())}" for f in bad)
         raise MeshError(
-            f"{where}: {len(bad)} degenerate faces (zero area or a repeated vertex; area at most "
-            f"{TOLERANCES.degenerate_area:g} x the mean face area): face {shown}; remove them or "
-            "collapse their short edges before loading"
+            f"{where}: {counted(len(bad), 'degenerate face')} (zero area or a repeated vertex; "
+            f"area at most {TOLERANCES.degenerate_area:g} x the mean face area): face {shown}; "
+            "remove them or collapse their short edges before loading"
         )
 
 
-def _drop_duplicate_faces(F, face_origin, where, process_duplicates, repairs) -> tuple[np.ndarray, np.ndarray]:
-    """Drop each face with the same three vertices as an earlier one (or raise, if not processing)."""
+def _drop_duplicate_faces(F, face_origin, where, process_duplicates,
+                          repairs) -> tuple[np.ndarray, np.ndarray]:
+    """Drop each face with the same three vertices as an earlier one (raise if not processing)."""
     corners = np.sort(F, axis=1)
     order = np.lexsort(corners.T[::-1])
     sorted_corners = corners[order]
@@ -224,23 +230,24 @@ def _drop_duplicate_faces(F, face_origin, where, process_duplicates, repairs) ->
     duplicate[order[repeats_previous]] = True
     if not duplicate.any():
         return F, face_origin
-    count, shown = duplicate.sum(), listed(face_origin[duplicate])
+    count, shown = int(duplicate.sum()), listed(face_origin[duplicate])
     if not process_duplicates:
-        raise MeshError(f"{where}: {count} faces repeat the vertices of an earlier face: face {shown}; "
-                        "remove them or load with process_duplicates=True")
-    repairs.append(f"{where}: dropped {count} duplicate faces (same vertices as an earlier face): "
-                   f"face {shown}")
+        raise MeshError(f"{where}: {counted(count, 'face')} repeating the vertices of an earlier "
+                        f"face: face {shown}; remove them or load with process_duplicates=True")
+    repairs.append(f"{where}: dropped {counted(count, 'duplicate face')} (same vertices as an "
+                   f"earlier face): face {shown}")
     return F[~duplicate], face_origin[~duplicate]
 
 
-def _drop_unreferenced(V, F, vertex_origin, where, repairs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _drop_unreferenced(V, F, vertex_origin, where,
+                       repairs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Drop vertices no face uses, keeping the order of the others."""
     used = np.zeros(len(V), dtype=bool)
     used[F.ravel()] = True
     if used.all():
         return V, F, vertex_origin
-    repairs.append(f"{where}: removed {len(V) - used.sum()} vertices no face uses: "
-                   f"vertex {listed(vertex_origin[~used])}")
+    removed = counted(int(len(V) - used.sum()), "vertex", "vertices")
+    repairs.append(f"{where}: removed {removed} no face uses: vertex {listed(vertex_origin[~used])}")
     new_index = np.cumsum(used) - 1
     return V[used], new_index[F], vertex_origin[used]
 
@@ -253,21 +260,21 @@ def _check_manifold(V, F, vertex_origin, where, merged_any) -> np.ndarray:
         shown = listed(f"({vertex_origin[a]}, {vertex_origin[b]}) in {count} faces"
                        for (a, b), count in zip(crowded_edges, crowded_counts))
         raise MeshError(
-            f"{where}: {len(crowded_edges)} non-manifold edges (shared by more than 2 faces): edge "
-            f"{shown}; a surface flow needs every edge in at most 2 faces: remove the extra faces "
-            "or separate the parts that meet there"
+            f"{where}: {counted(len(crowded_edges), 'non-manifold edge')} (shared by more than "
+            f"2 faces): edge {shown}; a surface flow needs every edge in at most 2 faces: remove "
+            "the extra faces or separate the parts that meet there"
         )
     fans = vertex_fan_counts(F, pairs, len(V))
     pinched = np.flatnonzero(fans > 1)
     if len(pinched):
         shown = listed(f"{vertex_origin[v]} at {tuple(np.round(V[v], 6).tolist())} ({fans[v]} fans)"
                        for v in pinched)
-        merge_hint = (" (merging duplicate vertices may have made the pinch: process_duplicates=False "
-                      "keeps them apart)" if merged_any else "")
+        merge_hint = (" (merging duplicate vertices may have made the pinch: "
+                      "process_duplicates=False keeps them apart)" if merged_any else "")
         raise MeshError(
-            f"{where}: {len(pinched)} non-manifold vertices (pinched: the faces around the vertex "
-            f"form more than one fan): vertex {shown}; split each into one vertex per fan or "
-            f"separate the parts that touch there{merge_hint}"
+            f"{where}: {counted(len(pinched), 'non-manifold vertex', 'non-manifold vertices')} "
+            f"(pinched: the faces around the vertex form more than one fan): vertex {shown}; "
+            f"split each into one vertex per fan or separate the parts that touch there{merge_hint}"
         )
     return pairs
 
@@ -277,10 +284,11 @@ def _orient_consistently(F, pairs, face_origin, where, repairs) -> np.ndarray:
     component cannot be oriented."""
     flip, non_orientable = orientation_flips(F, pairs)
     if non_orientable.any():
+        count, shown = int(non_orientable.sum()), listed(face_origin[non_orientable])
         raise MeshError(
-            f"{where}: {non_orientable.sum()} faces lie in a non-orientable part (like a Moebius "
-            f"strip) that has no consistent inside and outside: face {listed(face_origin[non_orientable])}; "
-            "cut that part open or remove it"
+            f"{where}: {counted(count, 'face')} in a non-orientable part (like a Moebius strip) "
+            f"whose faces cannot all be given matching normals: face {shown}; cut that part "
+            "open or remove it"
         )
     if not flip.any():
         return F

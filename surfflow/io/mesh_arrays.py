@@ -21,12 +21,19 @@ def listed(items) -> str:
     return ", ".join(items[:SHOWN]) + more
 
 
+def counted(number: int, singular: str, plural: str | None = None) -> str:
+    """'1 face', '3 faces', '2 vertices': a count with its noun in the right number."""
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
 def vertex_array(V, where: str) -> np.ndarray:
     """V as an (n, 3) float64 array, or MeshError."""
     try:
         vertices = np.array(V, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise MeshError(f"{where}: vertices must be numbers ({exc}); pass an (n, 3) float array") from None
+        raise MeshError(
+            f"{where}: vertices must be numbers ({exc}); pass an (n, 3) float array"
+        ) from None
     if vertices.size == 0:
         return vertices.reshape(0, 3)
     if vertices.ndim != 2 or vertices.shape[1] != 3:
@@ -74,8 +81,8 @@ def _polygons_by_size(faces: np.ndarray, where: str) -> list[tuple[np.ndarray, n
     too_small = np.flatnonzero(sizes < 3)
     if len(too_small):
         raise MeshError(
-            f"{where}: {len(too_small)} faces have fewer than 3 vertices and cannot be "
-            f"triangulated: faces {listed(too_small)}; drop them or pass triangles"
+            f"{where}: {counted(len(too_small), 'face')} with fewer than 3 vertices, which cannot "
+            f"be triangulated: face {listed(too_small)}; drop them or pass triangles"
         )
     groups = []
     for size in np.unique(sizes):
@@ -95,7 +102,7 @@ def _whole_numbers(polygons: np.ndarray, index: np.ndarray, where: str) -> np.nd
     if len(bad):
         shown = listed(f"{index[b]} {tuple(polygons[b].tolist())}" for b in bad)
         raise MeshError(
-            f"{where}: face vertex indices must be whole numbers; {len(bad)} faces are not: "
+            f"{where}: {counted(len(bad), 'face')} with vertex indices that are not whole numbers: "
             f"face {shown}; pass integer vertex indices"
         )
     return polygons.astype(np.int64)

@@ -24,7 +24,7 @@ LIQUID_PRESETS = MappingProxyType({
         "friction_model": "laminar", "friction": 1.3, "color": (0.85, 0.55, 0.08),
     }),
     "paint": MappingProxyType({
-        "density": 1300.0, "viscosity": 1.0e-3, "surface_tension": 0.035, "contact_angle": 30.0,
+        "density": 1300.0, "viscosity": 2.0e-4, "surface_tension": 0.035, "contact_angle": 30.0,
         "friction_model": "laminar", "friction": 1.3, "color": (0.80, 0.12, 0.15),
     }),
     "oil": MappingProxyType({

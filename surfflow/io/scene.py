@@ -69,6 +69,8 @@ class InitialSpec:
 
 @dataclass(frozen=True)
 class OutputSpec:
+    """Where frames go (default ``output/<scene name>``) and in which formats."""
+
     directory: Path = Path("output")
     formats: tuple = ("npz", "vtu")
     checkpoint_every: int = 0
@@ -77,6 +79,8 @@ class OutputSpec:
 
 @dataclass(frozen=True)
 class RenderSpec:
+    """Headless rendering: image folder (default ``render/<scene name>``), size, colouring, camera."""
+
     directory: Path = Path("render")
     width: int = 800
     height: int = 600
@@ -123,7 +127,8 @@ def load_scene(path: str | os.PathLike) -> Scene:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise SceneError(f"cannot read scene file {str(path)!r}: {exc.strerror or exc}; check the path") from None
+        raise SceneError(f"cannot read scene file {str(path)!r}: {exc.strerror or exc}; "
+                         "check the path") from None
     return parse_scene(text, path)
 
 
@@ -177,8 +182,9 @@ class _SceneReader:
         sections = {name: self.table((name,), self.raw.get(name, {}), checkers)
                     for name, checkers in schema.TABLES.items()}
         liquid = sections["liquid"].get("preset", DEFAULT_LIQUID)
+        name = top.get("name", self.path.stem)
         return Scene(
-            path=self.path, name=top.get("name", self.path.stem),
+            path=self.path, name=name,
             duration=top.get("duration", 1.0), fps=top.get("fps", 30.0),
             mesh=self.mesh(sections["mesh"]),
             params=self.params(top, sections, LIQUID_PRESETS[liquid]),
@@ -190,11 +196,14 @@ class _SceneReader:
             friction_file=self.friction_file(sections["friction"]),
             sources=self.sources(self.raw.get("sources", [])),
             initial=self.initial(sections["initial"]),
-            output=OutputSpec(**{k: Path(v) if k == "directory" else v
-                                 for k, v in sections["output"].items()}),
-            render=RenderSpec(**{k: Path(v) if k == "directory" else v
-                                 for k, v in sections["render"].items()}),
+            output=OutputSpec(**self.with_directory(sections["output"], Path("output") / name)),
+            render=RenderSpec(**self.with_directory(sections["render"], Path("render") / name)),
         )
+
+    @staticmethod
+    def with_directory(values: dict, default: Path) -> dict:
+        """The table's values with ``directory`` as a Path (``default`` when not given)."""
+        return {**values, "directory": Path(values.get("directory", default))}
 
     def mesh(self, values: dict) -> MeshSpec:
         has_path, procedural = "path" in values, values.get("procedural")
@@ -261,6 +270,8 @@ class _SceneReader:
                 raise self.fail(("sources", k), "every source needs 'type' (pour, rain or sink) and 'rate'")
             if kind != "rain" and not {"center", "radius"} <= values.keys():
                 raise self.fail(("sources", k), f"a {kind} needs 'center' [x, y, z] and 'radius'")
+            if kind == "rain" and ("center" in values) != ("radius" in values):
+                raise self.fail(("sources", k), "rain takes both 'center' and 'radius' (a region) or neither")
             if values.get("stop", float("inf")) <= values.get("start", 0.0):
                 raise self.fail(("sources", k, "stop"), "must be later than 'start'")
             specs.append(SourceSpec(kind=kind, **values))

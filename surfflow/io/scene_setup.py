@@ -60,7 +60,8 @@ def _load_vertex_array(path: Path, shape: tuple, what: str) -> np.ndarray:
     try:
         values = np.load(path, allow_pickle=False)
     except (OSError, ValueError) as exc:
-        raise SceneError(f"cannot read {what} file {str(path)!r} ({exc}); give an .npy array of shape {shape}") from None
+        raise SceneError(f"cannot read {what} file {str(path)!r} ({exc}); "
+                         f"give an .npy array of shape {shape}") from None
     if values.shape != shape:
         raise SceneError(f"{what} file {str(path)!r} holds shape {values.shape}; the mesh needs {shape}")
     return values

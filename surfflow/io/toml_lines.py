@@ -13,11 +13,12 @@ import re
 
 _ARRAY_HEADER = re.compile(r"^\s*\[\[\s*([^\[\]]+?)\s*\]\]")
 _TABLE_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]")
-_KEY = re.compile(r"""^\s*((?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'))*)\s*=""")
+_NAME = r"""(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')"""
+_KEY = re.compile(rf"^\s*({_NAME}(?:\s*\.\s*{_NAME})*)\s*=")
 
 
 def _split_key(dotted: str) -> tuple[str, ...]:
-    parts = re.findall(r"""[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'""", dotted)
+    parts = re.findall(_NAME, dotted)
     return tuple(p[1:-1] if p[0] in "\"'" else p for p in parts)
 
 

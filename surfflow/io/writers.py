@@ -12,7 +12,7 @@
 =================  ===========  ==========================================================
 
 Writers write the frames of one run into one directory. ``NpzFrameWriter`` writes
-``mesh.npz`` (vertices, faces, normals, original_vertices) once and ``frame_00000.npz`` ... with
+``mesh.npz`` (vertices, faces, normals, dual_areas, original_vertices) once and ``frame_00000.npz`` ... with
 ``time`` and the fields; ``VtuSeriesWriter`` writes ``frame_00000.vtu`` ... and rewrites
 ``frames.pvd`` after every frame, so an interrupted run leaves a readable series.
 """
@@ -58,6 +58,7 @@ class NpzFrameWriter:
         self.directory.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(self.directory / "mesh.npz", vertices=geometry.vertices,
                             faces=geometry.faces, normals=geometry.normals,
+                            dual_areas=geometry.dual_areas,
                             original_vertices=geometry.original_vertices)
 
     def write(self, frame: int, time: float, fields: dict) -> Path:

@@ -44,7 +44,8 @@ def foot_triangle(start, n_triangles, ring_size, coords, p0, p1):
     for k in range(n_triangles):
         e0 = start + k
         e1 = start + (k + 1) % ring_size
-        l0, l1, l2 = ring_barycentric(p0, p1, coords[e0, 0], coords[e0, 1], coords[e1, 0], coords[e1, 1])
+        l0, l1, l2 = ring_barycentric(p0, p1, coords[e0, 0], coords[e0, 1],
+                                      coords[e1, 0], coords[e1, 1])
         score = min(l0, min(l1, l2))
         if score >= 0.0:
             return e0, e1, l0, l1, l2

@@ -14,10 +14,13 @@ from ._jit import parallel_kernel
 
 @parallel_kernel
 def apply_friction(friction_tensors, depth, damping, linear_coefficient, laminar_coefficient,
-                   laminar_min_depth, dt, velocity):
+                   laminar_min_depth, dt, velocity, friction_share):
     """Solve the 2x2 implicit friction system per vertex, in place.
 
     friction_tensors (n, 2, 2); depth (n,); damping (n,) 1/s; velocity (n, 2) in each frame.
+    Writes friction_share (n,) = min(1, dt k), k the mean friction rate (half the trace of
+    K_i + sigma_i I): how far friction slaves the velocity to the local depth within one step
+    (0 inviscid, 1 for a creeping film); the continuity upwinds in proportion.
     """
     for i in numba.prange(depth.shape[0]):
         floor = max(depth[i], laminar_min_depth)
@@ -30,3 +33,4 @@ def apply_friction(friction_tensors, depth, damping, linear_coefficient, laminar
         u0, u1 = velocity[i, 0], velocity[i, 1]
         velocity[i, 0] = (a11 * u0 - a01 * u1) / det
         velocity[i, 1] = (a00 * u1 - a10 * u0) / det
+        friction_share[i] = min(1.0, 0.5 * (a00 + a11) - 1.0)

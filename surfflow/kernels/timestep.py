@@ -24,7 +24,8 @@ def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, c
     for i in numba.prange(depth.shape[0]):
         d = depth[i]
         if d >= min_depth:
-            speed = math.sqrt(velocity[i, 0] ** 2 + velocity[i, 1] ** 2) + math.sqrt(gravity_magnitude * d)
+            flow = math.sqrt(velocity[i, 0] ** 2 + velocity[i, 1] ** 2)
+            speed = flow + math.sqrt(gravity_magnitude * d)
             if speed > 0.0:
                 shortest = min(shortest, ring_spacing[i] / speed)
     return min(max_dt, cfl * shortest)

@@ -42,7 +42,7 @@ class LiquidView:
         self.color_by = color_by
         self.show_velocity = False
         size = np.linalg.norm(np.ptp(geometry.vertices, axis=0))
-        self.min_thickness = 2e-3 * size
+        self.min_thickness = 5e-4 * size
         self.object_mesh = ps.register_surface_mesh(OBJECT_NAME, geometry.original_vertices,
                                                     geometry.faces, color=OBJECT_COLOR, smooth_shade=True)
         self.liquid_mesh = ps.register_surface_mesh(LIQUID_NAME, geometry.vertices, geometry.faces,
@@ -61,7 +61,7 @@ class LiquidView:
         self.liquid_mesh.update_vertex_positions(
             self.liquid_positions(depth, sim.bottom, sim.params.min_depth))
         if self.color_by == "depth":
-            self.liquid_mesh.add_scalar_quantity("depth", depth, enabled=True, cmap="blues",
+            self.liquid_mesh.add_scalar_quantity("depth", depth, enabled=True, cmap="viridis",
                                                  vminmax=(0.0, max(float(depth.max()), 1e-9)))
         elif self.color_by == "dye":
             colors = dye_mix(sim.dye, self.dye_colors, self.liquid_color)

@@ -28,9 +28,10 @@ class RenderResult:
     video: Path | None
 
 
-def init_headless(width: int, height: int, backend: str = "auto") -> None:
-    """Start polyscope without a window (EGL unless ``backend`` names another)."""
+def init_headless(width: int, height: int, backend: str = "openGL3_egl") -> None:
+    """Start polyscope without a window (EGL unless ``backend`` names another), quietly."""
     ps.set_allow_headless_backends(True)
+    ps.set_verbosity(0)
     ps.init(backend)
     ps.set_window_size(width, height)
     ps.set_ground_plane_mode("shadow_only")
@@ -54,22 +55,26 @@ def render_frame(path: Path) -> np.ndarray:
 
 
 def render_scene(scene, output_dir=None, cache_dir=None, frames: int | None = None,
-                 video: bool = True, backend: str = "auto") -> RenderResult:
-    """Run ``scene`` and render frames 0 .. min(frames, n_frames) to PNG (and an MP4)."""
+                 video: bool = True, backend: str = "openGL3_egl", resume=None) -> RenderResult:
+    """Run ``scene`` and render up to ``frames`` frames (default all) to PNG (and an MP4).
+
+    resume: a checkpoint to start from (its frame is the first rendered).
+    """
     spec = scene.render
     directory = Path(output_dir or spec.directory)
     directory.mkdir(parents=True, exist_ok=True)
-    runner = SceneRunner(scene, output_dir=directory, cache_dir=cache_dir)
+    runner = SceneRunner(scene, output_dir=directory, cache_dir=cache_dir, resume=resume)
     init_headless(spec.width, spec.height, backend)
     view = LiquidView(runner.geometry, scene.liquid_color, scene.dye_colors, spec.color_by)
     place_camera(spec, runner.geometry, scene.params.gravity)
-    last = scene.n_frames if frames is None else min(frames, scene.n_frames)
+    first = runner.frame
+    last = scene.n_frames if frames is None else min(first + frames, scene.n_frames)
     images = []
     video_path = directory / f"{scene.name}.mp4" if video and spec.video else None
     writer = imageio.get_writer(video_path, fps=scene.fps, macro_block_size=2) if video_path else None
     try:
-        for frame in range(last + 1):
-            if frame > 0:
+        for frame in range(first, last + 1):
+            if frame > first:
                 runner.advance_frame()
             view.update(runner.simulation)
             path = directory / f"frame_{frame:05d}.png"

@@ -1,0 +1,95 @@
+"""Precompute timings: the bunny (28k vertices) and a subdivided bunny (112k vertices).
+
+Prints, as medians of several runs once numba has compiled:
+  load     load_mesh + validate_mesh from the OBJ file (bunny only) or from (V, F) arrays
+  connect  the connectivity part: ordered one-rings, reverse edges, components
+  smooth   smoothing, normal-line adjustment and bottom heights
+  position the position-dependent part a deforming mesh redoes every step (update_positions:
+           normals, areas, frames, M_ij, neighbour coordinates, dual-edge vectors)
+  friction the feature-based friction tensors
+  total    sf.precompute end to end
+and the cold start (import + first precompute with an empty numba cache, in a fresh process) and
+the warm start (the same again with the cache filled).
+
+    python benchmarks/precompute.py [--repeats 5]
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import trimesh
+
+import surfflow as sf
+from surfflow.geometry import roughness
+from surfflow.geometry.precompute import position_arrays, update_positions
+from surfflow.geometry.smoothing import smooth_surface
+from surfflow.geometry.topology import build_topology
+
+BUNNY = Path(__file__).resolve().parents[1] / "meshes" / "bunny.obj"
+
+
+def median_ms(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return 1e3 * float(np.median(times))
+
+
+def stage_times(source, repeats):
+    params = sf.PrecomputeParams()
+    mesh = sf.load_mesh(source)
+    V, F = np.asarray(mesh.vertices), np.asarray(mesh.faces)
+    geom = sf.precompute((V, F))
+    topology = build_topology(F, len(V))
+    arrays = position_arrays(geom.vertices, topology)
+    return len(V), {
+        "load": median_ms(lambda: sf.load_mesh(source), repeats),
+        "connect": median_ms(lambda: build_topology(F, len(V)), repeats),
+        "smooth": median_ms(lambda: smooth_surface(V, F, params), repeats),
+        "position": median_ms(lambda: update_positions(geom, geom.vertices), repeats),
+        "friction": median_ms(lambda: roughness.feature_friction_tensors(
+            geom.bottom, topology.neighbor_offsets, topology.neighbor_indices,
+            arrays["neighbor_coords"], arrays["edge_transforms"], arrays["dual_areas"],
+            topology.is_boundary, params.roughness_gains), repeats),
+        "total": median_ms(lambda: sf.precompute((V, F)), repeats),
+    }
+
+
+def start_time(cache_dir):
+    """Seconds for import + first precompute of the bunny in a fresh process."""
+    code = f"import surfflow as sf; sf.precompute({str(BUNNY)!r})"
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    bunny = trimesh.load(BUNNY, force="mesh", process=False, merge_tex=True, merge_norm=True)
+    fine = bunny.subdivide()
+    print(f"numba threads: {sf.kernels._jit.numba.get_num_threads()}")
+    print(f"{'mesh':<22}{'vertices':>9}" + "".join(f"{k:>10}" for k in
+          ("load", "connect", "smooth", "position", "friction", "total")) + "   (ms, median)")
+    for name, source in (("bunny", str(BUNNY)), ("bunny subdivided", (fine.vertices, fine.faces))):
+        n, times = stage_times(source, args.repeats)
+        print(f"{name:<22}{n:>9}" + "".join(f"{t:>10.1f}" for t in times.values()))
+    with tempfile.TemporaryDirectory() as cache_dir:
+        cold = start_time(cache_dir)
+        warm = [start_time(cache_dir) for _ in range(3)]
+    print(f"cold start (import + first bunny precompute, empty numba cache): {cold:.1f} s")
+    print(f"warm start (same, cache filled, median of 3): {np.median(warm):.1f} s")
+
+
+if __name__ == "__main__":
+    main()

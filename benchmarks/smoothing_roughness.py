@@ -1,0 +1,74 @@
+"""Smoothing and feature-friction timings: the bunny (28k vertices), the bunny subdivided once
+(112k) and a corrugated open grid of about 200k vertices.
+
+Prints, as medians of several runs after a warm-up (numba compiled), wall and CPU seconds of
+  taubin    smooth_surface with the default parameters (10 Taubin passes, 5 normal-line passes)
+  implicit  smooth_surface with 10 implicit mean-curvature passes
+  friction  feature_friction_tensors from the bottom heights (parallel numba kernels)
+On a shared machine CPU time is the steadier figure (the friction kernel runs on all threads).
+Run: python benchmarks/smoothing_roughness.py [repeats]
+"""
+
+import pathlib
+import statistics
+import sys
+import time
+
+import numpy as np
+import trimesh
+
+from surfflow.config import PrecomputeParams
+from surfflow.geometry.precompute import position_arrays
+from surfflow.geometry.roughness import feature_friction_tensors
+from surfflow.geometry.smoothing import smooth_surface
+from surfflow.geometry.topology import build_topology
+
+MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
+
+
+def median_seconds(action, repeats):
+    """Median wall and CPU seconds of ``action()`` over ``repeats`` runs, after a warm-up run."""
+    action()
+    wall, cpu = [], []
+    for _ in range(repeats):
+        wall_start, cpu_start = time.perf_counter(), time.process_time()
+        action()
+        wall.append(time.perf_counter() - wall_start)
+        cpu.append(time.process_time() - cpu_start)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def corrugated_grid(cells):
+    """A (cells + 1)^2 vertex grid of the unit square with z = 0.002 sin(2 pi x / 0.05)."""
+    x, y = np.meshgrid(np.linspace(0, 1, cells + 1), np.linspace(0, 1, cells + 1), indexing="xy")
+    V = np.column_stack([x.ravel(), y.ravel(), 0.002 * np.sin(2 * np.pi * x.ravel() / 0.05)])
+    a = (np.arange(cells)[None, :] + (cells + 1) * np.arange(cells)[:, None]).ravel()
+    F = np.concatenate([np.column_stack([a, a + 1, a + cells + 2]), np.column_stack([a, a + cells + 2, a + cells + 1])])
+    return V, F
+
+
+def meshes():
+    bunny = trimesh.load(MESHES / "bunny.obj", process=False)
+    V, F = np.asarray(bunny.vertices), np.asarray(bunny.faces)
+    yield "bunny", V, F
+    yield "bunny x4", *trimesh.remesh.subdivide(V, F)
+    yield "grid", *corrugated_grid(447)
+
+
+def main(repeats=3):
+    print(f"{'mesh':10s} {'vertices':>9s}   {'taubin':>13s}   {'implicit':>13s}   {'friction':>13s}   (wall / cpu s)")
+    for name, V, F in meshes():
+        taubin = median_seconds(lambda: smooth_surface(V, F, PrecomputeParams()), repeats)
+        implicit = median_seconds(lambda: smooth_surface(V, F, PrecomputeParams(smoothing_method="implicit")), repeats)
+        x, bottom = smooth_surface(V, F, PrecomputeParams())
+        topology = build_topology(F, len(V))
+        arrays = position_arrays(x, topology)
+        friction = median_seconds(lambda: feature_friction_tensors(
+            bottom, topology.neighbor_offsets, topology.neighbor_indices, arrays["neighbor_coords"],
+            arrays["edge_transforms"], arrays["dual_areas"], topology.is_boundary, (1.0, 1.0)), repeats)
+        cells = "   ".join(f"{w:6.3f} / {c:5.3f}" for w, c in (taubin, implicit, friction))
+        print(f"{name:10s} {len(V):9d}   {cells}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)

@@ -1,0 +1,102 @@
+"""Milliseconds per step and vertex-steps per second of the runtime, with a per-stage breakdown.
+
+Meshes: the Stanford bunny, a 41k-vertex icosphere and a 205k-vertex torus; liquid covers about
+half of each surface (the upper half for gravity -y), a pour and rain run, linear friction with
+the precomputed anisotropy, a sponge on a tenth of the vertices, numba's default thread count.
+
+    /work/venv/bin/python benchmarks/step.py [--steps 20] [--repeats 5] [--meshes bunny,ico41k]
+"""
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+
+import numba
+import numpy as np
+import trimesh
+
+import surfflow as sf
+
+STAGES = ("_stable_time_step", "_apply_sources", "_advect_velocity", "_apply_forces",
+          "_apply_friction", "_apply_walls", "_update_depth", "_clear_dry", "_check_finite")
+
+
+def load(name):
+    """The geometry of a benchmark mesh (smoothed, so the friction anisotropy is not trivial)."""
+    if name == "bunny":
+        mesh = sf.load_mesh("meshes/bunny.obj")
+    elif name == "ico41k":
+        mesh = trimesh.creation.icosphere(6)
+    else:
+        mesh = trimesh.creation.torus(1.0, 0.3, major_sections=640, minor_sections=320)
+    cache = os.path.join(tempfile.gettempdir(), "surfflow-benchmarks")
+    return sf.precompute(mesh, smoothing_iterations=10, cache_dir=cache)
+
+
+def half_wet_simulation(geom):
+    """Liquid 0.5 % of the mesh size deep on the upper half, a pour, rain on a band, a sponge."""
+    x = geom.vertices
+    size = float(np.linalg.norm(x.max(0) - x.min(0)))
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0), friction=1.3))
+    upper = x[:, 1] > np.median(x[:, 1])
+    sim.set_depth(np.where(upper, 0.005 * size, 0.0))
+    top = x[np.argmax(x[:, 1])]
+    sim.add_source(top, 0.05 * size, 1e-3 * size ** 3)
+    sim.add_rain(1e-4 * size, mask=np.abs(x[:, 0] - x[:, 0].mean()) < 0.1 * size)
+    sim.set_damping(np.where(x[:, 1] < np.quantile(x[:, 1], 0.1), 5.0, 0.0))
+    return sim
+
+
+def time_stages(sim):
+    """Wrap the step's stage methods with timers; returns the dict they add seconds to."""
+    spent = dict.fromkeys(STAGES, 0.0)
+    for stage in STAGES:
+        method = getattr(sim, stage)
+
+        def timed(*args, _method=method, _stage=stage):
+            start = time.perf_counter()
+            result = _method(*args)
+            spent[_stage] += time.perf_counter() - start
+            return result
+        setattr(sim, stage, timed)
+    return spent
+
+
+def benchmark(name, steps, repeats):
+    geom = load(name)
+    sim = half_wet_simulation(geom)
+    for _ in range(3):
+        sim.step()
+    runs = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(steps):
+            sim.step()
+        runs.append((time.perf_counter() - start) / steps)
+    spent = time_stages(sim)
+    for _ in range(steps):
+        sim.step()
+    per_step = statistics.median(runs)
+    n = geom.n_vertices
+    print(f"{name:7s} {n:7d} vertices  {1e3 * per_step:8.2f} ms/step (median of {repeats} x {steps}, "
+          f"min {1e3 * min(runs):.2f})  {n / per_step:10.3e} vertex-steps/s")
+    total = sum(spent.values())
+    for stage, seconds in sorted(spent.items(), key=lambda item: -item[1]):
+        print(f"    {stage.lstrip('_'):20s} {1e3 * seconds / steps:7.3f} ms  {100 * seconds / total:5.1f} %")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--meshes", default="bunny,ico41k,torus205k")
+    args = parser.parse_args()
+    print(f"numba threads: {numba.get_num_threads()}")
+    for name in args.meshes.split(","):
+        benchmark(name, args.steps, args.repeats)
+
+
+if __name__ == "__main__":
+    main()

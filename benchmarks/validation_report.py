@@ -1,0 +1,107 @@
+"""Print every validation case's measured error against its VALIDATION.md target.
+
+    python benchmarks/validation_report.py            # full resolutions (several minutes)
+    python benchmarks/validation_report.py --quick    # the test suite's resolutions
+    python benchmarks/validation_report.py --case ritter --case thacker
+
+Each row: case, resolution, figure, measured value, target, pass/FAIL, wall time. Convergence
+rows repeat a case at increasing resolution. The cases themselves live in
+``tests/validation_cases.py`` (the tests assert on the same figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+
+import validation_cases as cases  # noqa: E402
+
+# case name -> (runner, [(label, kwargs)] at full resolution, the same at test resolution,
+# [(figure, target, kind)]); kind "below": passes when measured < target; "at_least": when
+# measured >= target; "report": printed with the exact value, no verdict.
+CASES = {
+    "lake_immersed": (lambda **k: cases.run_lake_bump(level=0.5, **k),
+                      [("100x4 cells, 1e4 steps", {"n_along": 100}),
+                       ("400x4 cells, 1e4 steps", {"n_along": 400})],
+                      [("100x4 cells, 1e4 steps", {"n_along": 100})],
+                      [("max_speed", 1e-12, "below")]),
+    "lake_emerged": (lambda **k: cases.run_lake_bump(level=0.1, **k),
+                     [("100x4 cells, 1e4 steps", {"n_along": 100}),
+                      ("400x4 cells, 1e4 steps", {"n_along": 400})],
+                     [("100x4 cells, 1e4 steps", {"n_along": 100})],
+                     [("max_speed", 1e-10, "below")]),
+    "lake_bowl": (cases.run_lake_bowl,
+                  [(f"{n} rings, 4000 steps", {"n_rings": n}) for n in (16, 32, 48)],
+                  [("32 rings, 4000 steps", {"n_rings": 32})],
+                  [("max_speed", 1e-8, "below")]),
+    "ritter": (cases.run_ritter,
+               [(f"{n} along", {"n_along": n}) for n in (250, 500, 1000, 2000)],
+               [(f"{n} along", {"n_along": n}) for n in (250, 500)],
+               [("error", 0.05, "below"), ("front", None, "report")]),
+    "thacker": (cases.run_thacker,
+                [(f"{n}x{n} cells", {"n_cells": n}) for n in (40, 80, 158)],
+                [(f"{n}x{n} cells", {"n_cells": n}) for n in (40, 80)],
+                [("error", 0.05, "below")]),
+    "nusselt": (cases.run_nusselt,
+                [("100x4 cells", {}), ("200x8 cells", {"n_along": 200, "n_across": 8})],
+                [("100x4 cells", {})],
+                [("error", 1e-3, "below"), ("mean_error", 1e-3, "below")]),
+    "draining_film": (cases.run_draining_film,
+                      [(f"icosphere {s}", {"subdivisions": s}) for s in (3, 4, 5)],
+                      [("icosphere 4", {"subdivisions": 4})],
+                      [("error", 0.02, "below")]),
+    "gravity_wave": (cases.run_gravity_wave,
+                     [(f"{n}x4 cells", {"n_along": n}) for n in (150, 300, 600)],
+                     [("300x4 cells", {"n_along": 300})],
+                     [("error", 0.02, "below"), ("peak_ratio", None, "report")]),
+}
+INVARIANTS = [("volume_drift", 1e-12, "below"), ("min_depth", 0.0, "at_least")]
+
+
+def verdict(value, target, kind: str) -> str:
+    if kind == "below":
+        return "pass" if value < target else "FAIL"
+    if kind == "at_least":
+        return "pass" if value >= target else "FAIL"
+    return ""
+
+
+def report_case(name: str, quick: bool) -> None:
+    runner, full, fast, figures = CASES[name]
+    for label, kwargs in (fast if quick else full):
+        start = time.perf_counter()
+        result = runner(**kwargs)
+        seconds = time.perf_counter() - start
+        for key, target, kind in figures + INVARIANTS:
+            value = result[key]
+            if key == "front":
+                shown_target = f"exact {result['exact_front']:.3f}"
+            elif target is None:
+                shown_target = ""
+            else:
+                shown_target = f"{'<' if kind == 'below' else '>='} {target:g}"
+            print(f"{name:14s} {label:24s} {key:13s} {value:12.4e} {shown_target:14s} "
+                  f"{verdict(value, target, kind):4s} {seconds:7.1f} s  n={result['n_vertices']}")
+        if not result["finite"]:
+            print(f"{name:14s} {label:24s} went non-finite: FAIL")
+        sys.stdout.flush()
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the test suite's resolutions")
+    parser.add_argument("--case", action="append", choices=sorted(CASES),
+                        help="run only this case (repeatable)")
+    args = parser.parse_args(argv)
+    print(f"{'case':14s} {'resolution':24s} {'figure':13s} {'measured':>12s} {'target':14s} "
+          f"{'':4s} {'wall':>9s}")
+    for name in args.case or CASES:
+        report_case(name, args.quick)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+"""Surface tension with a static contact angle, from the surface energy (SPEC §3).
+
+The energy of the liquid, up to a constant (Young: sigma_sv - sigma_sl = sigma cos theta_c), is
+
+    E = sigma * sum_t area(P_a, P_b, P_c) + sigma (1 - cos theta_c) * sum_v A_v phi(d_v)
+
+The first sum runs over every triangle t = (a, b, c) lifted to the free surface P_v = x_v + h_v n_v
+(h = b + d); on dry ground it is the bottom's own area, so it only changes where liquid is. The
+second is the wetted area, a vertex's dual cell counting as wet through the ramp
+
+    phi(d) = 1 - (1 - d / eps_v)^2  for d < eps_v,  1 above,
+
+over the contact-line depth eps_v = w sqrt(A_v) min(tan theta_c, 3) (w the ``contact_line_width``
+in cells): the transition from dry to the macroscopic contact angle spans about w cells. The
+surface pressure is the energy's derivative per volume,
+
+    p_s,v = (dE / dh_v) / A_v = sigma / A_v sum_{t at v} (0.5 N_t x (P_next - P_prev)) . n_v
+                               + sigma (1 - cos theta_c) phi'(d_v),
+
+N_t the unit normal of the lifted triangle. Inside the liquid the first term is sigma times the
+free surface's curvature; at the edge the second one, a disjoining pressure, balances it so that
+the free surface meets the ground at theta_c (the first integral of the 1D Euler-Lagrange
+equation gives cos theta = 1 - (1 - cos theta_c) phi = cos theta_c where phi = 1). Its finite
+value phi'(0) = 2 / eps at a dry vertex is the price per volume of wetting new ground.
+
+The momentum equation gets du/dt = -grad_S(p_s) / rho on wet vertices, with the same
+gather-only gradient as the hydrostatic pressure, grad p_i = 1 / A_i sum_j 0.5 (p_j - p_i) N_ij
+(N the ``dual_edge_vectors``). A dry neighbour counts where the liquid would gain by wetting it;
+where its total potential p_s / rho + |g| H is not lower it is a wall, so the liquid comes to rest
+at the energy's minimum (see ``apply_capillary_force``).
+
+Capillary waves of wavenumber k on depth d have omega^2 = (sigma / rho) d k^4 (plus the ramp's
+stiffness), so the explicit step needs, for the shortest resolved wave k = pi / r (r the ring
+spacing), dt <= cfl r / (2 c) with c = sqrt(d (sigma k^2 + |p'|) / rho) its phase speed (the
+factor 2 leaves room for gravity waves at their own CFL limit in the same step).
+"""
+
+import math
+
+import numba
+import numpy as np
+
+from ._jit import parallel_kernel, serial_kernel
+from .pressure import seen_level
+
+MAX_CONTACT_SLOPE = 3.0
+
+
+def contact_line_depth(dual_areas: np.ndarray, contact_angle_degrees: float,
+                       width_cells: float) -> np.ndarray:
+    """eps_v = w sqrt(A_v) min(tan theta_c, 3), the depth over which a cell becomes wet. (n,)"""
+    theta = math.radians(contact_angle_degrees)
+    slope = MAX_CONTACT_SLOPE if theta >= math.atan(MAX_CONTACT_SLOPE) else math.tan(theta)
+    return width_cells * np.sqrt(dual_areas) * max(slope, 1e-3)
+
+
+@serial_kernel
+def lifted_area_gradient(vertices, normals, bottom, depth, offsets, indices, is_boundary, i):
+    """d/dh_i of the area of the free surface over vertex i's ring triangles (m^2 per m)."""
+    start = offsets[i]
+    ring_size = offsets[i + 1] - start
+    n_triangles = ring_size - 1 if is_boundary[i] else ring_size
+    h = bottom[i] + depth[i]
+    p0 = vertices[i, 0] + h * normals[i, 0]
+    p1 = vertices[i, 1] + h * normals[i, 1]
+    p2 = vertices[i, 2] + h * normals[i, 2]
+    gradient = 0.0
+    for k in range(n_triangles):
+        j = indices[start + k]
+        l = indices[start + (k + 1) % ring_size]
+        hj = bottom[j] + depth[j]
+        hl = bottom[l] + depth[l]
+        a0 = vertices[j, 0] + hj * normals[j, 0] - p0
+        a1 = vertices[j, 1] + hj * normals[j, 1] - p1
+        a2 = vertices[j, 2] + hj * normals[j, 2] - p2
+        b0 = vertices[l, 0] + hl * normals[l, 0] - p0
+        b1 = vertices[l, 1] + hl * normals[l, 1] - p1
+        b2 = vertices[l, 2] + hl * normals[l, 2] - p2
+        c0 = a1 * b2 - a2 * b1
+        c1 = a2 * b0 - a0 * b2
+        c2 = a0 * b1 - a1 * b0
+        norm = math.sqrt(c0 * c0 + c1 * c1 + c2 * c2)
+        if norm == 0.0:
+            continue
+        e0, e1, e2 = b0 - a0, b1 - a1, b2 - a2
+        g0 = c1 * e2 - c2 * e1
+        g1 = c2 * e0 - c0 * e2
+        g2 = c0 * e1 - c1 * e0
+        gradient += 0.5 * (g0 * normals[i, 0] + g1 * normals[i, 1] + g2 * normals[i, 2]) / norm
+    return gradient
+
+
+@parallel_kernel
+def surface_pressure(vertices, normals, offsets, indices, is_boundary, dual_areas, bottom, depth,
+                     wetting_depth, sigma, cos_contact_angle, min_depth, pressure):
+    """p_s = (dE/dh) / A (Pa) at every vertex that is wet or has a wet neighbour, else 0.
+
+    vertices, normals (n, 3); offsets (n + 1,), indices (nnz,), is_boundary (n,): CSR rings;
+    dual_areas, bottom, depth, wetting_depth (eps_v) (n,); pressure (n,) is written.
+    """
+    wetting = sigma * (1.0 - cos_contact_angle)
+    for i in numba.prange(depth.shape[0]):
+        near_liquid = depth[i] >= min_depth
+        for e in range(offsets[i], offsets[i + 1]):
+            near_liquid = near_liquid or depth[indices[e]] >= min_depth
+        if not near_liquid:
+            pressure[i] = 0.0
+            continue
+        area_gradient = lifted_area_gradient(vertices, normals, bottom, depth, offsets, indices,
+                                             is_boundary, i)
+        ramp = 1.0 - depth[i] / wetting_depth[i]
+        disjoining = 2.0 * wetting * ramp / wetting_depth[i] if ramp > 0.0 else 0.0
+        pressure[i] = sigma * area_gradient / dual_areas[i] + disjoining
+
+
+@parallel_kernel
+def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, vertex_height,
+                          normal_rise, gravity_magnitude, bottom, depth, pressure, min_depth,
+                          inverse_density, dt, velocity):
+    """u_i -= dt grad_S(p_s)_i / rho on every wet vertex, in place, with the contact-line rule.
+
+    A dry neighbour j is a wall (it takes no liquid) when its total potential
+    Phi_j = p_s,j / rho + |g| H_j is not below Phi_i: then this kernel cancels the hydrostatic
+    kernel's term for the edge, so the two together apply -grad Phi with Phi_j := Phi_i, and a
+    drop rests where p_s + rho |g| H is level over its wet vertices and no dry neighbour is lower
+    (the energy minimum). Otherwise the edge carries both differences in full.
+
+    offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2); dual_areas, vertex_height,
+    normal_rise, bottom, depth, pressure (n,) as in ``pressure.apply_gravity_pressure``;
+    velocity (n, 2) in each vertex's frame.
+    """
+    for i in numba.prange(depth.shape[0]):
+        if depth[i] < min_depth:
+            continue
+        hydrostatic = normal_rise[i] >= 0.0
+        level = vertex_height[i] + (bottom[i] + depth[i]) * normal_rise[i]
+        potential = pressure[i] * inverse_density + gravity_magnitude * level
+        grad0 = 0.0
+        grad1 = 0.0
+        for e in range(offsets[i], offsets[i + 1]):
+            j = indices[e]
+            weight = (pressure[j] - pressure[i]) * inverse_density
+            if depth[j] < min_depth and hydrostatic:
+                neighbor_level = vertex_height[j] + (bottom[j] + depth[j]) * normal_rise[j]
+                seen_rise = seen_level(j, level, vertex_height, normal_rise, bottom, depth,
+                                       min_depth) - level
+                if pressure[j] * inverse_density + gravity_magnitude * neighbor_level >= potential:
+                    weight = -gravity_magnitude * seen_rise
+                else:
+                    weight += gravity_magnitude * (neighbor_level - level - seen_rise)
+            elif depth[j] < min_depth and weight > 0.0:
+                weight = 0.0
+            grad0 += 0.5 * weight * dual_edge_vectors[e, 0]
+            grad1 += 0.5 * weight * dual_edge_vectors[e, 1]
+        scale = dt / dual_areas[i]
+        velocity[i, 0] -= scale * grad0
+        velocity[i, 1] -= scale * grad1
+
+
+@parallel_kernel
+def capillary_time_step(depth, ring_spacing, wetting_depth, sigma, cos_contact_angle, density,
+                        min_depth, cfl):
+    """The explicit capillary limit min over wet i of cfl r_i / (2 c_i) (s); inf if none is wet.
+
+    depth, ring_spacing, wetting_depth (n,). c_i = sqrt(d_i (sigma k_i^2 + |p'_i|) / rho) with
+    k_i = pi / r_i and p' = 2 sigma (1 - cos theta_c) / eps_i^2 the ramp's stiffness.
+    """
+    shortest = math.inf
+    for i in numba.prange(depth.shape[0]):
+        d = depth[i]
+        if d < min_depth:
+            continue
+        k = math.pi / ring_spacing[i]
+        stiffness = sigma * k * k
+        if d < wetting_depth[i]:
+            stiffness += 2.0 * sigma * (1.0 - cos_contact_angle) / wetting_depth[i] ** 2
+        speed = math.sqrt(d * stiffness / density)
+        if speed > 0.0:
+            shortest = min(shortest, cfl * ring_spacing[i] / (2.0 * speed))
+    return shortest

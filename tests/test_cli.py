@@ -1,0 +1,98 @@
+"""The command line end to end: run, info, precompute, help, errors; once through a subprocess."""
+
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+import trimesh
+from scene_helpers import POURED_VOLUME, TINY_SCENE, write_scene
+
+from surfflow.cli import main
+from surfflow.io.checkpoint import load_checkpoint
+from surfflow.io.writers import read_pvd
+
+
+def frame_volume(directory, frame):
+    with np.load(directory / "mesh.npz") as mesh, np.load(directory / f"frame_{frame:05d}.npz") as data:
+        return float(np.sum(mesh["dual_areas"] * data["depth"]))
+
+
+def test_run_writes_frames_and_conserves_volume(tmp_path, capsys):
+    scene = write_scene(tmp_path)
+    out = tmp_path / "out"
+    assert main(["run", str(scene), "-o", str(out), "-q", "--cache-dir", str(tmp_path / "c")]) == 0
+    assert "wrote 3 frames" in capsys.readouterr().out
+    assert [name for _, name in read_pvd(out / "frames.pvd")] == [f"frame_0000{k}.vtu" for k in range(3)]
+    assert frame_volume(out, 0) == 0.0
+    assert frame_volume(out, 2) == pytest.approx(POURED_VOLUME, rel=1e-12)
+    for name, kind in (("checkpoint.npz", "checkpoint"), ("frame_00002.npz", "output frame"),
+                       ("frame_00002.vtu", "VTU frame"), ("frames.pvd", "VTU series index"),
+                       ("mesh.npz", "output mesh")):
+        assert main(["info", str(out / name)]) == 0
+        assert f"type: {kind}" in capsys.readouterr().out
+    assert main(["info", str(scene)]) == 0 and "liquid: water" in capsys.readouterr().out
+
+
+def test_scene_error_is_one_line_with_exit_code(tmp_path, capsys):
+    scene = write_scene(tmp_path, "duration = 1\nfsp = 30\n")
+    assert main(["run", str(scene)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "line 2" in err and "fsp" in err and "Traceback" not in err
+
+
+def test_debug_shows_the_exception(tmp_path):
+    scene = write_scene(tmp_path, "fsp = 30\n")
+    with pytest.raises(Exception, match="fsp"):
+        main(["--debug", "run", str(scene)])
+
+
+def test_precompute_and_info_of_a_mesh(tmp_path, capsys):
+    mesh_path = tmp_path / "ball.obj"
+    trimesh.creation.icosphere(subdivisions=1).export(mesh_path)
+    out = tmp_path / "ball.geom.npz"
+    assert main(["precompute", str(mesh_path), "-o", str(out), "--smoothing-iterations", "0"]) == 0
+    assert "42 vertices" in capsys.readouterr().out
+    assert main(["info", str(out)]) == 0 and "geometry cache" in capsys.readouterr().out
+    assert main(["info", str(mesh_path)]) == 0 and "faces: 80" in capsys.readouterr().out
+
+
+def test_unknown_example_lists_the_examples(capsys):
+    assert main(["run", "--example", "nope"]) == 1
+    assert "bunny_pour" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["view"], ["render"], ["precompute"], ["info"]])
+def test_help_everywhere(command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(command + ["--help"])
+    assert info.value.code == 0 and "usage: surfflow" in capsys.readouterr().out
+
+
+def test_python_dash_m_runs_a_scene(tmp_path):
+    scene = write_scene(tmp_path)
+    result = subprocess.run([sys.executable, "-m", "surfflow", "run", str(scene), "-o", "out", "-q"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert frame_volume(tmp_path / "out", 2) == pytest.approx(POURED_VOLUME, rel=1e-12)
+
+
+def test_ctrl_c_writes_a_checkpoint_and_resume_finishes(tmp_path):
+    long_scene = write_scene(tmp_path, TINY_SCENE.replace("duration = 0.2", "duration = 1000"), "long.toml")
+    process = subprocess.Popen([sys.executable, "-m", "surfflow", "run", str(long_scene), "-o", "out", "-q"],
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "out" / "frame_00002.npz").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "--resume" in err
+    stopped = load_checkpoint(tmp_path / "out" / "checkpoint.npz").frame
+    assert stopped >= 2
+    short = write_scene(tmp_path, TINY_SCENE.replace("duration = 0.2", f"duration = {(stopped + 2) / 10}"))
+    assert main(["run", str(short), "-o", str(tmp_path / "out"), "-q", "--resume",
+                 str(tmp_path / "out" / "checkpoint.npz")]) == 0
+    assert len(read_pvd(tmp_path / "out" / "frames.pvd")) == stopped + 3
+    assert frame_volume(tmp_path / "out", stopped + 2) == pytest.approx(1e-6 * (stopped + 2) / 10, rel=1e-12)

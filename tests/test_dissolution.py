@@ -1,0 +1,147 @@
+"""Dissolution: the exchange and drag kernels against known answers and tests/naive_physics.py,
+then conservation, the solubility cap and the soluble stripe through the Simulation."""
+
+import math
+
+import numpy as np
+import pytest
+
+import builders
+import naive_physics
+import surfflow as sf
+from runtime_cases import curved_patch, random_state
+from surfflow.kernels.dissolution import exchange_drag, exchange_soluble_layer
+
+MIN_DEPTH = 1e-6
+
+
+@pytest.fixture(scope="module")
+def geom():
+    return curved_patch(seed=4)
+
+
+def soluble_state(geom, seed):
+    depth, velocity, _, _ = random_state(geom, seed=seed)
+    rng = np.random.default_rng(seed + 100)
+    layer = rng.uniform(0.0, 0.002, geom.n_vertices) * (rng.random(geom.n_vertices) > 0.2)
+    dissolved = rng.uniform(0.0, 0.6, geom.n_vertices) * depth
+    solute_velocity = rng.normal(0.0, 0.2, (geom.n_vertices, 2)) * (dissolved > 0)[:, None]
+    return depth, velocity, layer, dissolved, solute_velocity
+
+
+def run_exchange(depth, velocity, layer, dissolved, solute_velocity, rate, solubility, dt):
+    layer, dissolved, solute_velocity = layer.copy(), dissolved.copy(), solute_velocity.copy()
+    bottom = 0.1 + layer
+    exchange_soluble_layer(depth, velocity, layer, dissolved, solute_velocity, bottom, rate,
+                           solubility, MIN_DEPTH, dt)
+    assert np.allclose(bottom, 0.1 + layer, rtol=1e-14)
+    return layer, dissolved, solute_velocity
+
+
+@pytest.mark.parametrize("dt", [0.01, 10.0])
+def test_exchange_matches_naive(geom, dt):
+    state = soluble_state(geom, seed=1)
+    got = run_exchange(*state, 0.5, 0.5, dt)
+    expected = naive_physics.soluble_exchange(*state, 0.5, 0.5, MIN_DEPTH, dt)
+    for a, b in zip(got, expected):
+        assert np.allclose(a, b, rtol=1e-13, atol=1e-16)
+
+
+def test_exchange_conserves_each_vertex_and_respects_the_cap(geom):
+    depth, velocity, layer, dissolved, solute_velocity = soluble_state(geom, seed=2)
+    new_layer, new_dissolved, _ = run_exchange(depth, velocity, layer, dissolved, solute_velocity,
+                                               5.0, 0.3, 1.0)
+    assert np.allclose(new_layer + new_dissolved, layer + dissolved, rtol=1e-15, atol=1e-18)
+    wet_depth = np.where(depth >= MIN_DEPTH, depth, 0.0)
+    assert np.all(new_dissolved <= 0.3 * wet_depth * (1 + 1e-15))
+    assert np.all(new_layer >= 0.0)
+
+
+def test_still_liquid_dissolves_nothing(geom):
+    depth, _, layer, _, _ = soluble_state(geom, seed=3)
+    zero = np.zeros((geom.n_vertices, 2))
+    new_layer, new_dissolved, _ = run_exchange(depth, zero, layer, np.zeros_like(depth), zero,
+                                               1.0, 0.5, 1.0)
+    assert np.array_equal(new_layer, layer)
+    assert np.array_equal(new_dissolved, np.zeros_like(depth))
+
+
+def test_dissolving_material_joins_at_rest():
+    depth, velocity = np.array([0.01]), np.array([[1.0, 0.0]])
+    layer, dissolved, solute_velocity = np.array([1.0]), np.array([0.001]), np.array([[0.5, 0.0]])
+    exchange_soluble_layer(depth, velocity, layer, dissolved, solute_velocity, np.zeros(1), 0.1,
+                           0.5, MIN_DEPTH, 0.5)
+    taken = 0.5 * 0.1 * 0.011
+    assert dissolved[0] == pytest.approx(0.001 + taken, rel=1e-14)
+    assert solute_velocity[0, 0] == pytest.approx(0.5 * 0.001 / (0.001 + taken), rel=1e-14)
+
+
+def test_drag_conserves_momentum_and_matches_the_ode(geom):
+    depth, velocity, _, dissolved, solute_velocity = soluble_state(geom, seed=4)
+    u, us = velocity.copy(), solute_velocity.copy()
+    exchange_drag(depth, u, dissolved, us, 2.0, 10.0, MIN_DEPTH, 0.05)
+    momentum = depth[:, None] * velocity + 2.0 * dissolved[:, None] * solute_velocity
+    assert np.allclose(depth[:, None] * u + 2.0 * dissolved[:, None] * us, momentum,
+                       rtol=1e-14, atol=1e-18)
+    few = np.flatnonzero((depth >= MIN_DEPTH) & (dissolved > 0))[:5]
+    expected_u, expected_us = naive_physics.drag_exchange(depth[few], velocity[few], dissolved[few],
+                                                          solute_velocity[few], 2.0, 10.0,
+                                                          MIN_DEPTH, 0.05)
+    assert np.allclose(u[few], expected_u, atol=1e-5)
+    assert np.allclose(us[few], expected_us, atol=1e-5)
+
+
+def incline(angle_degrees=20.0, n_along=40, n_across=8, length=1.0, width=0.2):
+    V, F = builders.inclined_plane(length, width, math.radians(angle_degrees), n_along, n_across,
+                                   jitter=0.2, seed=6)
+    return sf.precompute((V, F), smoothing_iterations=0), V
+
+
+def running_film(layer_where, rain_stop=math.inf, **changes):
+    """Rain on the top 10 cm of a 1 m incline (20 degrees, walls) runs down over a soluble layer
+    of 1 mm where ``layer_where(downhill distance)``. Returns (geom, sim, downhill distance)."""
+    geom, V = incline()
+    params = sf.Params(gravity=(0.0, 0.0, -9.81), friction=1.3, dissolution_rate=0.5,
+                       solubility=0.2, **changes)
+    sim = sf.Simulation(geom, params)
+    downhill = V[:, 0] / math.cos(math.radians(20.0))
+    sim.set_soluble_layer(np.where(layer_where(downhill), 0.001, 0.0))
+    sim.add_rain(0.02, mask=downhill < 0.1, stop=rain_stop)
+    return geom, sim, downhill
+
+
+def test_dissolved_plus_deposited_is_conserved_and_the_cap_holds():
+    geom, sim, _ = running_film(lambda s: s > 0.0)
+    total = sim.ledger()["dissolved"] + sim.ledger()["deposited"]
+    for _ in range(20):
+        sim.advance(0.05)
+        assert np.all(sim.dissolved <= 0.2 * sim.depth * (1 + 1e-12))
+    book = sim.ledger()
+    assert book["dissolved"] > 0.0
+    assert abs(book["dissolved"] + book["deposited"] - total) < 1e-12 * total
+    assert np.all(sim.soluble_layer >= 0.0)
+
+
+def test_still_liquid_dissolves_nothing_in_a_simulation():
+    geom, V = incline(angle_degrees=0.0)
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, -9.81), dissolution_rate=1.0))
+    sim.set_depth(np.full(geom.n_vertices, 0.01))
+    layer = np.full(geom.n_vertices, 0.002)
+    sim.set_soluble_layer(layer)
+    sim.advance(0.5)
+    assert np.array_equal(sim.soluble_layer, layer)
+    assert np.array_equal(sim.dissolved, np.zeros(geom.n_vertices))
+    assert np.allclose(sim.bottom, geom.bottom + layer, rtol=0, atol=1e-15)
+
+
+def test_liquid_carries_a_soluble_stripe_downstream_and_deposits_it_as_it_thins_out():
+    geom, sim, downhill = running_film(lambda s: (s > 0.15) & (s < 0.25), rain_stop=0.6)
+    stripe = geom.dual_areas @ sim.soluble_layer
+    initial = sim.soluble_layer.copy()
+    sim.advance(2.0)
+    moved = geom.dual_areas * (sim.soluble_layer - initial)
+    trail = (downhill > 0.3) & (downhill < 0.9)
+    assert moved[downhill < 0.3].sum() < -0.3 * stripe
+    assert moved[downhill > 0.3].sum() > 0.3 * stripe
+    assert moved[trail].sum() > 0.05 * stripe
+    assert np.all(sim.depth[trail] < 1e-4)
