@@ -6,7 +6,8 @@ time, evaluated every step), + dissolution (a soluble layer under the whole wet 
 three. Prints milliseconds per adaptive step (median of several runs), the mean dt (the
 capillary limit shortens it) and the extra cost of each term over the base.
 
-    /work/venv/bin/python benchmarks/step_physics.py [--steps 20] [--repeats 5] [--meshes bunny,ico41k]
+    /work/venv/bin/python benchmarks/step_physics.py [--steps 20] [--repeats 5]
+                                                     [--meshes bunny,ico41k]
 """
 
 import argparse

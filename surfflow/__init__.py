@@ -13,6 +13,7 @@ from .errors import (CacheError, MeshError, MeshFileError, MeshWarning, Paramete
                      SimulationError, SurfflowError)
 from .geometry.precompute import precompute, update_positions
 from .geometry.surface import SurfaceGeometry
+from .kernels.wind import WindGrid
 from .simulation import Simulation
 from .sources import Source
 from .io.mesh import load_mesh, validate_mesh

@@ -8,7 +8,8 @@ term                   what it does                                             
 =====================  ============================================================  ========
 SurfaceTensionTerm     capillary time-step limit                                     1
                        -grad(p_s)/rho with the contact-line rule                     4
-WindTerm               c_w (w_t - u), the wind evaluated once per step               4
+WindTerm               explicit drag limit dt <= 1 / c_w                             1
+                       c_w (w_t - u), the wind evaluated once per step               4
 DissolutionTerm        advect u_s                                                    3
                        gravity-pressure on u_s, liquid/solute drag                   4
                        kappa x bottom friction on u_s                                5
@@ -28,7 +29,7 @@ from .kernels.dissolution import exchange_drag, exchange_soluble_layer
 from .kernels.friction import apply_friction
 from .kernels.pressure import apply_gravity_pressure
 from .kernels.tension import (apply_capillary_force, capillary_time_step, contact_line_depth,
-                              surface_pressure)
+                              lift_free_surface, surface_pressure)
 from .kernels.wind import apply_wind_drag, evaluate_wind
 
 
@@ -39,6 +40,7 @@ class SurfaceTensionTerm:
         self.params = params
         self.cos_contact_angle = math.cos(math.radians(params.contact_angle))
         self.pressure = np.zeros(geom.n_vertices)
+        self.lifted = np.zeros((geom.n_vertices, 3))
         self.use_geometry(geom)
 
     def use_geometry(self, geom) -> None:
@@ -54,10 +56,10 @@ class SurfaceTensionTerm:
     def apply(self, geom, fields, state, bottom, dt: float) -> None:
         """u += dt (-grad p_s / rho) on wet vertices; ``bottom`` is the one gravity saw."""
         p = self.params
-        surface_pressure(geom.vertices, geom.normals, geom.neighbor_offsets,
-                         geom.neighbor_indices, geom.is_boundary, geom.dual_areas, bottom,
-                         state.depth, self.wetting_depth, p.surface_tension,
-                         self.cos_contact_angle, p.min_depth, self.pressure)
+        lift_free_surface(geom.vertices, geom.normals, bottom, state.depth, self.lifted)
+        surface_pressure(self.lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
+                         geom.is_boundary, geom.dual_areas, state.depth, self.wetting_depth,
+                         p.surface_tension, self.cos_contact_angle, p.min_depth, self.pressure)
         apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                               geom.dual_areas, fields.vertex_height, fields.normal_rise,
                               p.gravity_magnitude, bottom, state.depth, self.pressure,
@@ -75,6 +77,10 @@ class WindTerm:
     def use_geometry(self, geom) -> None:
         self.positions = geom.vertices
         evaluate_wind(self.params.wind, self.positions, 0.0, self.wind_velocity)
+
+    def time_step(self) -> float:
+        """dt <= 1 / c_w keeps the explicit drag monotone (stable up to 2 / c_w)."""
+        return 1.0 / self.params.wind_coefficient
 
     def apply(self, geom, state, time: float, dt: float) -> None:
         p = self.params
@@ -101,7 +107,6 @@ class DissolutionTerm:
         self.no_damping = np.zeros(n)
         self.friction_share = np.zeros(n)
         self.upwind = np.ones(n)
-        self.update_loaded_bottom(state)
 
     def update_loaded_bottom(self, state) -> None:
         np.multiply(state.dissolved, self.params.solute_density_ratio, out=self.loaded_bottom)
@@ -118,7 +123,8 @@ class DissolutionTerm:
         """The liquid's gravity-pressure acceleration on u_s too, then the drag exchange."""
         p = self.params
         apply_gravity_pressure(geom.neighbor_offsets, geom.neighbor_indices,
-                               geom.dual_edge_vectors, geom.dual_areas, fields.vertex_height,
+                               geom.dual_edge_vectors, geom.dual_areas, fields.fit_weights,
+                               state.friction_share, fields.vertex_height,
                                fields.normal_rise, fields.tangent_gravity, p.gravity_magnitude,
                                self.loaded_bottom, state.depth, p.min_depth, dt,
                                state.solute_velocity)
@@ -150,5 +156,4 @@ class DissolutionTerm:
         exchange_soluble_layer(state.depth, state.velocity, state.soluble_layer, state.dissolved,
                                state.solute_velocity, state.bottom, p.dissolution_rate,
                                p.solubility, p.min_depth, dt)
-        self.update_loaded_bottom(state)
         return float(self.solute_outflow.sum())

@@ -24,7 +24,7 @@ from .kernels.advection import advect_velocity
 from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
 from .kernels.continuity import edge_fluxes, update_depth
-from .kernels.friction import apply_friction
+from .kernels.friction import apply_friction, friction_shares
 from .kernels.pressure import apply_gravity_pressure
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
@@ -126,7 +126,6 @@ class Simulation:
         s.ledger["solute_outflow"] = 0.0
         if self.dissolution is None:
             self.dissolution = DissolutionTerm(self.geometry, self.params, s)
-        self.dissolution.update_loaded_bottom(s)
 
     def set_damping(self, damping) -> None:
         """Set the sponge damping rate sigma (n,) >= 0 in 1/s (implicit, like friction)."""
@@ -177,6 +176,9 @@ class Simulation:
     def load_state_dict(self, data: dict) -> None:
         """Continue from what :meth:`state_dict` (or a crash file) returned."""
         self.sources = restore_state(self.state, data, self.geometry, self.n_dyes)
+        s = self.state
+        if self.dissolution is None and (s.soluble_layer.any() or s.dissolved.any()):
+            self.dissolution = DissolutionTerm(self.geometry, self.params, s)
 
     # ---- sources ----------------------------------------------------------------------------
 
@@ -244,7 +246,8 @@ class Simulation:
 
         Each stage is a method that launches its kernels on the state's buffers. Terms still to
         come slot in without reordering: the capillary limit joins stage 1, surface tension and
-        wind add their accelerations in stage 4, dissolution and deposition follow stage 6.
+        wind add their accelerations in stage 4, dissolution and deposition follow stage 6
+        (``physics_terms.py`` lists where each term acts).
         """
         self.state.save_last_good()
         dt = min(self._stable_time_step(), dt_limit)  # 1. CFL on the one-ring, user's max_dt
@@ -266,6 +269,8 @@ class Simulation:
                            p.min_depth, p.cfl, p.max_dt)
         if self.tension is not None:
             dt = min(dt, self.tension.time_step(s, self.fields))
+        if self.wind is not None:
+            dt = min(dt, self.wind.time_step())
         if not dt > 0.0:
             raise SimulationError(f"the time step collapsed to {dt} at t={s.time:.9g} s (step "
                                   f"{s.step_count}): a speed overflowed; check the velocities set")
@@ -294,16 +299,35 @@ class Simulation:
 
     def _apply_forces(self, dt: float) -> None:
         g, s, f = self.geometry, self.state, self.fields
+        if self.dissolution is not None:
+            self.dissolution.update_loaded_bottom(s)
+        bottom = self._pressure_bottom()
+        friction_shares(g.friction_tensors, s.depth, s.damping, self._linear_friction,
+                        self._laminar_friction, self.params.laminar_min_depth, dt,
+                        s.friction_share)
         apply_gravity_pressure(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
-                               g.dual_areas, f.vertex_height, f.normal_rise, f.tangent_gravity,
-                               self.params.gravity_magnitude, s.bottom, s.depth,
-                               self.params.min_depth, dt, s.velocity)
+                               g.dual_areas, f.fit_weights, s.friction_share, f.vertex_height,
+                               f.normal_rise, f.tangent_gravity, self.params.gravity_magnitude,
+                               bottom, s.depth, self.params.min_depth, dt, s.velocity)
+        if self.tension is not None:
+            self.tension.apply(g, f, s, bottom, dt)
+        if self.wind is not None:
+            self.wind.apply(g, s, s.time, dt)
+        if self.dissolution is not None:
+            self.dissolution.apply_forces(g, f, s, dt)
+
+    def _pressure_bottom(self) -> np.ndarray:
+        """The bottom the hydrostatic pressure sees: b, plus the weight r s of what is dissolved."""
+        return self.state.bottom if self.dissolution is None else self.dissolution.loaded_bottom
 
     def _apply_friction(self, dt: float) -> None:
         s = self.state
         apply_friction(self.geometry.friction_tensors, s.depth, s.damping, self._linear_friction,
                        self._laminar_friction, self.params.laminar_min_depth, dt, s.velocity,
                        s.friction_share)
+        if self.dissolution is not None:
+            self.dissolution.apply_friction(self.geometry, s, self._linear_friction,
+                                            self._laminar_friction, dt)
 
     def _apply_walls(self) -> None:
         if self._has_walls:
@@ -315,7 +339,7 @@ class Simulation:
         f = self.fields
         edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
                     f.reverse_dual_edge_vectors, f.boundary_outflow_normals, g.dual_areas,
-                    f.vertex_height, f.normal_rise, s.bottom, s.depth, s.velocity,
+                    f.vertex_height, f.normal_rise, self._pressure_bottom(), s.depth, s.velocity,
                     s.friction_share, self.params.min_depth, dt, s.edge_flux, s.boundary_flux,
                     s.outflow_factor)
         update_depth(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms, g.dual_areas,
@@ -326,6 +350,8 @@ class Simulation:
         s.swap_velocity()
         if self.params.boundary == "outflow":
             s.ledger["outflow"] += float(s.outflow_volume.sum())
+        if self.dissolution is not None:
+            s.ledger["solute_outflow"] += self.dissolution.transport_and_exchange(g, f, s, dt)
 
     def _clear_dry(self) -> None:
         clear_dry_velocity(self.state.depth, self.params.min_depth, self.state.velocity)

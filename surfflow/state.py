@@ -13,6 +13,7 @@ import numpy as np
 
 from .errors import ParameterError
 from .geometry.surface import SurfaceGeometry
+from .kernels.ring_fit import ring_fit_weights
 from .sources import place_source, sources_from_arrays
 
 LEDGER_ENTRIES = ("initial", "poured", "rained", "sunk", "outflow", "solute_outflow")
@@ -33,6 +34,8 @@ class SurfaceFields(NamedTuple):
         normal), zero at a wall corner (the wall turns by more than ``CORNER_ANGLE``).
     reverse_dual_edge_vectors (nnz, 2): N_ji (in j's frame) stored at the entry (i, j), so the
         flux kernel reads it in order instead of through reverse_edges.
+    fit_weights (nnz, 2): w_ij of the one-ring least-squares gradient, grad f_i =
+        sum_j w_ij (f_j - f_i) (kernels/ring_fit.py).
     """
 
     vertex_height: np.ndarray
@@ -42,6 +45,7 @@ class SurfaceFields(NamedTuple):
     boundary_outflow_normals: np.ndarray
     wall_projections: np.ndarray
     reverse_dual_edge_vectors: np.ndarray
+    fit_weights: np.ndarray
 
 
 def surface_fields(geom: SurfaceGeometry, gravity, boundary: str) -> SurfaceFields:
@@ -54,11 +58,13 @@ def surface_fields(geom: SurfaceGeometry, gravity, boundary: str) -> SurfaceFiel
     ring_spacing = np.minimum.reduceat(edge_length, geom.neighbor_offsets[:-1])
     no_normals = np.zeros_like(geom.boundary_normals)
     identity = np.broadcast_to(np.eye(2), (geom.n_vertices, 2, 2))
+    fit_weights = np.empty_like(geom.neighbor_coords)
+    ring_fit_weights(geom.neighbor_offsets, geom.neighbor_coords, fit_weights)
     return SurfaceFields(
         geom.vertices @ up, geom.normals @ up, np.ascontiguousarray(tangent_gravity), ring_spacing,
         np.ascontiguousarray(geom.boundary_normals if boundary == "outflow" else no_normals),
         wall_projections(geom) if boundary == "wall" else np.ascontiguousarray(identity),
-        np.ascontiguousarray(geom.dual_edge_vectors[geom.reverse_edges]))
+        np.ascontiguousarray(geom.dual_edge_vectors[geom.reverse_edges]), fit_weights)
 
 
 def unit_rows(vectors: np.ndarray) -> np.ndarray:
@@ -128,7 +134,8 @@ class SimulationState:
 
     def swap_solute_velocity(self) -> None:
         """Make the freshly written solute velocity buffer current."""
-        self.solute_velocity, self.solute_velocity_next = self.solute_velocity_next, self.solute_velocity
+        self.solute_velocity, self.solute_velocity_next = (self.solute_velocity_next,
+                                                           self.solute_velocity)
 
     def save_last_good(self) -> None:
         """Copy the current state into the saved buffers (no allocation)."""
@@ -203,8 +210,9 @@ def write_crash_state(directory: str, data: dict) -> str:
 def restore_state(state: SimulationState, data: dict, geom: SurfaceGeometry, n_dyes: int) -> list:
     """Load a state dict into ``state`` after checking every shape; returns the sources, placed."""
     for name, reference in (("depth", state.depth), ("velocity", state.velocity),
-                            ("dye", state.dye), ("bottom", state.bottom), ("damping", state.damping),
-                            ("soluble_layer", state.soluble_layer), ("dissolved", state.dissolved),
+                            ("dye", state.dye), ("bottom", state.bottom),
+                            ("damping", state.damping), ("soluble_layer", state.soluble_layer),
+                            ("dissolved", state.dissolved),
                             ("solute_velocity", state.solute_velocity)):
         if name not in data:
             raise ParameterError(f"state dict has no {name!r}; pass what Simulation.state_dict() returned")

@@ -76,8 +76,21 @@ def free_surface_height(geom, bottom, depth, gravity):
     return points @ up
 
 
-def gravity_pressure(geom, bottom, depth, velocity, gravity, min_depth, dt):
-    """u + dt F with F = -|g| grad H (walls at dry higher neighbours), or g_t on the underside."""
+def ring_fit_gradient(geom, i, values):
+    """Gradient at i of the least-squares fit of values_j - values_i over i's one-ring by
+    g . c + 0.5 c^T K c (by g . c where fewer than 5 neighbours leave K undetermined)."""
+    entries = ring(geom, i)
+    c = geom.neighbor_coords[[e for e, _ in entries]]
+    rhs = np.array([values[j] - values[i] for _, j in entries])
+    design = np.column_stack([c, 0.5 * c[:, 0] ** 2, c[:, 0] * c[:, 1], 0.5 * c[:, 1] ** 2])
+    if len(entries) < 5 or np.linalg.matrix_rank(design) < 5:
+        design = c
+    return np.linalg.lstsq(design, rhs, rcond=None)[0][:2]
+
+
+def gravity_pressure(geom, bottom, depth, velocity, gravity, min_depth, dt, share):
+    """u + dt F with F = -|g| ((1 - share) Green-Gauss + share least-squares fit) grad H (walls at
+    dry higher neighbours), or g_t on the underside."""
     gravity = np.asarray(gravity, dtype=float)
     g = np.linalg.norm(gravity)
     height = free_surface_height(geom, bottom, depth, gravity)
@@ -88,11 +101,16 @@ def gravity_pressure(geom, bottom, depth, velocity, gravity, min_depth, dt):
         if gravity @ geom.normals[i] > 0:
             out[i] += dt * geom.tangent_frames[i] @ gravity
             continue
-        grad = np.zeros(2)
+        seen = height.copy()
+        for _, j in ring(geom, i):
+            if depth[j] < min_depth and height[j] > height[i]:
+                seen[j] = height[i]
+        green_gauss = np.zeros(2)
         for e, j in ring(geom, i):
-            hj = height[i] if depth[j] < min_depth and height[j] > height[i] else height[j]
-            grad += 0.5 * (hj - height[i]) * geom.dual_edge_vectors[e]
-        out[i] -= dt * g * grad / geom.dual_areas[i]
+            green_gauss += 0.5 * (seen[j] - height[i]) * geom.dual_edge_vectors[e]
+        green_gauss /= geom.dual_areas[i]
+        fit = ring_fit_gradient(geom, i, seen)
+        out[i] -= dt * g * ((1.0 - share[i]) * green_gauss + share[i] * fit)
     return out
 
 

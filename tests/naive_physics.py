@@ -35,10 +35,10 @@ def surface_pressure(geom, bottom, depth, wetting_depth, sigma, cos_contact_angl
             continue
         step = 1e-6 * max(1.0, abs(bottom[i] + depth[i]))
         up, down = bottom + depth, bottom + depth
-        up, down = up.copy(), down.copy()
         up[i] += step
         down[i] -= step
-        area_gradient = (lifted_ring_area(geom, up, i) - lifted_ring_area(geom, down, i)) / (2 * step)
+        rise = lifted_ring_area(geom, up, i) - lifted_ring_area(geom, down, i)
+        area_gradient = rise / (2 * step)
         eps = wetting_depth[i]
         ramp_slope = 2.0 * (1.0 - depth[i] / eps) / eps if depth[i] < eps else 0.0
         pressure[i] = (sigma * area_gradient / geom.dual_areas[i]
@@ -48,13 +48,19 @@ def surface_pressure(geom, bottom, depth, wetting_depth, sigma, cos_contact_angl
 
 def capillary_force(geom, bottom, depth, pressure, gravity, density, min_depth, velocity, dt):
     """u - dt grad(p_s)/rho on wet vertices; a dry neighbour whose potential p/rho + |g| H is
-    not lower is a wall for the sum of this force and the hydrostatic one. Returns (n, 2)."""
-    g = np.linalg.norm(gravity)
-    H = free_surface_height(geom, bottom, depth, gravity) if g > 0 else np.zeros(geom.n_vertices)
+    not lower is a wall for the sum of this force and the hydrostatic one (which is absent
+    where the surface faces away from gravity). Returns (n, 2)."""
+    magnitude = np.linalg.norm(gravity)
+    H = np.zeros(geom.n_vertices)
+    faces_up = np.ones(geom.n_vertices, bool)
+    if magnitude > 0:
+        H = free_surface_height(geom, bottom, depth, gravity)
+        faces_up = geom.normals @ (-np.asarray(gravity) / magnitude) >= 0
     out = velocity.copy()
     for i in range(geom.n_vertices):
         if depth[i] < min_depth:
             continue
+        g = magnitude if faces_up[i] else 0.0
         gradient = np.zeros(2)
         for e, j in ring(geom, i):
             difference = (pressure[j] - pressure[i]) / density

@@ -8,7 +8,7 @@ import naive
 import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.boundaries import apply_wall_slip
-from surfflow.kernels.friction import apply_friction
+from surfflow.kernels.friction import apply_friction, friction_shares
 from surfflow.kernels.pressure import apply_gravity_pressure
 from surfflow.state import surface_fields
 
@@ -21,13 +21,15 @@ def geom(request):
     return curved_patch(seed=1) if request.param == "patch" else lumpy_sphere(seed=1)
 
 
-def run_pressure(geom, bottom, depth, velocity, gravity, dt):
+def run_pressure(geom, bottom, depth, velocity, gravity, dt, share=0.0):
+    """The kernel with friction share ``share`` (a scalar or (n,)) on every vertex."""
     fields = surface_fields(geom, gravity, "wall")
     out = velocity.copy()
+    shares = np.broadcast_to(np.asarray(share, dtype=float), (geom.n_vertices,)).copy()
     apply_gravity_pressure(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                           geom.dual_areas, fields.vertex_height, fields.normal_rise,
-                           fields.tangent_gravity, float(np.linalg.norm(gravity)), bottom, depth,
-                           MIN_DEPTH, dt, out)
+                           geom.dual_areas, fields.fit_weights, shares, fields.vertex_height,
+                           fields.normal_rise, fields.tangent_gravity,
+                           float(np.linalg.norm(gravity)), bottom, depth, MIN_DEPTH, dt, out)
     return out
 
 
@@ -39,13 +41,17 @@ def run_friction(geom, depth, velocity, damping, linear, laminar, dt):
 
 def test_pressure_matches_naive(geom):
     depth, velocity, bottom, _ = random_state(geom, seed=7)
-    expected = naive.gravity_pressure(geom, bottom, depth, velocity, GRAVITY, MIN_DEPTH, 0.01)
-    got = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01)
+    share = np.random.default_rng(7).choice([0.0, 0.3, 1.0], geom.n_vertices)
+    expected = naive.gravity_pressure(geom, bottom, depth, velocity, GRAVITY, MIN_DEPTH, 0.01,
+                                      share)
+    got = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01, share)
     assert np.allclose(got, expected, rtol=1e-10, atol=1e-13)
 
 
-def test_flat_free_surface_feels_no_force_on_any_shape(geom):
-    """A horizontal free surface (H constant) with the bottom taking up the difference."""
+@pytest.mark.parametrize("share", [0.0, 0.4, 1.0])
+def test_flat_free_surface_feels_no_force_on_any_shape(geom, share):
+    """A horizontal free surface (H constant) with the bottom taking up the difference, for the
+    Green-Gauss gradient, the least-squares fit and a blend of them."""
     up = -np.asarray(GRAVITY) / np.linalg.norm(GRAVITY)
     level = (geom.vertices @ up).max() + 0.01
     rise = geom.normals @ up
@@ -56,7 +62,7 @@ def test_flat_free_surface_feels_no_force_on_any_shape(geom):
     wet = depth > 0
     assert np.allclose(level_points[wet], level)
     velocity = np.zeros((geom.n_vertices, 2))
-    got = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01)
+    got = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01, share)
     interior = wet.copy()
     for i in np.flatnonzero(wet):
         ring = geom.neighbor_indices[geom.neighbor_offsets[i]:geom.neighbor_offsets[i + 1]]
@@ -65,14 +71,16 @@ def test_flat_free_surface_feels_no_force_on_any_shape(geom):
     assert np.abs(got[interior]).max() < 1e-13
 
 
-def test_uniform_slope_pull_on_an_inclined_plane():
+@pytest.mark.parametrize("share", [0.0, 1.0])
+def test_uniform_slope_pull_on_an_inclined_plane(share):
     """On a plane tilted by beta with uniform depth, F = g sin(beta) down the slope: exact inside,
     and at the walls exact along the wall once the slip condition has removed the normal part."""
     beta = 0.3
     V, F = builders.inclined_plane(2.0, 1.0, beta, 12, 6, seed=2)
     geom = sf.precompute((V, F), smoothing_iterations=0)
     n = geom.n_vertices
-    got = run_pressure(geom, np.zeros(n), np.full(n, 0.01), np.zeros((n, 2)), (0, 0, -9.81), 1.0)
+    got = run_pressure(geom, np.zeros(n), np.full(n, 0.01), np.zeros((n, 2)), (0, 0, -9.81), 1.0,
+                       share)
     exact = 9.81 * np.sin(beta) * np.einsum("iaj,j->ia", geom.tangent_frames,
                                              [np.cos(beta), 0.0, -np.sin(beta)])
     inside = ~geom.is_boundary
@@ -103,6 +111,10 @@ def test_friction_matches_naive(geom, model):
     assert np.allclose(got, expected, rtol=1e-13, atol=1e-16)
     assert np.allclose(share, expected_share, rtol=1e-14)
     assert 0.0 < share.min() and share.max() <= 1.0
+    before_friction = np.full(geom.n_vertices, np.nan)
+    friction_shares(geom.friction_tensors, depth, damping, linear, laminar, 1e-5, 0.02,
+                    before_friction)
+    assert np.array_equal(before_friction, share)
 
 
 def test_isotropic_friction_known_answer(geom):

@@ -11,7 +11,7 @@ import naive_physics
 import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.tension import (apply_capillary_force, capillary_time_step,
-                                      contact_line_depth, surface_pressure)
+                                      contact_line_depth, lift_free_surface, surface_pressure)
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
@@ -25,10 +25,11 @@ def geom(request):
 
 
 def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_THETA):
-    out = np.full(geom.n_vertices, np.nan)
-    surface_pressure(geom.vertices, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
-                     geom.is_boundary, geom.dual_areas, bottom, depth, wetting_depth, sigma,
-                     cos_theta, MIN_DEPTH, out)
+    lifted, out = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
+    lift_free_surface(geom.vertices, geom.normals, bottom, depth, lifted)
+    surface_pressure(lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
+                     geom.is_boundary, geom.dual_areas, depth, wetting_depth, sigma, cos_theta,
+                     MIN_DEPTH, out)
     return out
 
 
@@ -85,9 +86,6 @@ def test_pressure_matches_naive(geom):
 def test_capillary_force_matches_naive(geom, gravity):
     depth, velocity, bottom, _ = random_state(geom, seed=4)
     pressure = np.random.default_rng(5).normal(0.0, 10.0, geom.n_vertices)
-    fields = surface_fields(geom, gravity, "wall")
-    if (fields.normal_rise < 0).any():
-        gravity = (0.0, 0.0, 0.0)
     expected = naive_physics.capillary_force(geom, bottom, depth, pressure, gravity, 1000.0,
                                              MIN_DEPTH, velocity, 0.01)
     got = run_force(geom, bottom, depth, pressure, velocity, gravity, 1000.0, 0.01)
@@ -131,18 +129,20 @@ def fitted_cap(geom, depth, threshold):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("theta", [30.0, 60.0, 90.0])
-def test_cylinder_of_liquid_relaxes_to_the_spherical_cap_of_its_contact_angle(theta):
-    volume = math.pi * 0.5 ** 2 * 0.3
-    base = exact_cap_base_radius(volume, theta)
-    half_width, cells = 1.35 * base, 36
+@pytest.mark.parametrize("theta, duration", [(30.0, 4.0), (60.0, 2.0), (90.0, 2.0)])
+def test_cylinder_of_liquid_relaxes_to_the_spherical_cap_of_its_contact_angle(theta, duration):
+    """The thin 30 degree drop spreads slowest (measured: 32.3, 31.4, 30.8 degrees at 2, 3, 4 s;
+    60 and 90 degrees settle by 1 to 2 s at 58.1 and 87.3)."""
+    half_width, cells = 1.35 * exact_cap_base_radius(math.pi * 0.5 ** 2 * 0.3, theta), 36
     geom = flat_square(cells, 0.25, half_width)
     params = sf.Params(gravity=(0.0, 0.0, 0.0), friction_model="laminar", viscosity=0.1,
                        surface_tension=1.0, density=1.0, contact_angle=theta, cfl=1.0, max_dt=1.0)
     sim = sf.Simulation(geom, params)
     r = np.hypot(geom.vertices[:, 0], geom.vertices[:, 1])
     sim.set_depth(np.where(r < 0.5, 0.3, 0.0))
-    sim.advance(2.0)
+    volume = sim.total_volume()
+    base = exact_cap_base_radius(volume, theta)
+    sim.advance(duration)
     ramp = contact_line_depth(geom.dual_areas, theta, params.contact_line_width).max()
     angle, radius = fitted_cap(geom, sim.depth, ramp)
     assert abs(angle - theta) < 3.0

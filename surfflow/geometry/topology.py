@@ -57,6 +57,15 @@ def build_topology(F: np.ndarray, n_vertices: int) -> Topology:
 
 
 @serial_kernel
+def _has_predecessor(a, p0, p1, ring_from, ring_to):
+    """Whether some corner pair among p0:p1 steps onto the start of pair a."""
+    for b in range(p0, p1):
+        if ring_to[b] == ring_from[a]:
+            return True
+    return False
+
+
+@serial_kernel
 def _chain_rings(pair_offsets, ring_from, ring_to, n_vertices):
     """Chain each vertex's (from, to) corner pairs into one ordered ring.
 
@@ -68,11 +77,7 @@ def _chain_rings(pair_offsets, ring_from, ring_to, n_vertices):
     for v in range(n_vertices):
         p0, p1 = pair_offsets[v], pair_offsets[v + 1]
         for a in range(p0, p1):
-            has_predecessor = False
-            for b in range(p0, p1):
-                if ring_to[b] == ring_from[a]:
-                    has_predecessor = True
-            if not has_predecessor:
+            if not _has_predecessor(a, p0, p1, ring_from, ring_to):
                 is_boundary[v] = True
         sizes[v] = p1 - p0 + (1 if is_boundary[v] else 0)
     offsets = np.zeros(n_vertices + 1, dtype=np.int64)
@@ -83,11 +88,7 @@ def _chain_rings(pair_offsets, ring_from, ring_to, n_vertices):
         current = ring_from[p0] if p1 > p0 else -1
         if is_boundary[v]:
             for a in range(p0, p1):
-                has_predecessor = False
-                for b in range(p0, p1):
-                    if ring_to[b] == ring_from[a]:
-                        has_predecessor = True
-                if not has_predecessor:
+                if not _has_predecessor(a, p0, p1, ring_from, ring_to):
                     current = ring_from[a]
         for k in range(sizes[v]):
             indices[offsets[v] + k] = current

@@ -7,8 +7,9 @@ Flux (m^3/s) through the dual edge of the CSR entry (i, j), N the ``dual_edge_ve
     a = u_i . N_ij,  b = u_j . N_ji,  d_up = d_i if a > b else d_j
 
 Computed from j's side the same expression gives exactly -F_ij, so what leaves i enters j. The
-centred flux of d u is minus the adjoint of the pressure gradient (kernels/pressure.py):
-pressure work and potential energy balance, so round-off around a lake at rest cannot grow.
+centred flux of d u is minus the adjoint of the pressure gradient's Green-Gauss part
+(kernels/pressure.py, which blends in a least-squares fit by the same phi as below): pressure
+work and potential energy balance, so round-off around a lake at rest cannot grow.
 The upwind flux is SPEC §4's. They are blended by phi_ij, the mean of the two ends'
 ``friction_share`` min(1, dt k) (kernels/friction.py): where friction slaves the velocity to
 the depth (a creeping film, a kinematic wave) the centred flux alone is unstable and the flux

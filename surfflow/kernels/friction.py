@@ -9,7 +9,30 @@ the damping rate. Backward Euler: u_new = (I + dt (K_i + sigma_i I))^-1 u, stabl
 
 import numba
 
-from ._jit import parallel_kernel
+from ._jit import parallel_kernel, serial_kernel
+
+
+@serial_kernel
+def implicit_diagonal(friction_tensors, depth, damping, linear_coefficient, laminar_coefficient,
+                      laminar_min_depth, dt, i):
+    """(rate, a00, a11): the friction rate c_lin + c_lam / max(d_i, d_floor)^2 and the diagonal
+    of I + dt (K_i + sigma_i I)."""
+    floor = max(depth[i], laminar_min_depth)
+    rate = linear_coefficient + laminar_coefficient / (floor * floor)
+    a00 = 1.0 + dt * (rate * friction_tensors[i, 0, 0] + damping[i])
+    a11 = 1.0 + dt * (rate * friction_tensors[i, 1, 1] + damping[i])
+    return rate, a00, a11
+
+
+@parallel_kernel
+def friction_shares(friction_tensors, depth, damping, linear_coefficient, laminar_coefficient,
+                    laminar_min_depth, dt, friction_share):
+    """friction_share (n,), written: min(1, dt k) as ``apply_friction`` writes it for the same
+    depth and dt, for the terms that act before friction (the pressure gradient's blend)."""
+    for i in numba.prange(depth.shape[0]):
+        _, a00, a11 = implicit_diagonal(friction_tensors, depth, damping, linear_coefficient,
+                                        laminar_coefficient, laminar_min_depth, dt, i)
+        friction_share[i] = min(1.0, 0.5 * (a00 + a11) - 1.0)
 
 
 @parallel_kernel
@@ -23,12 +46,10 @@ def apply_friction(friction_tensors, depth, damping, linear_coefficient, laminar
     (0 inviscid, 1 for a creeping film); the continuity upwinds in proportion.
     """
     for i in numba.prange(depth.shape[0]):
-        floor = max(depth[i], laminar_min_depth)
-        rate = linear_coefficient + laminar_coefficient / (floor * floor)
-        a00 = 1.0 + dt * (rate * friction_tensors[i, 0, 0] + damping[i])
+        rate, a00, a11 = implicit_diagonal(friction_tensors, depth, damping, linear_coefficient,
+                                           laminar_coefficient, laminar_min_depth, dt, i)
         a01 = dt * rate * friction_tensors[i, 0, 1]
         a10 = dt * rate * friction_tensors[i, 1, 0]
-        a11 = 1.0 + dt * (rate * friction_tensors[i, 1, 1] + damping[i])
         det = a00 * a11 - a01 * a10
         u0, u1 = velocity[i, 0], velocity[i, 1]
         velocity[i, 0] = (a11 * u0 - a01 * u1) / det

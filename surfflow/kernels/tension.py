@@ -54,49 +54,50 @@ def contact_line_depth(dual_areas: np.ndarray, contact_angle_degrees: float,
     return width_cells * np.sqrt(dual_areas) * max(slope, 1e-3)
 
 
+@parallel_kernel
+def lift_free_surface(vertices, normals, bottom, depth, lifted):
+    """P_i = x_i + (b_i + d_i) n_i, the free-surface points. vertices, normals, lifted (n, 3)."""
+    for i in numba.prange(depth.shape[0]):
+        h = bottom[i] + depth[i]
+        for c in range(3):
+            lifted[i, c] = vertices[i, c] + h * normals[i, c]
+
+
 @serial_kernel
-def lifted_area_gradient(vertices, normals, bottom, depth, offsets, indices, is_boundary, i):
+def lifted_area_gradient(lifted, normals, offsets, indices, is_boundary, i):
     """d/dh_i of the area of the free surface over vertex i's ring triangles (m^2 per m)."""
     start = offsets[i]
     ring_size = offsets[i + 1] - start
     n_triangles = ring_size - 1 if is_boundary[i] else ring_size
-    h = bottom[i] + depth[i]
-    p0 = vertices[i, 0] + h * normals[i, 0]
-    p1 = vertices[i, 1] + h * normals[i, 1]
-    p2 = vertices[i, 2] + h * normals[i, 2]
+    p0, p1, p2 = lifted[i, 0], lifted[i, 1], lifted[i, 2]
     gradient = 0.0
+    j = indices[start]
+    a0, a1, a2 = lifted[j, 0] - p0, lifted[j, 1] - p1, lifted[j, 2] - p2
     for k in range(n_triangles):
-        j = indices[start + k]
-        l = indices[start + (k + 1) % ring_size]
-        hj = bottom[j] + depth[j]
-        hl = bottom[l] + depth[l]
-        a0 = vertices[j, 0] + hj * normals[j, 0] - p0
-        a1 = vertices[j, 1] + hj * normals[j, 1] - p1
-        a2 = vertices[j, 2] + hj * normals[j, 2] - p2
-        b0 = vertices[l, 0] + hl * normals[l, 0] - p0
-        b1 = vertices[l, 1] + hl * normals[l, 1] - p1
-        b2 = vertices[l, 2] + hl * normals[l, 2] - p2
+        l = indices[start + k + 1] if k + 1 < ring_size else indices[start]
+        b0, b1, b2 = lifted[l, 0] - p0, lifted[l, 1] - p1, lifted[l, 2] - p2
         c0 = a1 * b2 - a2 * b1
         c1 = a2 * b0 - a0 * b2
         c2 = a0 * b1 - a1 * b0
         norm = math.sqrt(c0 * c0 + c1 * c1 + c2 * c2)
-        if norm == 0.0:
-            continue
-        e0, e1, e2 = b0 - a0, b1 - a1, b2 - a2
-        g0 = c1 * e2 - c2 * e1
-        g1 = c2 * e0 - c0 * e2
-        g2 = c0 * e1 - c1 * e0
-        gradient += 0.5 * (g0 * normals[i, 0] + g1 * normals[i, 1] + g2 * normals[i, 2]) / norm
+        if norm > 0.0:
+            e0, e1, e2 = b0 - a0, b1 - a1, b2 - a2
+            g0 = c1 * e2 - c2 * e1
+            g1 = c2 * e0 - c0 * e2
+            g2 = c0 * e1 - c1 * e0
+            gradient += 0.5 * (g0 * normals[i, 0] + g1 * normals[i, 1] + g2 * normals[i, 2]) / norm
+        a0, a1, a2 = b0, b1, b2
     return gradient
 
 
 @parallel_kernel
-def surface_pressure(vertices, normals, offsets, indices, is_boundary, dual_areas, bottom, depth,
+def surface_pressure(lifted, normals, offsets, indices, is_boundary, dual_areas, depth,
                      wetting_depth, sigma, cos_contact_angle, min_depth, pressure):
     """p_s = (dE/dh) / A (Pa) at every vertex that is wet or has a wet neighbour, else 0.
 
-    vertices, normals (n, 3); offsets (n + 1,), indices (nnz,), is_boundary (n,): CSR rings;
-    dual_areas, bottom, depth, wetting_depth (eps_v) (n,); pressure (n,) is written.
+    lifted (n, 3) from ``lift_free_surface``; normals (n, 3); offsets (n + 1,), indices (nnz,),
+    is_boundary (n,): CSR rings; dual_areas, depth, wetting_depth (eps_v) (n,); pressure (n,)
+    is written.
     """
     wetting = sigma * (1.0 - cos_contact_angle)
     for i in numba.prange(depth.shape[0]):
@@ -106,8 +107,7 @@ def surface_pressure(vertices, normals, offsets, indices, is_boundary, dual_area
         if not near_liquid:
             pressure[i] = 0.0
             continue
-        area_gradient = lifted_area_gradient(vertices, normals, bottom, depth, offsets, indices,
-                                             is_boundary, i)
+        area_gradient = lifted_area_gradient(lifted, normals, offsets, indices, is_boundary, i)
         ramp = 1.0 - depth[i] / wetting_depth[i]
         disjoining = 2.0 * wetting * ramp / wetting_depth[i] if ramp > 0.0 else 0.0
         pressure[i] = sigma * area_gradient / dual_areas[i] + disjoining

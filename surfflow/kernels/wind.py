@@ -5,7 +5,8 @@
 w_t = P_i w(x_i, t) the tangential part of the wind velocity at vertex i (P_i the rows t1, t2 of
 its frame), c_w the ``wind_coefficient`` (1/s). Explicit in time: with the implicit friction
 (I + dt gamma) u_new = u + dt c_w (w_t - u) the steady film velocity is exactly
-c_w w_t / (c_w + gamma) for any dt, and the step is stable for dt < 2 / c_w.
+c_w w_t / (c_w + gamma) for any dt; the step is stable for dt < 2 / c_w and the simulation
+keeps dt <= 1 / c_w.
 
 The wind is given as a constant vector, a Python callable (positions (n, 3), time) -> (n, 3)
 evaluated once per step into a preallocated buffer, or a :class:`WindGrid` (a regular 3D grid of
@@ -109,8 +110,8 @@ class WindGrid:
                 return cls(data["origin"], data["spacing"], data["values"])
         except (OSError, KeyError, ValueError) as exc:
             raise ParameterError(f"wind grid file {path!r} cannot be read ({exc}); it must be an "
-                                 ".npz with arrays origin (3,), spacing (3,), values (nx, ny, nz, 3)"
-                                 ) from None
+                                 ".npz with arrays origin (3,), spacing (3,) and values "
+                                 "(nx, ny, nz, 3)") from None
 
     def sample(self, positions: np.ndarray, out: np.ndarray) -> None:
         """Fill out (n, 3) with the wind at positions (n, 3)."""
@@ -123,8 +124,9 @@ def evaluate_wind(wind, positions: np.ndarray, time: float, out: np.ndarray) -> 
     if callable(wind):
         value = np.asarray(wind(positions, time), dtype=np.float64)
         if value.shape != out.shape or not np.isfinite(value).all():
-            raise ParameterError(f"the wind function returned shape {value.shape} at t={time:.6g} s; "
-                                 f"it must return finite velocities of shape {out.shape}")
+            raise ParameterError(f"the wind function returned shape {value.shape} at "
+                                 f"t={time:.6g} s; it must return finite velocities of shape "
+                                 f"{out.shape}")
         out[:] = value
     elif hasattr(wind, "sample"):
         wind.sample(positions, out)

@@ -1,0 +1,93 @@
+"""Least-squares gradient weights on the one-ring: grad f_i = sum_j w_ij (f_j - f_i).
+
+With c_j the ring vertex x_j in i's tangent coordinates (``neighbor_coords``) and s the ring's
+rms radius, f_j - f_i is fitted in the least-squares sense over i's one-ring by the quadratic
+without a constant term
+
+    q(c) = g . c + 0.5 c^T K c          (5 coefficients: g, and the 3 entries of K)
+
+Its gradient at i is g = sum_j w_ij (f_j - f_i): with B the ring's (k, 5) design matrix, rows
+(u, v, u^2 / 2, u v, v^2 / 2) at (u, v) = c_j / s, the weights are the first two rows of
+(B^T B)^-1 B^T, divided by s. Being a sum of differences it is exactly zero for a constant f;
+it is exact for any quadratic f on a flat ring, second-order accurate on a curved one (the
+barycentric Green-Gauss gradient is first order in f's curvature wherever the ring is not
+symmetric). Where the quadratic is not determined (fewer than 5 neighbours, as on most boundary
+vertices, or a pivot below ``PIVOT_FLOOR`` of the largest diagonal entry of B^T B) the linear fit
+q = g . c is used, exact for linear f; a ring with no linear fit either (all neighbours on one
+line, no valid mesh has it) gets zero weights.
+"""
+
+import numba
+import numpy as np
+
+from ._jit import parallel_kernel, serial_kernel
+
+PIVOT_FLOOR = 1e-9
+
+
+@serial_kernel
+def solve_normal_equations(normal, rhs):
+    """Solve normal X = rhs in place (normal (p, p), rhs (p, k); X is written into rhs) by
+    Gaussian elimination with partial pivoting. Returns False, leaving garbage, when a pivot falls
+    below PIVOT_FLOOR times the largest diagonal entry of ``normal``."""
+    size = normal.shape[0]
+    floor = PIVOT_FLOOR * np.max(np.abs(np.diag(normal)))
+    for col in range(size):
+        pivot = col + np.argmax(np.abs(normal[col:, col]))
+        if abs(normal[pivot, col]) <= floor:
+            return False
+        for c in range(size):
+            normal[col, c], normal[pivot, c] = normal[pivot, c], normal[col, c]
+        for c in range(rhs.shape[1]):
+            rhs[col, c], rhs[pivot, c] = rhs[pivot, c], rhs[col, c]
+        for row in range(col + 1, size):
+            factor = normal[row, col] / normal[col, col]
+            for c in range(col, size):
+                normal[row, c] -= factor * normal[col, c]
+            for c in range(rhs.shape[1]):
+                rhs[row, c] -= factor * rhs[col, c]
+    for row in range(size - 1, -1, -1):
+        for c in range(rhs.shape[1]):
+            for m in range(row + 1, size):
+                rhs[row, c] -= normal[row, m] * rhs[m, c]
+            rhs[row, c] /= normal[row, row]
+    return True
+
+
+@serial_kernel
+def fit_ring(coords, start, stop, n_terms, weights):
+    """Write the gradient weights of the ``n_terms``-coefficient fit (5 quadratic, 2 linear) for
+    the CSR entries start..stop into weights (nnz, 2); returns False if the fit is singular."""
+    k = stop - start
+    scale = np.sqrt(np.mean(coords[start:stop, 0] ** 2 + coords[start:stop, 1] ** 2))
+    basis = np.empty((n_terms, k))
+    for m in range(k):
+        u, v = coords[start + m, 0] / scale, coords[start + m, 1] / scale
+        basis[0, m], basis[1, m] = u, v
+        if n_terms == 5:
+            basis[2, m], basis[3, m], basis[4, m] = 0.5 * u * u, u * v, 0.5 * v * v
+    normal = np.zeros((n_terms, n_terms))
+    for row in range(n_terms):
+        for col in range(n_terms):
+            for m in range(k):
+                normal[row, col] += basis[row, m] * basis[col, m]
+    if not solve_normal_equations(normal, basis):
+        return False
+    for m in range(k):
+        weights[start + m, 0] = basis[0, m] / scale
+        weights[start + m, 1] = basis[1, m] / scale
+    return True
+
+
+@parallel_kernel
+def ring_fit_weights(offsets, neighbor_coords, weights):
+    """weights (nnz, 2), written: w_ij of the one-ring least-squares gradient (module docstring).
+
+    offsets (n + 1,): CSR one-rings; neighbor_coords (nnz, 2): x_j in i's tangent coordinates.
+    """
+    for i in numba.prange(offsets.shape[0] - 1):
+        start, stop = offsets[i], offsets[i + 1]
+        if stop - start >= 5 and fit_ring(neighbor_coords, start, stop, 5, weights):
+            continue
+        if not fit_ring(neighbor_coords, start, stop, 2, weights):
+            weights[start:stop] = 0.0
