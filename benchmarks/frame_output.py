@@ -5,10 +5,8 @@
 Prints the median of several runs of each, in milliseconds, and the file sizes.
 """
 
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,17 +16,9 @@ from surfflow.geometry.precompute import precompute
 from surfflow.io.checkpoint import save_checkpoint
 from surfflow.io.writers import NpzFrameWriter, VtuSeriesWriter, frame_fields
 from surfflow.simulation import Simulation
+from timing import median_ms
 
 REPEATS = 5
-
-
-def median_ms(action) -> float:
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return 1e3 * statistics.median(times)
 
 
 def main(mesh_path: str) -> None:
@@ -41,13 +31,13 @@ def main(mesh_path: str) -> None:
         npz, vtu = NpzFrameWriter(out, geom), VtuSeriesWriter(out, geom)
         fields = frame_fields(sim)
         print(f"{geom.n_vertices} vertices, fields {sorted(fields)}")
-        print(f"frame_fields  {median_ms(lambda: frame_fields(sim)):8.1f} ms")
-        print(f"npz frame     {median_ms(lambda: npz.write(0, 0.0, fields)):8.1f} ms, "
+        print(f"frame_fields  {median_ms(lambda: frame_fields(sim), REPEATS):8.1f} ms")
+        print(f"npz frame     {median_ms(lambda: npz.write(0, 0.0, fields), REPEATS):8.1f} ms, "
               f"{(out / 'frame_00000.npz').stat().st_size / 1e6:.2f} MB")
-        print(f"vtu frame+pvd {median_ms(lambda: vtu.write(0, 0.0, fields)):8.1f} ms, "
+        print(f"vtu frame+pvd {median_ms(lambda: vtu.write(0, 0.0, fields), REPEATS):8.1f} ms, "
               f"{(out / 'frame_00000.vtu').stat().st_size / 1e6:.2f} MB")
         path = out / "checkpoint.npz"
-        print(f"checkpoint    {median_ms(lambda: save_checkpoint(path, sim, 0)):8.1f} ms, "
+        print(f"checkpoint    {median_ms(lambda: save_checkpoint(path, sim, 0), REPEATS):8.1f} ms, "
               f"{path.stat().st_size / 1e6:.2f} MB")
 
 

@@ -5,27 +5,14 @@ Run: python benchmarks/load_mesh_timing.py [repeats]
 """
 
 import pathlib
-import statistics
 import sys
-import time
 
 import trimesh
 
 import surfflow as sf
+from timing import median_seconds
 
 MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
-
-
-def median_seconds(action, repeats: int) -> tuple[float, float]:
-    """Median wall and CPU seconds of ``action()`` over ``repeats`` runs, after a warm-up run."""
-    action()
-    wall, cpu = [], []
-    for _ in range(repeats):
-        wall_start, cpu_start = time.perf_counter(), time.process_time()
-        action()
-        wall.append(time.perf_counter() - wall_start)
-        cpu.append(time.process_time() - cpu_start)
-    return statistics.median(wall), statistics.median(cpu)
 
 
 def report(label: str, action, repeats: int) -> None:

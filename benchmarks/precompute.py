@@ -30,17 +30,9 @@ from surfflow.geometry import roughness
 from surfflow.geometry.precompute import position_arrays, update_positions
 from surfflow.geometry.smoothing import smooth_surface
 from surfflow.geometry.topology import build_topology
+from timing import median_ms
 
 BUNNY = Path(__file__).resolve().parents[1] / "meshes" / "bunny.obj"
-
-
-def median_ms(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return 1e3 * float(np.median(times))
 
 
 def stage_times(source, repeats):

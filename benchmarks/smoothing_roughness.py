@@ -10,9 +10,7 @@ Run: python benchmarks/smoothing_roughness.py [repeats]
 """
 
 import pathlib
-import statistics
 import sys
-import time
 
 import numpy as np
 import trimesh
@@ -22,20 +20,9 @@ from surfflow.geometry.precompute import position_arrays
 from surfflow.geometry.roughness import feature_friction_tensors
 from surfflow.geometry.smoothing import smooth_surface
 from surfflow.geometry.topology import build_topology
+from timing import median_seconds
 
 MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
-
-
-def median_seconds(action, repeats):
-    """Median wall and CPU seconds of ``action()`` over ``repeats`` runs, after a warm-up run."""
-    action()
-    wall, cpu = [], []
-    for _ in range(repeats):
-        wall_start, cpu_start = time.perf_counter(), time.process_time()
-        action()
-        wall.append(time.perf_counter() - wall_start)
-        cpu.append(time.process_time() - cpu_start)
-    return statistics.median(wall), statistics.median(cpu)
 
 
 def corrugated_grid(cells):

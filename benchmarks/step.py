@@ -7,17 +7,17 @@ the precomputed anisotropy, a sponge on a tenth of the vertices, numba's default
     /work/venv/bin/python benchmarks/step.py [--steps 20] [--repeats 5] [--meshes bunny,ico41k]
 """
 
-import argparse
 import os
 import statistics
 import tempfile
+from pathlib import Path
 import time
 
-import numba
 import numpy as np
 import trimesh
 
 import surfflow as sf
+from timing import run_for_meshes
 
 STAGES = ("_stable_time_step", "_apply_sources", "_advect_velocity", "_apply_forces",
           "_apply_friction", "_apply_walls", "_update_depth", "_clear_dry", "_check_finite")
@@ -26,7 +26,7 @@ STAGES = ("_stable_time_step", "_apply_sources", "_advect_velocity", "_apply_for
 def load(name):
     """The geometry of a benchmark mesh (smoothed, so the friction anisotropy is not trivial)."""
     if name == "bunny":
-        mesh = sf.load_mesh("meshes/bunny.obj")
+        mesh = sf.load_mesh(Path(__file__).resolve().parents[1] / "meshes" / "bunny.obj")
     elif name == "ico41k":
         mesh = trimesh.creation.icosphere(6)
     else:
@@ -87,16 +87,5 @@ def benchmark(name, steps, repeats):
         print(f"    {stage.lstrip('_'):20s} {1e3 * seconds / steps:7.3f} ms  {100 * seconds / total:5.1f} %")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=20)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--meshes", default="bunny,ico41k,torus205k")
-    args = parser.parse_args()
-    print(f"numba threads: {numba.get_num_threads()}")
-    for name in args.meshes.split(","):
-        benchmark(name, args.steps, args.repeats)
-
-
 if __name__ == "__main__":
-    main()
+    run_for_meshes(__doc__.splitlines()[0], "bunny,ico41k,torus205k", benchmark)

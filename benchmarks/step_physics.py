@@ -10,14 +10,13 @@ capillary limit shortens it) and the extra cost of each term over the base.
                                                      [--meshes bunny,ico41k]
 """
 
-import argparse
 import statistics
 import time
 
-import numba
 import numpy as np
 
 import surfflow as sf
+from timing import run_for_meshes
 from step import load
 
 VARIANTS = {
@@ -75,16 +74,5 @@ def benchmark(name, steps, repeats):
         print(f"    {variant:12s} {ms:8.2f} ms/step  dt {dt:.2e} s{extra}")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=20)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--meshes", default="bunny,ico41k")
-    args = parser.parse_args()
-    print(f"numba threads: {numba.get_num_threads()}")
-    for name in args.meshes.split(","):
-        benchmark(name, args.steps, args.repeats)
-
-
 if __name__ == "__main__":
-    main()
+    run_for_meshes(__doc__.splitlines()[0], "bunny,ico41k", benchmark)

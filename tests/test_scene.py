@@ -31,10 +31,34 @@ def test_tiny_scene_values():
     assert scene.output.directory == Path("output/tiny") and scene.render.directory == Path("render/tiny")
 
 
-@pytest.mark.parametrize("name", ["bunny_pour", "bumpy_sphere_rain", "paint_grooves"])
+@pytest.mark.parametrize("name", ["bunny_pour", "bumpy_sphere_rain", "paint_grooves",
+                                  "sugar_stripe_dissolving", "drop_in_wind"])
 def test_examples_parse(name):
     scene = load_scene(EXAMPLES_DIR / f"{name}.toml")
     assert scene.name == name and scene.n_frames > 10
+
+
+def test_every_shipped_example_is_tested():
+    shipped = {path.stem for path in EXAMPLES_DIR.glob("*.toml")}
+    assert shipped == set(test_examples_parse.pytestmark[0].args[1])
+
+
+def test_soluble_layer_is_painted_in_a_ball_and_turns_dissolution_on(tmp_path):
+    text = TINY_SCENE + "\n[soluble_layer]\nthickness = 1e-4\ncenter = [0.0, 0.0, 0.0]\nradius = 0.05\n"
+    scene = parse_scene(text, tmp_path / "tiny.toml")
+    geom = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=tmp_path)
+    sim = scene_simulation(scene, geom)
+    inside = np.linalg.norm(geom.vertices, axis=1) <= 0.05
+    assert sim.dissolution is not None
+    assert np.array_equal(sim.soluble_layer, np.where(inside, 1e-4, 0.0))
+    assert parse_scene(TINY_SCENE, tmp_path / "tiny.toml").soluble_layer is None
+
+
+def test_soluble_layer_region_errors_name_the_table():
+    message = scene_error(TINY_SCENE + "\n[soluble_layer]\nthickness = 1e-4\nradius = 0.05\n")
+    assert "soluble_layer" in message and "'center' and 'radius'" in message
+    message = scene_error(TINY_SCENE + "\n[soluble_layer]\nthickness = -1.0\n")
+    assert "soluble_layer.thickness" in message
 
 
 def test_unknown_key_names_line_and_allowed_keys():

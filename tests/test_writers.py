@@ -30,6 +30,21 @@ def test_frame_fields_shapes(poured):
     assert np.array_equal(fields["free_surface"], expected)
 
 
+def test_dissolved_material_is_written_when_the_run_has_a_soluble_layer(poured, tmp_path):
+    assert "dissolved" not in frame_fields(poured)
+    sim = scene_simulation(parse_scene(TINY_SCENE, tmp_path / "tiny.toml"), poured.geometry)
+    layer = np.zeros(sim.geometry.n_vertices)
+    layer[: len(layer) // 2] = 1e-4
+    sim.set_soluble_layer(layer)
+    sim.advance(0.1)
+    writer = VtuSeriesWriter(tmp_path, sim.geometry)
+    writer.write(0, sim.time, frame_fields(sim))
+    point_data = meshio.read(tmp_path / "frame_00000.vtu").point_data
+    assert np.array_equal(point_data["dissolved"], sim.dissolved)
+    assert np.array_equal(point_data["soluble_layer"], sim.soluble_layer)
+    assert point_data["soluble_layer"].max() > 0.0
+
+
 def test_vtu_series_reads_back(poured, tmp_path):
     writer = VtuSeriesWriter(tmp_path, poured.geometry)
     fields = frame_fields(poured)

@@ -68,6 +68,17 @@ class InitialSpec:
 
 
 @dataclass(frozen=True)
+class LayerSpec:
+    """The soluble layer (m, metres): ``thickness`` everywhere or inside the ball (center,
+    radius), or from ``file`` (an .npy of n thicknesses). Its presence turns dissolution on."""
+
+    thickness: float = 0.0
+    center: tuple | None = None
+    radius: float | None = None
+    file: Path | None = None
+
+
+@dataclass(frozen=True)
 class OutputSpec:
     """Where frames go (default ``output/<scene name>``) and in which formats."""
 
@@ -108,6 +119,7 @@ class Scene:
     friction_file: Path | None
     sources: tuple
     initial: InitialSpec
+    soluble_layer: LayerSpec | None
     output: OutputSpec
     render: RenderSpec
 
@@ -195,7 +207,9 @@ class _SceneReader:
             friction_tensor=sections["friction"].get("tensor", "features"),
             friction_file=self.friction_file(sections["friction"]),
             sources=self.sources(self.raw.get("sources", [])),
-            initial=self.initial(sections["initial"]),
+            initial=InitialSpec(**self.region("initial", "depth", sections["initial"])),
+            soluble_layer=(LayerSpec(**self.region("soluble_layer", "thickness", sections["soluble_layer"]))
+                           if sections["soluble_layer"] else None),
             output=OutputSpec(**self.with_directory(sections["output"], Path("output") / name)),
             render=RenderSpec(**self.with_directory(sections["render"], Path("render") / name)),
         )
@@ -277,11 +291,13 @@ class _SceneReader:
             specs.append(SourceSpec(kind=kind, **values))
         return tuple(specs)
 
-    def initial(self, values: dict) -> InitialSpec:
+    def region(self, table: str, value_key: str, values: dict) -> dict:
+        """A per-vertex field's table ([initial], [soluble_layer]): ``value_key`` everywhere or
+        in the ball (center, radius), or a ``file``; the file path made relative to the scene."""
         if ("center" in values) != ("radius" in values):
-            raise self.fail(("initial",), "give both 'center' and 'radius' for a region, or neither")
-        if "file" in values and ("depth" in values or "center" in values):
-            raise self.fail(("initial", "file"), "a depth file excludes 'depth', 'center' and 'radius'")
+            raise self.fail((table,), "give both 'center' and 'radius' for a region, or neither")
+        if "file" in values and (value_key in values or "center" in values):
+            raise self.fail((table, "file"), f"a file excludes '{value_key}', 'center' and 'radius'")
         if "file" in values:
             values = {**values, "file": self.base / values["file"]}
-        return InitialSpec(**values)
+        return values

@@ -157,6 +157,8 @@ TABLES = {
                     "drag": number(), "friction": number()},
     "initial": {"depth": number(0.0), "center": vector(3), "radius": number(0.0, low_open=True),
                 "file": text, "velocity": vector(3)},
+    "soluble_layer": {"thickness": number(0.0), "center": vector(3),
+                      "radius": number(0.0, low_open=True), "file": text},
     "output": {"directory": text, "formats": choices(OUTPUT_FORMATS),
                "checkpoint_every": whole(0)},
     "render": {"directory": text, "width": whole(16), "height": whole(16),

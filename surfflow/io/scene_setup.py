@@ -80,15 +80,21 @@ def scene_geometry(scene, V: np.ndarray, F: np.ndarray, cache_dir: Path | None =
     return precompute((V, F), scene.precompute, cache_dir=cache_dir or scene.cache_dir, **friction)
 
 
+def region_field(value: float, center, radius, file, geom, what: str) -> np.ndarray:
+    """(n,) per-vertex values: from ``file``, ``value`` inside the ball (center, radius), or
+    ``value`` everywhere."""
+    if file is not None:
+        return _load_vertex_array(file, (geom.n_vertices,), what)
+    values = np.full(geom.n_vertices, value)
+    if center is not None:
+        outside = np.linalg.norm(geom.vertices - np.asarray(center), axis=1) > radius
+        values[outside] = 0.0
+    return values
+
+
 def initial_depth(spec, geom) -> np.ndarray:
-    """(n,) initial depth: from the file, inside the ball (center, radius), or everywhere."""
-    if spec.file is not None:
-        return _load_vertex_array(spec.file, (geom.n_vertices,), "initial depth")
-    depth = np.full(geom.n_vertices, spec.depth)
-    if spec.center is not None:
-        outside = np.linalg.norm(geom.vertices - np.asarray(spec.center), axis=1) > spec.radius
-        depth[outside] = 0.0
-    return depth
+    """(n,) initial depth of an [initial] table."""
+    return region_field(spec.depth, spec.center, spec.radius, spec.file, geom, "initial depth")
 
 
 def add_scene_source(sim, spec, dye_colors: tuple):
@@ -112,6 +118,10 @@ def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".
     sim = Simulation(geom, params or scene.params, n_dyes=len(scene.dye_colors), crash_dir=crash_dir)
     sim.set_depth(initial_depth(scene.initial, geom))
     sim.set_velocity(np.tile(np.asarray(scene.initial.velocity, dtype=np.float64), (geom.n_vertices, 1)))
+    layer = scene.soluble_layer
+    if layer is not None:
+        sim.set_soluble_layer(region_field(layer.thickness, layer.center, layer.radius, layer.file,
+                                           geom, "soluble layer"))
     for spec in scene.sources:
         add_scene_source(sim, spec, scene.dye_colors)
     return sim

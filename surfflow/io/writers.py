@@ -9,6 +9,10 @@
 ``free_surface``   (n, 3)       (b + d) n: the offset from the smoothed surface to the
                                 liquid's free surface (ParaView: Warp By Vector)
 ``dye``            (n, k)       dye concentrations, when the run has k > 0 dyes
+``dissolved``      (n,)         depth s of dissolved material carried by the liquid (m),
+                                when the run has a soluble layer
+``soluble_layer``  (n,)         thickness m of the soluble layer left on the bottom (m),
+                                when the run has one
 =================  ===========  ==========================================================
 
 Writers write the frames of one run into one directory. ``NpzFrameWriter`` writes
@@ -43,6 +47,9 @@ def frame_fields(sim) -> dict[str, np.ndarray]:
     dye = np.asarray(sim.dye)
     if dye.ndim == 2 and dye.shape[1] > 0:
         fields["dye"] = np.array(dye, dtype=np.float64)
+    if sim.dissolution is not None:
+        fields["dissolved"] = sim.dissolved
+        fields["soluble_layer"] = sim.soluble_layer
     return fields
 
 
