@@ -37,6 +37,7 @@ from numba import prange
 
 from ..errors import ParameterError
 from ..kernels._jit import parallel_kernel, serial_kernel
+from ..kernels.ring_fit import solve_normal_equations
 
 _SYMMETRY_TOLERANCE = 1e-9
 
@@ -86,33 +87,6 @@ def _ring_gradients_kernel(values, offsets, indices, coords, is_boundary, gradie
 
 
 @serial_kernel
-def _solve_in_place(N, r):
-    """Solve N s = r (k x k) by Gaussian elimination with partial pivoting, s written into r.
-
-    Returns False (leaving garbage) when a pivot falls below 1e-9 of N's largest diagonal entry.
-    """
-    size = r.shape[0]
-    floor = 1e-9 * np.max(np.abs(np.diag(N)))
-    for col in range(size):
-        pivot = col + np.argmax(np.abs(N[col:, col]))
-        if abs(N[pivot, col]) <= floor:
-            return False
-        for c in range(size):
-            N[col, c], N[pivot, c] = N[pivot, c], N[col, c]
-        r[col], r[pivot] = r[pivot], r[col]
-        for row in range(col + 1, size):
-            factor = N[row, col] / N[col, col]
-            for c in range(col, size):
-                N[row, c] -= factor * N[col, c]
-            r[row] -= factor * r[col]
-    for row in range(size - 1, -1, -1):
-        for c in range(row + 1, size):
-            r[row] -= N[row, c] * r[c]
-        r[row] /= N[row, row]
-    return True
-
-
-@serial_kernel
 def _quadratic_fit_gradient(values, offsets, indices, coords, is_boundary, i):
     """Gradient (gx, gy) at i of the least-squares quadratic through (c_j, f_j - f_i), j in the
     one-ring (exact for quadratic fields); the ring gradient where fewer than 5 neighbours or a
@@ -122,19 +96,19 @@ def _quadratic_fit_gradient(values, offsets, indices, coords, is_boundary, i):
         return _ring_gradient(values, offsets, indices, coords, is_boundary, i)
     scale = np.sqrt(np.mean(coords[start:stop, 0] ** 2 + coords[start:stop, 1] ** 2))
     N = np.zeros((5, 5))
-    r = np.zeros(5)
+    r = np.zeros((5, 1))
     basis = np.empty(5)
     for e in range(start, stop):
         u, v = coords[e, 0] / scale, coords[e, 1] / scale
         basis[0], basis[1], basis[2], basis[3], basis[4] = u, v, 0.5 * u * u, u * v, 0.5 * v * v
         difference = values[indices[e]] - values[i]
         for row in range(5):
-            r[row] += difference * basis[row]
+            r[row, 0] += difference * basis[row]
             for col in range(5):
                 N[row, col] += basis[row] * basis[col]
-    if not _solve_in_place(N, r):
+    if not solve_normal_equations(N, r):
         return _ring_gradient(values, offsets, indices, coords, is_boundary, i)
-    return r[0] / scale, r[1] / scale
+    return r[0, 0] / scale, r[1, 0] / scale
 
 
 @parallel_kernel
