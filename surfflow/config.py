@@ -132,6 +132,13 @@ class Params:
     density: liquid density rho (kg/m^3).
     surface_tension: sigma (N/m); 0 turns surface tension off.
     contact_angle: static contact angle theta_c in degrees, 0 to 180.
+    contact_angle_hysteresis: theta_a - theta_r in degrees, 0 to 180: the advancing and receding
+        angles are theta_c +- half of it (clipped to [0, 180]). The contact line is held by a
+        static friction of up to sigma (cos theta_r - cos theta_a) per unit length, so a drop of
+        volume V and width w stays on a slope alpha while
+        rho g sin(alpha) V <= sigma w (cos theta_r - cos theta_a) (Furmidge). 0 (the default)
+        is Young's ideal surface, where nothing holds a contact line and any drop runs down a
+        slope; real surfaces show a few degrees (very smooth, clean) to 20 or more.
     contact_line_width: width (in cells) of the contact line's wetting ramp, over which a dry
         cell becomes wet (see ``surfflow.kernels.tension``).
     boundary: "wall" (no flux through open-mesh boundaries) or "outflow" (booked and removed).
@@ -156,6 +163,7 @@ class Params:
     density: float = 1000.0
     surface_tension: float = 0.0
     contact_angle: float = 60.0
+    contact_angle_hysteresis: float = 0.0
     contact_line_width: float = 1.0
     boundary: str = "wall"
     cfl: float = 0.5
@@ -178,6 +186,7 @@ class Params:
         check_range("density", self.density, 0.0, low_open=True)
         check_range("surface_tension", self.surface_tension, 0.0)
         check_range("contact_angle", self.contact_angle, 0.0, 180.0)
+        check_range("contact_angle_hysteresis", self.contact_angle_hysteresis, 0.0, 180.0)
         check_range("contact_line_width", self.contact_line_width, 0.0, low_open=True)
         check_choice("boundary", self.boundary, BOUNDARY_CONDITIONS)
         check_range("cfl", self.cfl, 0.0, 1.0, low_open=True)

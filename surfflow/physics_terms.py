@@ -8,6 +8,7 @@ term                   what it does                                             
 =====================  ============================================================  ========
 SurfaceTensionTerm     capillary time-step limit                                     1
                        -grad(p_s)/rho with the contact-line rule                     4
+                       contact-line friction of the angle hysteresis (if any)        4
 WindTerm               explicit drag limit dt <= 1 / c_w                             1
                        c_w (w_t - u), the wind evaluated once per step               4
 DissolutionTerm        advect u_s                                                    3
@@ -29,7 +30,8 @@ from .kernels.dissolution import exchange_drag, exchange_soluble_layer
 from .kernels.friction import apply_friction
 from .kernels.pressure import apply_gravity_pressure
 from .kernels.tension import (apply_capillary_force, capillary_time_step, contact_line_depth,
-                              lift_free_surface, surface_pressure)
+                              hysteresis_line_force, lift_free_surface, pin_contact_line,
+                              surface_pressure)
 from .kernels.wind import apply_wind_drag, evaluate_wind
 
 
@@ -39,6 +41,8 @@ class SurfaceTensionTerm:
     def __init__(self, geom, params):
         self.params = params
         self.cos_contact_angle = math.cos(math.radians(params.contact_angle))
+        self.line_force = hysteresis_line_force(params.surface_tension, params.contact_angle,
+                                                params.contact_angle_hysteresis) / params.density
         self.pressure = np.zeros(geom.n_vertices)
         self.lifted = np.zeros((geom.n_vertices, 3))
         self.use_geometry(geom)
@@ -64,6 +68,14 @@ class SurfaceTensionTerm:
                               geom.dual_areas, fields.vertex_height, fields.normal_rise,
                               p.gravity_magnitude, bottom, state.depth, self.pressure,
                               p.min_depth, 1.0 / p.density, dt, state.velocity)
+
+    def pin(self, geom, state, dt: float) -> None:
+        """Contact-angle hysteresis: the rim's static friction removes up to dt a_i of its
+        speed; applied after every other force of the step so nothing pushes a pinned rim."""
+        if self.line_force > 0.0:
+            pin_contact_line(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
+                             geom.dual_areas, state.depth, self.line_force, self.params.min_depth,
+                             dt, state.velocity)
 
 
 class WindTerm:

@@ -315,6 +315,8 @@ class Simulation:
             self.wind.apply(g, s, s.time, dt)
         if self.dissolution is not None:
             self.dissolution.apply_forces(g, f, s, dt)
+        if self.tension is not None:
+            self.tension.pin(g, s, dt)
 
     def _pressure_bottom(self) -> np.ndarray:
         """The bottom the hydrostatic pressure sees: b, plus the weight r s of what is dissolved."""

@@ -75,6 +75,24 @@ def capillary_force(geom, bottom, depth, pressure, gravity, density, min_depth, 
     return out
 
 
+def contact_line_friction(geom, depth, line_force, min_depth, velocity, dt):
+    """Coulomb friction of the contact line: a wet vertex with dry neighbours loses up to
+    dt f l / (d A) of its speed (l the summed lengths of the dual edges towards its dry
+    neighbours, f the force per length over rho), stopping rather than reversing. (n, 2)"""
+    out = velocity.copy()
+    for i in range(geom.n_vertices):
+        if depth[i] < min_depth:
+            continue
+        rim = sum(np.linalg.norm(geom.dual_edge_vectors[e]) for e, j in ring(geom, i)
+                  if depth[j] < min_depth)
+        speed = np.linalg.norm(velocity[i])
+        if rim == 0 or speed == 0:
+            continue
+        slowing = dt * line_force * rim / (depth[i] * geom.dual_areas[i])
+        out[i] = velocity[i] * max(0.0, 1.0 - slowing / speed)
+    return out
+
+
 def capillary_time_step(geom, depth, wetting_depth, sigma, cos_contact_angle, density,
                         min_depth, cfl):
     """min over wet i of cfl r / (2 sqrt(d (sigma (pi/r)^2 + ramp stiffness) / rho))."""

@@ -54,6 +54,16 @@ def test_soluble_layer_is_painted_in_a_ball_and_turns_dissolution_on(tmp_path):
     assert parse_scene(TINY_SCENE, tmp_path / "tiny.toml").soluble_layer is None
 
 
+def test_liquid_table_sets_the_contact_line_parameters():
+    text = TINY_SCENE.replace('preset = "water"', 'preset = "water"\ncontact_angle_hysteresis = 5.0\n'
+                              'contact_line_width = 2.0')
+    params = parse_scene(text, "tiny.toml").params
+    assert params.contact_angle_hysteresis == 5.0 and params.contact_line_width == 2.0
+    message = scene_error(TINY_SCENE.replace('preset = "water"',
+                                             'preset = "water"\ncontact_angle_hysteresis = 200'))
+    assert "liquid.contact_angle_hysteresis" in message and "180" in message
+
+
 def test_soluble_layer_region_errors_name_the_table():
     message = scene_error(TINY_SCENE + "\n[soluble_layer]\nthickness = 1e-4\nradius = 0.05\n")
     assert "soluble_layer" in message and "'center' and 'radius'" in message
