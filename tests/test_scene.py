@@ -64,6 +64,21 @@ def test_liquid_table_sets_the_contact_line_parameters():
     assert "liquid.contact_angle_hysteresis" in message and "180" in message
 
 
+def test_wind_grid_file_is_read_relative_to_the_scene(tmp_path):
+    values = np.zeros((2, 2, 2, 3))
+    values[..., 0] = 4.0
+    np.savez(tmp_path / "gust.npz", origin=[-1.0, -1.0, -1.0], spacing=[2.0, 2.0, 2.0], values=values)
+    scene = parse_scene(TINY_SCENE + '\n[wind]\nfile = "gust.npz"\ncoefficient = 0.5\n',
+                        tmp_path / "tiny.toml")
+    wind = np.empty((1, 3))
+    scene.params.wind.sample(np.zeros((1, 3)), wind)
+    assert np.allclose(wind, [[4.0, 0.0, 0.0]]) and scene.params.wind_coefficient == 0.5
+    both = TINY_SCENE + '\n[wind]\nfile = "gust.npz"\nvelocity = [1.0, 0.0, 0.0]\n'
+    assert "not both" in scene_error(both)
+    missing = scene_error(TINY_SCENE + '\n[wind]\nfile = "nowhere.npz"\n')
+    assert "wind.file" in missing and "nowhere.npz" in missing
+
+
 def test_soluble_layer_region_errors_name_the_table():
     message = scene_error(TINY_SCENE + "\n[soluble_layer]\nthickness = 1e-4\nradius = 0.05\n")
     assert "soluble_layer" in message and "'center' and 'radius'" in message

@@ -17,16 +17,22 @@ from __future__ import annotations
 
 import difflib
 import os
-import tomllib
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import Params, PrecomputeParams
 from ..errors import ParameterError, SceneError
+from ..kernels.wind import WindGrid
 from . import scene_schema as schema
 from .presets import DEFAULT_LIQUID, LIQUID_PRESETS
 from .procedural import PROCEDURAL_MESHES
 from .toml_lines import key_lines, line_of
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 
 @dataclass(frozen=True)
@@ -249,10 +255,21 @@ class _SceneReader:
             except ParameterError as exc:
                 raise self.fail(key_path, str(exc)) from None
             values[field_name] = source[key_path[-1]]
+        if "file" in sections["wind"]:
+            values["wind"] = self.wind_grid(sections["wind"])
         try:
             return Params(**values)
         except ParameterError as exc:
             raise self.fail(("liquid",), str(exc)) from None
+
+    def wind_grid(self, values: dict) -> WindGrid:
+        """The [wind] table's ``file``: an .npz grid (origin, spacing, values) read as a WindGrid."""
+        if "velocity" in values:
+            raise self.fail(("wind", "file"), "give the wind as 'velocity' or as a grid 'file', not both")
+        try:
+            return WindGrid.load(self.base / values["file"])
+        except ParameterError as exc:
+            raise self.fail(("wind", "file"), str(exc)) from None
 
     def precompute(self, values: dict) -> PrecomputeParams:
         fields = {k: v for k, v in values.items() if k not in ("cache", "cache_dir")}

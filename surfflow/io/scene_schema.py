@@ -154,7 +154,7 @@ TABLES = {
                  "tensor": choice(FRICTION_TENSOR_SOURCES), "file": text},
     "solver": {"cfl": number(), "max_dt": number(), "min_depth": number(),
                "laminar_min_depth": number(), "boundary": choice(BOUNDARY_CONDITIONS)},
-    "wind": {"velocity": vector(3), "coefficient": number()},
+    "wind": {"velocity": vector(3), "file": text, "coefficient": number()},
     "dissolution": {"rate": number(), "solubility": number(), "density_ratio": number(),
                     "drag": number(), "friction": number()},
     "initial": {"depth": number(0.0), "center": vector(3), "radius": number(0.0, low_open=True),
