@@ -23,9 +23,10 @@ the free surface meets the ground at theta_c (the first integral of the 1D Euler
 equation gives cos theta = 1 - (1 - cos theta_c) phi = cos theta_c where phi = 1). Its finite
 value phi'(0) = 2 / eps at a dry vertex is the price per volume of wetting new ground.
 
-The momentum equation gets du/dt = -grad_S(p_s) / rho on wet vertices, with the same
-gather-only gradient as the hydrostatic pressure, grad p_i = 1 / A_i sum_j 0.5 (p_j - p_i) N_ij
-(N the ``dual_edge_vectors``). A dry neighbour counts where the liquid would gain by wetting it;
+The momentum equation gets du/dt = -grad_S(p_s) / rho on wet vertices, with the Green-Gauss
+gradient grad p_i = 1 / A_i sum_j 0.5 (p_j - p_i) N_ij (N the ``dual_edge_vectors``), the
+adjoint of the continuity's centred flux (the hydrostatic pressure blends it with a ring fit
+where friction dominates, ``kernels/pressure.py``; the capillary force does not). A dry neighbour counts where the liquid would gain by wetting it;
 where its total potential p_s / rho + |g| H is not lower it is a wall, so the liquid comes to rest
 at the energy's minimum (see ``apply_capillary_force``).
 
@@ -33,7 +34,7 @@ Contact-angle hysteresis (advancing theta_a, receding theta_r) holds a contact l
 force of up to sigma (cos theta_r - cos theta_a) per unit length against its motion (the energy
 sigma (cos theta_r - cos theta_a) per unit area lost when a contact line advances over ground
 and recedes again). ``pin_contact_line`` applies it as Coulomb friction to the rim's columns of
-liquid, after the gravity-pressure and capillary forces: a drop on a slope alpha then stays while
+liquid, after every other force of the step: a drop on a slope alpha then stays while
 rho g sin(alpha) V <= sigma w (cos theta_r - cos theta_a) (Furmidge; V its volume, w its width;
 measured to hold within 15 %) and runs otherwise. Without hysteresis (theta_a = theta_r)
 nothing holds a drop on a slope.
