@@ -9,6 +9,7 @@ term                   what it does                                             
 SurfaceTensionTerm     capillary time-step limit                                     1
                        -grad(p_s)/rho with the contact-line rule                     4
                        contact-line friction of the angle hysteresis (if any)        4
+                       the contact-line rule's walls for the mass flux               6
 WindTerm               explicit drag limit dt <= 1 / c_w                             1
                        c_w (w_t - u), the wind evaluated once per step               4
 DissolutionTerm        advect u_s                                                    3
@@ -25,13 +26,13 @@ import math
 import numpy as np
 
 from .kernels.advection import advect_velocity
-from .kernels.continuity import edge_fluxes, update_depth
+from .kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from .kernels.dissolution import exchange_drag, exchange_soluble_layer
 from .kernels.friction import apply_friction
 from .kernels.pressure import apply_gravity_pressure
-from .kernels.tension import (apply_capillary_force, capillary_time_step, contact_line_depth,
-                              hysteresis_line_force, lift_free_surface, pin_contact_line,
-                              surface_pressure)
+from .kernels.tension import (apply_capillary_force, capillary_time_step, capillary_walls,
+                              contact_line_depth, hysteresis_line_force, lift_free_surface,
+                              pin_contact_line, surface_pressure)
 from .kernels.wind import apply_wind_drag, evaluate_wind
 
 
@@ -68,6 +69,15 @@ class SurfaceTensionTerm:
                               geom.dual_areas, fields.vertex_height, fields.normal_rise,
                               p.gravity_magnitude, bottom, state.depth, self.pressure,
                               p.min_depth, 1.0 / p.density, dt, state.velocity)
+
+    def find_walls(self, geom, fields, state, bottom) -> None:
+        """state.shoreline_wall (nnz,) = the contact-line rule of ``apply`` for every wet/dry
+        entry, from the pressure ``apply`` computed this step (the depth has not changed since),
+        so the mass flux enters no dry vertex the capillary force treats as a wall."""
+        p = self.params
+        capillary_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
+                        fields.normal_rise, p.gravity_magnitude, bottom, state.depth,
+                        self.pressure, 1.0 / p.density, p.min_depth, state.shoreline_wall)
 
     def pin(self, geom, state, dt: float) -> None:
         """Contact-angle hysteresis: the rim's static friction removes up to dt a_i of its
@@ -154,11 +164,14 @@ class DissolutionTerm:
         then dissolve and precipitate; returns the dissolved volume that left through outflow
         boundaries (m^3)."""
         p = self.params
+        shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
+                        fields.normal_rise, state.bottom, state.dissolved, 0.0,
+                        state.shoreline_wall)
         edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                     fields.reverse_dual_edge_vectors, fields.boundary_outflow_normals,
-                    geom.dual_areas, fields.vertex_height, fields.normal_rise, state.bottom,
-                    state.dissolved, state.solute_velocity, self.upwind, 0.0, dt,
-                    state.edge_flux, state.boundary_flux, state.outflow_factor)
+                    geom.dual_areas, state.shoreline_wall, state.dissolved,
+                    state.solute_velocity, self.upwind, 0.0, dt, state.edge_flux,
+                    state.boundary_flux, state.outflow_factor)
         update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
                      geom.dual_areas, state.dissolved, state.solute_velocity, self.no_dyes,
                      state.edge_flux, state.boundary_flux, state.outflow_factor, 0.0, dt,

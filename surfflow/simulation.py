@@ -23,7 +23,7 @@ from .geometry.surface import SurfaceGeometry
 from .kernels.advection import advect_velocity
 from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
-from .kernels.continuity import edge_fluxes, update_depth
+from .kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from .kernels.friction import apply_friction, friction_shares
 from .kernels.pressure import apply_gravity_pressure
 from .kernels.sources import apply_sources
@@ -339,11 +339,11 @@ class Simulation:
     def _update_depth(self, dt: float) -> None:
         g, s = self.geometry, self.state
         f = self.fields
+        self._find_shoreline_walls()
         edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
                     f.reverse_dual_edge_vectors, f.boundary_outflow_normals, g.dual_areas,
-                    f.vertex_height, f.normal_rise, self._pressure_bottom(), s.depth, s.velocity,
-                    s.friction_share, self.params.min_depth, dt, s.edge_flux, s.boundary_flux,
-                    s.outflow_factor)
+                    s.shoreline_wall, s.depth, s.velocity, s.friction_share,
+                    self.params.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor)
         update_depth(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms, g.dual_areas,
                      s.depth, s.velocity, s.dye, s.edge_flux, s.boundary_flux, s.outflow_factor,
                      self.params.min_depth, dt, s.depth_next, s.velocity_next, s.dye_next,
@@ -354,6 +354,17 @@ class Simulation:
             s.ledger["outflow"] += float(s.outflow_volume.sum())
         if self.dissolution is not None:
             s.ledger["solute_outflow"] += self.dissolution.transport_and_exchange(g, f, s, dt)
+
+    def _find_shoreline_walls(self) -> None:
+        """The wet/dry faces the flux may not cross, the ones the forces treat as walls: the
+        contact-line rule under surface tension, else dry ground above the free surface."""
+        g, s, f = self.geometry, self.state, self.fields
+        if self.tension is not None:
+            self.tension.find_walls(g, f, s, self._pressure_bottom())
+        else:
+            shoreline_walls(g.neighbor_offsets, g.neighbor_indices, f.vertex_height,
+                            f.normal_rise, self._pressure_bottom(), s.depth,
+                            self.params.min_depth, s.shoreline_wall)
 
     def _clear_dry(self) -> None:
         clear_dry_velocity(self.state.depth, self.params.min_depth, self.state.velocity)

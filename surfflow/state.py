@@ -101,8 +101,9 @@ class SimulationState:
     Double buffers: depth_next, velocity_next, dye_next, solute_velocity_next (swapped by the
     step).
     Last good state: saved_depth, saved_velocity, saved_dye, saved_time (for the crash file).
-    Scratch: edge_flux (nnz,), boundary_flux, outflow_factor, outflow_volume, inflow_rate,
-    sink_rate, removed_depth, cell_volume, friction_share (n,), dye_inflow_rate (n, n_dyes).
+    Scratch: edge_flux, shoreline_wall (nnz,: the walls of the flux at wet/dry faces),
+    boundary_flux, outflow_factor, outflow_volume, inflow_rate, sink_rate, removed_depth,
+    cell_volume, friction_share (n,), dye_inflow_rate (n, n_dyes).
     """
 
     def __init__(self, n_vertices: int, n_entries: int, n_dyes: int):
@@ -122,6 +123,7 @@ class SimulationState:
             setattr(self, name, np.zeros((n, n_dyes)))
         self.saved_time = 0.0
         self.edge_flux = np.zeros(n_entries)
+        self.shoreline_wall = np.zeros(n_entries, dtype=bool)
 
     def swap_depth(self) -> None:
         """Make the freshly written depth and dye buffers current."""

@@ -128,17 +128,21 @@ def friction(geom, depth, velocity, damping, model, gamma, viscosity, laminar_mi
 
 
 def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outflow_normals,
-               min_depth, dt):
+               min_depth, dt, is_wall=None):
     """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
     centred flux C = 0.5 (d_i a - d_j b) and the upwind flux U = d_up 0.5 (a - b), a = u_i . N_ij,
     b = u_j . N_ji, phi the mean friction share; d_wet max(0, u_wet . N) out of a wet vertex into
-    a dry one that is not above its free surface. Each undirected edge is visited once and its flux scattered to
-    both ends; a dry vertex takes the inflow-weighted velocity of what flows in.
+    a dry one that is no wall: ``is_wall(wet, dry)`` if given, else the dry one stands above the
+    wet one's free surface. Each undirected edge is visited once and its flux scattered to both
+    ends; a dry vertex takes the inflow-weighted velocity of what flows in.
     Returns (depth, velocity, dye, outflow volume per vertex)."""
     n = geom.n_vertices
     wet = depth >= min_depth
     height = geom.vertices @ (-gravity / np.linalg.norm(gravity)) + (bottom + depth) * (
         geom.normals @ (-gravity / np.linalg.norm(gravity)))
+    if is_wall is None:
+        def is_wall(wet_end, dry_end):
+            return height[dry_end] > height[wet_end]
     edges = []
     for i in range(n):
         for e, j in ring(geom, i):
@@ -150,9 +154,9 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
                     phi = 0.5 * (friction_share[i] + friction_share[j])
                     upwind = 0.5 * (normal_i - normal_j) * (depth[i] if normal_i > normal_j else depth[j])
                     flux = (1 - phi) * 0.5 * (depth[i] * normal_i - depth[j] * normal_j) + phi * upwind
-                elif wet[i] and height[j] <= height[i]:
+                elif wet[i] and not is_wall(i, j):
                     flux = depth[i] * max(normal_i, 0.0)
-                elif wet[j] and height[i] <= height[j]:
+                elif wet[j] and not is_wall(j, i):
                     flux = -depth[j] * max(normal_j, 0.0)
                 else:
                     flux = 0.0

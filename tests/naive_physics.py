@@ -46,6 +46,19 @@ def surface_pressure(geom, bottom, depth, wetting_depth, sigma, cos_contact_angl
     return pressure
 
 
+def capillary_wall(geom, bottom, depth, pressure, gravity, density):
+    """The contact-line rule as a predicate wall(wet, dry): the dry vertex's potential
+    p / rho + g H is not below the wet one's (g = |g| where the wet vertex faces up, else 0)."""
+    magnitude = np.linalg.norm(gravity)
+    H = free_surface_height(geom, bottom, depth, gravity)
+    faces_up = geom.normals @ (-np.asarray(gravity) / magnitude) >= 0
+
+    def wall(wet, dry):
+        g = magnitude if faces_up[wet] else 0.0
+        return pressure[dry] / density + g * H[dry] >= pressure[wet] / density + g * H[wet]
+    return wall
+
+
 def capillary_force(geom, bottom, depth, pressure, gravity, density, min_depth, velocity, dt):
     """u - dt grad(p_s)/rho on wet vertices; a dry neighbour whose potential p/rho + |g| H is
     not lower is a wall for the sum of this force and the hydrostatic one (which is absent

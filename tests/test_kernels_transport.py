@@ -8,7 +8,7 @@ import naive
 import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
-from surfflow.kernels.continuity import edge_fluxes, update_depth
+from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
@@ -32,11 +32,13 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     bottom = np.zeros(n) if bottom is None else bottom
     share = np.zeros(n) if share is None else share
     fields = surface_fields(geom, GRAVITY, "outflow" if outflow else "wall")
-    flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
+    flux, boundary, alpha, wall = np.zeros(nnz), np.zeros(n), np.zeros(n), np.ones(nnz, bool)
+    shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
+                    fields.normal_rise, bottom, depth, MIN_DEPTH, wall)
     edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                 geom.dual_edge_vectors[geom.reverse_edges], fields.boundary_outflow_normals,
-                geom.dual_areas, fields.vertex_height, fields.normal_rise, bottom, depth,
-                velocity, share, MIN_DEPTH, dt, flux, boundary, alpha)
+                geom.dual_areas, wall, depth, velocity, share, MIN_DEPTH, dt, flux, boundary,
+                alpha)
     depth_out, dye_out, leaving = np.zeros(n), np.zeros_like(dye), np.zeros(n)
     velocity_out = np.full_like(velocity, np.nan)
     update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,

@@ -20,9 +20,11 @@ Depth stays non-negative through the outflow limiter below, not through upwindin
 
 Wet/dry faces (d < d_min is dry): a dry vertex sends nothing and has no velocity, so the wet
 side's own normal velocity carries its own depth, F = d_wet max(0, u_wet . N) out of the wet
-vertex; and a dry vertex standing above its wet neighbour's free surface (H_dry > H_wet, H as in
-kernels/pressure.py) is a wall for the flux as it is for the pressure, so mass and momentum see
-the same shoreline.
+vertex, unless the dry vertex is a wall (F = 0). The walls are the ones the forces see, so mass
+and momentum see the same shoreline: without surface tension a dry vertex standing above its wet
+neighbour's free surface (H_dry > H_wet, H as in kernels/pressure.py; ``shoreline_walls``); with
+it the contact-line rule of kernels/tension.py (``tension.capillary_walls``: wetting the dry
+vertex would not lower p_s / rho + |g| H).
 
 Open boundaries with outflow let F_b,i = d_i max(0, u_i . Nb_i) leave (Nb zero for walls).
 Outflow limiting keeps depth non-negative:
@@ -61,6 +63,27 @@ def dry_stands_above(wet, dry, vertex_height, normal_rise, bottom, depth):
             > free_surface_height(wet, vertex_height, normal_rise, bottom, depth))
 
 
+@parallel_kernel
+def shoreline_walls(offsets, indices, vertex_height, normal_rise, bottom, depth, min_depth, wall):
+    """wall[e] = ``dry_stands_above(wet, dry)`` for every CSR entry e = (i, j) with exactly one
+    wet end, False elsewhere: the walls of ``edge_fluxes`` without surface tension.
+
+    offsets (n + 1,), indices (nnz,); vertex_height, normal_rise (n,) as in kernels/pressure.py;
+    bottom, depth (n,); wall (nnz,) bool is written, the same for (i, j) and (j, i).
+    """
+    for i in numba.prange(depth.shape[0]):
+        wet_i = depth[i] >= min_depth
+        for e in range(offsets[i], offsets[i + 1]):
+            j = indices[e]
+            wet_j = depth[j] >= min_depth
+            if wet_i and not wet_j:
+                wall[e] = dry_stands_above(i, j, vertex_height, normal_rise, bottom, depth)
+            elif wet_j and not wet_i:
+                wall[e] = dry_stands_above(j, i, vertex_height, normal_rise, bottom, depth)
+            else:
+                wall[e] = False
+
+
 @serial_kernel
 def face_flux(wet_i, wet_j, depth_i, depth_j, normal_i, normal_j, share):
     """F_ij (m^3/s) from the two ends' wetness, depths, normal velocities a = u_i . N_ij and
@@ -81,15 +104,15 @@ def face_flux(wet_i, wet_j, depth_i, depth_j, normal_i, normal_j, share):
 
 @parallel_kernel
 def edge_fluxes(offsets, indices, dual_edge_vectors, reverse_dual_edge_vectors,
-                boundary_outflow_normals, dual_areas, vertex_height, normal_rise, bottom, depth,
-                velocity, friction_share, min_depth, dt, edge_flux, boundary_flux,
-                outflow_factor):
+                boundary_outflow_normals, dual_areas, wall, depth, velocity, friction_share,
+                min_depth, dt, edge_flux, boundary_flux, outflow_factor):
     """Pass 1: unlimited fluxes F_ij (m^3/s), boundary outflow F_b,i and the limiter alpha_i.
 
     offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2) N_ij and
     reverse_dual_edge_vectors (nnz, 2) N_ji, both at the entry (i, j); boundary_outflow_normals
-    (n, 2), zero where the boundary is a wall; dual_areas (n,); vertex_height, normal_rise (n,)
-    as in kernels/pressure.py; bottom, depth (n,); velocity (n, 2); friction_share (n,) from
+    (n, 2), zero where the boundary is a wall; dual_areas (n,); wall (nnz,) bool, True where the
+    dry end of a wet/dry entry is a wall (``shoreline_walls`` or ``tension.capillary_walls``, the
+    same for (i, j) and (j, i)); depth (n,); velocity (n, 2); friction_share (n,) from
     kernels/friction.py. Writes edge_flux (nnz,), boundary_flux (n,), outflow_factor (n,).
     """
     for i in numba.prange(depth.shape[0]):
@@ -97,16 +120,10 @@ def edge_fluxes(offsets, indices, dual_edge_vectors, reverse_dual_edge_vectors,
         outgoing = 0.0
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
-            wet_j = depth[j] >= min_depth
-            if wet_i and not wet_j:
-                wall = dry_stands_above(i, j, vertex_height, normal_rise, bottom, depth)
-            elif wet_j and not wet_i:
-                wall = dry_stands_above(j, i, vertex_height, normal_rise, bottom, depth)
-            else:
-                wall = False
-            if wall:
+            if wall[e]:
                 edge_flux[e] = 0.0
                 continue
+            wet_j = depth[j] >= min_depth
             normal_i = (velocity[i, 0] * dual_edge_vectors[e, 0]
                         + velocity[i, 1] * dual_edge_vectors[e, 1])
             normal_j = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]

@@ -28,7 +28,11 @@ gradient grad p_i = 1 / A_i sum_j 0.5 (p_j - p_i) N_ij (N the ``dual_edge_vector
 adjoint of the continuity's centred flux (the hydrostatic pressure blends it with a ring fit
 where friction dominates, ``kernels/pressure.py``; the capillary force does not). A dry neighbour counts where the liquid would gain by wetting it;
 where its total potential p_s / rho + |g| H is not lower it is a wall, so the liquid comes to rest
-at the energy's minimum (see ``apply_capillary_force``).
+at the energy's minimum (see ``apply_capillary_force``). The mass flux respects the same walls:
+``capillary_wall`` decides for one wet/dry pair, the force calls it for each dry neighbour and
+``capillary_walls`` writes its answers per CSR entry for ``continuity.edge_fluxes``, so no liquid
+enters ground that the force treats as a wall (measured: otherwise a drop's rim creeps and
+flickers through those edges).
 
 Contact-angle hysteresis (advancing theta_a, receding theta_r) holds a contact line with a
 force of up to sigma (cos theta_r - cos theta_a) per unit length against its motion (the energy
@@ -51,7 +55,7 @@ import numba
 import numpy as np
 
 from ._jit import parallel_kernel, serial_kernel
-from .pressure import seen_level
+from .pressure import free_surface_height, seen_level
 
 MAX_CONTACT_SLOPE = 3.0
 
@@ -123,17 +127,66 @@ def surface_pressure(lifted, normals, offsets, indices, is_boundary, dual_areas,
         pressure[i] = sigma * area_gradient / dual_areas[i] + disjoining
 
 
+@serial_kernel
+def capillary_wall(wet, dry, vertex_height, normal_rise, gravity_magnitude, bottom, depth,
+                   pressure, inverse_density):
+    """Whether the dry vertex is a wall for its wet neighbour: it takes no liquid from it.
+
+    The contact-line rule: the dry vertex is a wall when its total potential
+    Phi = p_s / rho + g H is not below the wet one's, g = |g| where the wet vertex's free surface
+    faces up (normal_rise >= 0) and 0 where it overhangs (there the hydrostatic pressure is
+    absent, kernels/pressure.py); H as in ``pressure.free_surface_height``. Wetting it would not
+    lower the capillary + hydrostatic energy. Both the force and the flux call it with the same
+    (wet, dry) pair, so they agree bit for bit.
+    """
+    wet_potential = pressure[wet] * inverse_density
+    dry_potential = pressure[dry] * inverse_density
+    if normal_rise[wet] >= 0.0:
+        wet_potential += gravity_magnitude * free_surface_height(wet, vertex_height, normal_rise,
+                                                                 bottom, depth)
+        dry_potential += gravity_magnitude * free_surface_height(dry, vertex_height, normal_rise,
+                                                                 bottom, depth)
+    return dry_potential >= wet_potential
+
+
+@parallel_kernel
+def capillary_walls(offsets, indices, vertex_height, normal_rise, gravity_magnitude, bottom,
+                    depth, pressure, inverse_density, min_depth, wall):
+    """wall[e] = ``capillary_wall(wet, dry)`` for every CSR entry e = (i, j) with exactly one wet
+    end, False elsewhere: the walls of ``continuity.edge_fluxes`` under surface tension.
+
+    offsets (n + 1,), indices (nnz,); vertex_height, normal_rise, bottom, depth, pressure (n,) as
+    in ``apply_capillary_force``; wall (nnz,) bool is written. Entries (i, j) and (j, i) get the
+    same answer, so the flux stays antisymmetric.
+    """
+    for i in numba.prange(depth.shape[0]):
+        wet_i = depth[i] >= min_depth
+        for e in range(offsets[i], offsets[i + 1]):
+            j = indices[e]
+            wet_j = depth[j] >= min_depth
+            if wet_i and not wet_j:
+                wall[e] = capillary_wall(i, j, vertex_height, normal_rise, gravity_magnitude,
+                                         bottom, depth, pressure, inverse_density)
+            elif wet_j and not wet_i:
+                wall[e] = capillary_wall(j, i, vertex_height, normal_rise, gravity_magnitude,
+                                         bottom, depth, pressure, inverse_density)
+            else:
+                wall[e] = False
+
+
 @parallel_kernel
 def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, vertex_height,
                           normal_rise, gravity_magnitude, bottom, depth, pressure, min_depth,
                           inverse_density, dt, velocity):
     """u_i -= dt grad_S(p_s)_i / rho on every wet vertex, in place, with the contact-line rule.
 
-    A dry neighbour j is a wall (it takes no liquid) when its total potential
-    Phi_j = p_s,j / rho + |g| H_j is not below Phi_i: then this kernel cancels the hydrostatic
-    kernel's term for the edge, so the two together apply -grad Phi with Phi_j := Phi_i, and a
-    drop rests where p_s + rho |g| H is level over its wet vertices and no dry neighbour is lower
-    (the energy minimum). Otherwise the edge carries both differences in full.
+    A dry neighbour j is a wall (it takes no liquid) when ``capillary_wall(i, j)``: its total
+    potential Phi_j = p_s,j / rho + |g| H_j is not below Phi_i. Then this kernel cancels the
+    hydrostatic kernel's term for the edge, so the two together apply -grad Phi with
+    Phi_j := Phi_i, and a drop rests where p_s + rho |g| H is level over its wet vertices and no
+    dry neighbour is lower (the energy minimum). Otherwise the edge carries both differences in
+    full. Where i's surface overhangs (no hydrostatic term) the wall's pressure difference is
+    dropped.
 
     offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2); dual_areas, vertex_height,
     normal_rise, bottom, depth, pressure (n,) as in ``pressure.apply_gravity_pressure``;
@@ -143,23 +196,26 @@ def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, verte
         if depth[i] < min_depth:
             continue
         hydrostatic = normal_rise[i] >= 0.0
-        level = vertex_height[i] + (bottom[i] + depth[i]) * normal_rise[i]
-        potential = pressure[i] * inverse_density + gravity_magnitude * level
+        level = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
         grad0 = 0.0
         grad1 = 0.0
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
             weight = (pressure[j] - pressure[i]) * inverse_density
-            if depth[j] < min_depth and hydrostatic:
-                neighbor_level = vertex_height[j] + (bottom[j] + depth[j]) * normal_rise[j]
-                seen_rise = seen_level(j, level, vertex_height, normal_rise, bottom, depth,
-                                       min_depth) - level
-                if pressure[j] * inverse_density + gravity_magnitude * neighbor_level >= potential:
-                    weight = -gravity_magnitude * seen_rise
-                else:
-                    weight += gravity_magnitude * (neighbor_level - level - seen_rise)
-            elif depth[j] < min_depth and weight > 0.0:
-                weight = 0.0
+            if depth[j] < min_depth:
+                wall = capillary_wall(i, j, vertex_height, normal_rise, gravity_magnitude, bottom,
+                                      depth, pressure, inverse_density)
+                if hydrostatic:
+                    neighbor_level = free_surface_height(j, vertex_height, normal_rise, bottom,
+                                                         depth)
+                    seen_rise = seen_level(j, level, vertex_height, normal_rise, bottom, depth,
+                                           min_depth) - level
+                    if wall:
+                        weight = -gravity_magnitude * seen_rise
+                    else:
+                        weight += gravity_magnitude * (neighbor_level - level - seen_rise)
+                elif wall:
+                    weight = 0.0
             grad0 += 0.5 * weight * dual_edge_vectors[e, 0]
             grad1 += 0.5 * weight * dual_edge_vectors[e, 1]
         scale = dt / dual_areas[i]
