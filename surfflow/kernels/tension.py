@@ -26,9 +26,10 @@ value phi'(0) = 2 / eps at a dry vertex is the price per volume of wetting new g
 The momentum equation gets du/dt = -grad_S(p_s) / rho on wet vertices, with the Green-Gauss
 gradient grad p_i = 1 / A_i sum_j 0.5 (p_j - p_i) N_ij (N the ``dual_edge_vectors``), the
 adjoint of the continuity's centred flux (the hydrostatic pressure blends it with a ring fit
-where friction dominates, ``kernels/pressure.py``; the capillary force does not). A dry neighbour counts where the liquid would gain by wetting it;
-where its total potential p_s / rho + |g| H is not lower it is a wall, so the liquid comes to rest
-at the energy's minimum (see ``apply_capillary_force``). The mass flux respects the same walls:
+where friction dominates, ``kernels/pressure.py``; the capillary force does not). A dry
+neighbour counts where the liquid would gain by wetting it; where its total potential
+p_s / rho + |g| H is not lower it is a wall, so the liquid comes to rest at the energy's minimum
+(see ``apply_capillary_force``). The mass flux respects the same walls:
 ``capillary_wall`` decides for one wet/dry pair, the force calls it for each dry neighbour and
 ``capillary_walls`` writes its answers per CSR entry for ``continuity.edge_fluxes``, so no liquid
 enters ground that the force treats as a wall (measured: otherwise a drop's rim creeps and
