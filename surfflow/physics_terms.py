@@ -127,7 +127,6 @@ class DissolutionTerm:
         self.solute_next = np.zeros(n)
         self.solute_outflow = np.zeros(n)
         self.no_damping = np.zeros(n)
-        self.friction_share = np.zeros(n)
         self.upwind = np.ones(n)
 
     def update_loaded_bottom(self, state) -> None:
@@ -156,8 +155,7 @@ class DissolutionTerm:
     def apply_friction(self, geom, state, linear: float, laminar: float, dt: float) -> None:
         kappa = self.params.solute_friction
         apply_friction(geom.friction_tensors, state.depth, self.no_damping, kappa * linear,
-                       kappa * laminar, self.params.laminar_min_depth, dt, state.solute_velocity,
-                       self.friction_share)
+                       kappa * laminar, self.params.laminar_min_depth, dt, state.solute_velocity)
 
     def transport_and_exchange(self, geom, fields, state, dt: float) -> float:
         """Carry s with u_s (the liquid's symmetric fluxes, fully upwind, every vertex a donor),

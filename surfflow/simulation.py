@@ -325,8 +325,7 @@ class Simulation:
     def _apply_friction(self, dt: float) -> None:
         s = self.state
         apply_friction(self.geometry.friction_tensors, s.depth, s.damping, self._linear_friction,
-                       self._laminar_friction, self.params.laminar_min_depth, dt, s.velocity,
-                       s.friction_share)
+                       self._laminar_friction, self.params.laminar_min_depth, dt, s.velocity)
         if self.dissolution is not None:
             self.dissolution.apply_friction(self.geometry, s, self._linear_friction,
                                             self._laminar_friction, dt)

@@ -141,8 +141,10 @@ def test_key_lines_of_array_tables():
 
 
 def test_every_preset_is_valid_params():
-    for values in LIQUID_PRESETS.values():
-        Params(**{k: v for k, v in values.items() if k != "color"})
+    for name, values in LIQUID_PRESETS.items():
+        physical = {k: v for k, v in values.items() if k != "color"}
+        params = Params(**physical)  # raises ParameterError on an out-of-range preset value
+        assert all(getattr(params, k) == v for k, v in physical.items()), name
 
 
 def test_missing_mesh_file_lists_search_path(tmp_path):

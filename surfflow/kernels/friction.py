@@ -27,8 +27,10 @@ def implicit_diagonal(friction_tensors, depth, damping, linear_coefficient, lami
 @parallel_kernel
 def friction_shares(friction_tensors, depth, damping, linear_coefficient, laminar_coefficient,
                     laminar_min_depth, dt, friction_share):
-    """friction_share (n,), written: min(1, dt k) as ``apply_friction`` writes it for the same
-    depth and dt, for the terms that act before friction (the pressure gradient's blend)."""
+    """friction_share (n,), written: min(1, dt k), k the mean friction rate (half the trace of
+    K_i + sigma_i I): how far friction slaves the velocity to the local depth within one step
+    (0 inviscid, 1 for a creeping film). Computed before the forces from the step's depth and
+    dt; the pressure gradient and the continuity blend by it."""
     for i in numba.prange(depth.shape[0]):
         _, a00, a11 = implicit_diagonal(friction_tensors, depth, damping, linear_coefficient,
                                         laminar_coefficient, laminar_min_depth, dt, i)
@@ -37,13 +39,10 @@ def friction_shares(friction_tensors, depth, damping, linear_coefficient, lamina
 
 @parallel_kernel
 def apply_friction(friction_tensors, depth, damping, linear_coefficient, laminar_coefficient,
-                   laminar_min_depth, dt, velocity, friction_share):
+                   laminar_min_depth, dt, velocity):
     """Solve the 2x2 implicit friction system per vertex, in place.
 
     friction_tensors (n, 2, 2); depth (n,); damping (n,) 1/s; velocity (n, 2) in each frame.
-    Writes friction_share (n,) = min(1, dt k), k the mean friction rate (half the trace of
-    K_i + sigma_i I): how far friction slaves the velocity to the local depth within one step
-    (0 inviscid, 1 for a creeping film); the continuity upwinds in proportion.
     """
     for i in numba.prange(depth.shape[0]):
         rate, a00, a11 = implicit_diagonal(friction_tensors, depth, damping, linear_coefficient,
@@ -54,4 +53,3 @@ def apply_friction(friction_tensors, depth, damping, linear_coefficient, laminar
         u0, u1 = velocity[i, 0], velocity[i, 1]
         velocity[i, 0] = (a11 * u0 - a01 * u1) / det
         velocity[i, 1] = (a00 * u1 - a10 * u0) / det
-        friction_share[i] = min(1.0, 0.5 * (a00 + a11) - 1.0)
