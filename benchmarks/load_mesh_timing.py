@@ -8,9 +8,9 @@ import pathlib
 import sys
 
 import trimesh
+from timing import median_seconds
 
 import surfflow as sf
-from timing import median_seconds
 
 MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
 
@@ -29,7 +29,7 @@ def main(repeats: int = 5) -> None:
     for subdivisions in (7, 8):
         sphere = trimesh.creation.icosphere(subdivisions=subdivisions)
         report(f"icosphere({subdivisions}) load_mesh, {len(sphere.vertices)} vertices / "
-               f"{len(sphere.faces)} faces", lambda: sf.load_mesh(sphere), repeats)
+               f"{len(sphere.faces)} faces", lambda sphere=sphere: sf.load_mesh(sphere), repeats)
 
 
 if __name__ == "__main__":

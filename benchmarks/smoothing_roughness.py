@@ -9,18 +9,19 @@ On a shared machine CPU time is the steadier figure (the friction kernel runs on
 Run: python benchmarks/smoothing_roughness.py [repeats]
 """
 
+import functools
 import pathlib
 import sys
 
 import numpy as np
 import trimesh
+from timing import median_seconds
 
 from surfflow.config import PrecomputeParams
 from surfflow.geometry.precompute import position_arrays
 from surfflow.geometry.roughness import feature_friction_tensors
 from surfflow.geometry.smoothing import smooth_surface
 from surfflow.geometry.topology import build_topology
-from timing import median_seconds
 
 MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
 
@@ -43,16 +44,19 @@ def meshes():
 
 
 def main(repeats=3):
-    print(f"{'mesh':10s} {'vertices':>9s}   {'taubin':>13s}   {'implicit':>13s}   {'friction':>13s}   (wall / cpu s)")
+    print(f"{'mesh':10s} {'vertices':>9s}   {'taubin':>13s}   {'implicit':>13s}   "
+          f"{'friction':>13s}   (wall / cpu s)")
+    implicit_params = PrecomputeParams(smoothing_method="implicit")
     for name, V, F in meshes():
-        taubin = median_seconds(lambda: smooth_surface(V, F, PrecomputeParams()), repeats)
-        implicit = median_seconds(lambda: smooth_surface(V, F, PrecomputeParams(smoothing_method="implicit")), repeats)
+        taubin = median_seconds(functools.partial(smooth_surface, V, F, PrecomputeParams()), repeats)
+        implicit = median_seconds(functools.partial(smooth_surface, V, F, implicit_params), repeats)
         x, bottom = smooth_surface(V, F, PrecomputeParams())
         topology = build_topology(F, len(V))
         arrays = position_arrays(x, topology)
-        friction = median_seconds(lambda: feature_friction_tensors(
-            bottom, topology.neighbor_offsets, topology.neighbor_indices, arrays["neighbor_coords"],
-            arrays["edge_transforms"], arrays["dual_areas"], topology.is_boundary, (1.0, 1.0)), repeats)
+        friction = median_seconds(functools.partial(
+            feature_friction_tensors, bottom, topology.neighbor_offsets, topology.neighbor_indices,
+            arrays["neighbor_coords"], arrays["edge_transforms"], arrays["dual_areas"],
+            topology.is_boundary, (1.0, 1.0)), repeats)
         cells = "   ".join(f"{w:6.3f} / {c:5.3f}" for w, c in (taubin, implicit, friction))
         print(f"{name:10s} {len(V):9d}   {cells}")
 

@@ -206,7 +206,7 @@ class Params:
     def gravity_magnitude(self) -> float:
         return math.sqrt(sum(c * c for c in self.gravity))
 
-    def replace(self, **changes) -> "Params":
+    def replace(self, **changes) -> Params:
         """A copy with some fields changed (validated again)."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         unknown = set(changes) - set(values)

@@ -340,7 +340,8 @@ def test_repeated_index_face_is_degenerate():
 def test_edge_in_three_faces_is_non_manifold():
     V = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1]])
     F = np.array([[0, 1, 2], [1, 0, 3], [0, 1, 4]])
-    with pytest.raises(sf.MeshError, match=r"1 non-manifold edge \(shared by more than 2 faces\): edge \(0, 1\) in 3 faces"):
+    message = r"1 non-manifold edge \(shared by more than 2 faces\): edge \(0, 1\) in 3 faces"
+    with pytest.raises(sf.MeshError, match=message):
         sf.validate_mesh(V, F)
 
 

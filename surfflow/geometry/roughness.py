@@ -10,8 +10,8 @@ its tangent coordinates c_j (``neighbor_coords``, length preserving) and height 
 origin and height b_v. Its vertex normals are n_j ~ (-m_j, 1), with m_j = g_j / sqrt(1 + |g_j|^2)
 and g_j the gradient of b at j: that of the least-squares quadratic through j's own flattened
 ring (exact for quadratic bottoms on any mesh; the ring gradient below where j has fewer than 5
-neighbours), carried into v's frame by M_vj. On each one-ring triangle t = (v, j_a, j_b) the shape operator is the derivative of the linearly
-interpolated normals along the triangle's edges,
+neighbours), carried into v's frame by M_vj. On each one-ring triangle t = (v, j_a, j_b) the
+shape operator is the derivative of the linearly interpolated normals along the triangle's edges,
 
     J_t [c_a  c_b] = [m_a - m_v   m_b - m_v],      S_t = (J_t + J_t^T) / 2,
 

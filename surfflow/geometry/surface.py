@@ -120,7 +120,7 @@ class SurfaceGeometry:
     def area(self) -> float:
         return float(self.dual_areas.sum())
 
-    def replace(self, **changes) -> "SurfaceGeometry":
+    def replace(self, **changes) -> SurfaceGeometry:
         """A copy with some arrays replaced (for example new positions or friction tensors)."""
         return dataclasses.replace(self, **changes)
 
@@ -130,7 +130,7 @@ class SurfaceGeometry:
         np.savez(path, format_version=np.int64(FORMAT_VERSION), key=np.str_(self.key), **arrays)
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "SurfaceGeometry":
+    def load(cls, path: str | os.PathLike) -> SurfaceGeometry:
         """Read a geometry written by :meth:`save`."""
         path = os.fspath(path)
         if not os.path.exists(path):

@@ -59,7 +59,7 @@ def _describe_npz(path: Path) -> dict:
                     "time": f"{checkpoint.time:.6g} s", "vertices": len(state["depth"]),
                     "dyes": state["dye"].shape[1], "sources": len(state["source_kinds"]),
                     "geometry key": checkpoint.geometry_key,
-                    **{k: v for k, v in checkpoint.meta.items()}}
+                    **dict(checkpoint.meta)}
         if "depth" in keys:
             depth = data["depth"]
             return {"type": "output frame", "frame": int(data["frame"]),

@@ -196,7 +196,7 @@ class _SceneReader:
 
     def scene(self) -> Scene:
         table_names = (*schema.TABLES, "sources")
-        top = self.table((), self.raw, {**schema.TOP_LEVEL, **{k: _unchanged for k in table_names}})
+        top = self.table((), self.raw, {**schema.TOP_LEVEL, **dict.fromkeys(table_names, _unchanged)})
         sections = {name: self.table((name,), self.raw.get(name, {}), checkers)
                     for name, checkers in schema.TABLES.items()}
         liquid = sections["liquid"].get("preset", DEFAULT_LIQUID)

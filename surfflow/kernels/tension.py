@@ -89,8 +89,8 @@ def lifted_area_gradient(lifted, normals, offsets, indices, is_boundary, i):
     j = indices[start]
     a0, a1, a2 = lifted[j, 0] - p0, lifted[j, 1] - p1, lifted[j, 2] - p2
     for k in range(n_triangles):
-        l = indices[start + k + 1] if k + 1 < ring_size else indices[start]
-        b0, b1, b2 = lifted[l, 0] - p0, lifted[l, 1] - p1, lifted[l, 2] - p2
+        m = indices[start + k + 1] if k + 1 < ring_size else indices[start]
+        b0, b1, b2 = lifted[m, 0] - p0, lifted[m, 1] - p1, lifted[m, 2] - p2
         c0 = a1 * b2 - a2 * b1
         c1 = a2 * b0 - a0 * b2
         c2 = a0 * b1 - a1 * b0

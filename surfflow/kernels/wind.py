@@ -102,7 +102,7 @@ class WindGrid:
             object.__setattr__(self, name, array)
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "WindGrid":
+    def load(cls, path: str | os.PathLike) -> WindGrid:
         """Read an ``.npz`` with arrays ``origin``, ``spacing`` and ``values``."""
         path = os.fspath(path)
         try:
