@@ -4,6 +4,7 @@
     surfflow run --example bunny_pour  run a scene that ships with surfflow
     surfflow view SCENE.toml           interactive polyscope viewer
     surfflow render SCENE.toml         headless PNG frames and an MP4
+    surfflow export-usd RUN_DIR        a USD stage of a finished run (optional extra "usd")
     surfflow precompute MESH           write the geometry cache
     surfflow info FILE                 describe a mesh, scene, geometry, checkpoint or output
     surfflow examples                  list the shipped example scenes
@@ -101,6 +102,20 @@ def command_render(args) -> int:
     return 0
 
 
+def command_export_usd(args) -> int:
+    from tqdm import tqdm
+
+    from .io.scene import load_scene
+    from .io.usd_export import export_run
+
+    scene = load_scene(args.scene) if args.scene else None
+    output = Path(args.output or Path(args.run_dir) / "run.usdc")
+    path = export_run(args.run_dir, output, scene,
+                      progress=lambda files: tqdm(files, unit="frame", disable=args.quiet))
+    print(f"wrote {path}")
+    return 0
+
+
 def command_precompute(args) -> int:
     from .config import PrecomputeParams
     from .geometry.precompute import precompute
@@ -152,6 +167,14 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--frames", type=int, help="render only N frames after the first")
     render.add_argument("--resume", metavar="CHECKPOINT", help="start from a checkpoint's frame")
     render.add_argument("--no-video", action="store_true", help="write PNG frames only")
+
+    usd = commands.add_parser("export-usd", help="write a USD stage of a finished run",
+                              description="write a USD stage (.usdc/.usda) of a run's npz frames")
+    usd.add_argument("run_dir", help="the run's output folder (mesh.npz, frame_NNNNN.npz)")
+    usd.add_argument("-o", "--output", help="stage file (default: RUN_DIR/run.usdc)")
+    usd.add_argument("--scene", help="the scene that made the run (default: the one its checkpoint names)")
+    usd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    usd.set_defaults(handler=command_export_usd)
 
     pre = commands.add_parser("precompute", help="precompute a mesh's geometry and save it",
                               description="precompute a mesh's geometry and save it (.geom.npz)")

@@ -16,7 +16,7 @@ from .procedural import PROCEDURAL_MESHES
 
 SOURCE_KINDS = ("pour", "rain", "sink")
 FRICTION_TENSOR_SOURCES = ("features", "isotropic", "field", "file")
-OUTPUT_FORMATS = ("npz", "vtu")
+OUTPUT_FORMATS = ("npz", "vtu", "usd")
 COLOR_MODES = ("depth", "dye", "liquid")
 
 
