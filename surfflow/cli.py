@@ -3,7 +3,7 @@
     surfflow run SCENE.toml            run with a progress bar, write frames and a checkpoint
     surfflow run --example bunny_pour  run a scene that ships with surfflow
     surfflow view SCENE.toml           interactive polyscope viewer
-    surfflow render SCENE.toml         headless PNG frames and an MP4
+    surfflow render SCENE.toml         headless PNG frames and an MP4 (--engine blender: Cycles)
     surfflow export-usd RUN_DIR        a USD stage of a finished run (optional extra "usd")
     surfflow precompute MESH           write the geometry cache
     surfflow info FILE                 describe a mesh, scene, geometry, checkpoint or output
@@ -93,10 +93,15 @@ def command_view(args) -> int:
 
 
 def command_render(args) -> int:
-    from .viewer.render import render_scene
     scene = load_args_scene(args)
-    result = render_scene(scene, output_dir=args.output, cache_dir=args.cache_dir,
-                          frames=args.frames, video=not args.no_video, resume=args.resume)
+    options = {"output_dir": args.output, "cache_dir": args.cache_dir, "frames": args.frames,
+               "video": not args.no_video, "resume": args.resume}
+    if (args.engine or scene.render.engine) == "blender":
+        from .viewer.blender import render_scene_blender
+        result = render_scene_blender(scene, quality=args.quality, **options)
+    else:
+        from .viewer.render import render_scene
+        result = render_scene(scene, **options)
     print(f"rendered {len(result.images)} frames to {result.directory}"
           + (f"; video {result.video}" if result.video else ""))
     return 0
@@ -167,6 +172,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--frames", type=int, help="render only N frames after the first")
     render.add_argument("--resume", metavar="CHECKPOINT", help="start from a checkpoint's frame")
     render.add_argument("--no-video", action="store_true", help="write PNG frames only")
+    render.add_argument("--engine", choices=("polyscope", "blender"),
+                        help="renderer (default: the scene's [render] engine, else polyscope)")
+    render.add_argument("--quality", choices=("draft", "high"), default="draft",
+                        help="Blender: draft (half size, 16 samples) or high (full size, 128)")
 
     usd = commands.add_parser("export-usd", help="write a USD stage of a finished run",
                               description="write a USD stage (.usdc/.usda) of a run's npz frames")
