@@ -5,12 +5,14 @@
 
 Runs the scene to ``--frame`` without drawing, then shows and renders ``--frames`` frames with
 :class:`surfflow.viewer.blender.BlenderShot` and prints the median seconds per frame (building
-the frame's meshes plus the Cycles render, the simulation not counted), the resolution, samples
+the frame's meshes plus the Cycles render, the simulation not counted) with the CPU seconds
+and the load average (the machine may be shared), the resolution, samples
 and whether the denoiser ran. ``--save`` copies the first rendered frame there. Needs the extra
 "blender" (bpy, Python 3.11).
 """
 
 import argparse
+import os
 import shutil
 import statistics
 import tempfile
@@ -41,14 +43,15 @@ def main() -> None:
         while runner.frame < args.frame:
             runner.advance_frame()
         shot = BlenderShot(runner.geometry, UsdSettings.from_scene(scene), scene.render, args.quality)
-        seconds = []
+        seconds, cpu = [], []
         for k in range(args.frames):
             if k:
                 runner.advance_frame()
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             shot.show(frame_fields(runner.simulation))
             shot.render(Path(out) / f"frame_{runner.frame:05d}.png")
             seconds.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - cpu_start)
             if k == 0 and args.save:
                 shutil.copy(Path(out) / f"frame_{runner.frame:05d}.png", args.save)
     render = shot.scene.render
@@ -56,7 +59,8 @@ def main() -> None:
           f"{shot.scene.cycles.samples} samples, denoiser {shot.scene.cycles.use_denoising}, "
           f"numba threads {numba.get_num_threads()}")
     print(f"blender render {statistics.median(seconds):6.2f} s per frame (median of {len(seconds)}: "
-          f"{', '.join(f'{s:.2f}' for s in seconds)})")
+          f"{', '.join(f'{s:.2f}' for s in seconds)}); {statistics.median(cpu):.2f} CPU s per frame "
+          f"(all threads), load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

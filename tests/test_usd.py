@@ -63,6 +63,12 @@ def test_stage_metadata_units_up_axis_and_time(run):
     assert stage.GetDefaultPrim().GetPath() == "/surfflow"
 
 
+def test_info_describes_the_stage(run, capsys):
+    assert main(["info", str(run.output_dir / "run.usdc")]) == 0
+    out = capsys.readouterr().out
+    assert "USD stage" in out and "0 to 4 at 10 fps" in out and "/surfflow/liquid" in out
+
+
 def test_one_time_sample_per_frame_and_static_object(run):
     stage = Usd.Stage.Open(str(run.output_dir / "run.usdc"))
     mesh = liquid(stage)

@@ -9,8 +9,9 @@ Blender scene that Cycles renders on the CPU with the OpenImageDenoise denoiser:
 - the liquid: the free surface x + (b + d) n on the faces with at least one wet corner (faces
   whose three corners are dry are left out, as in the USD stage's ``holeIndices``), with vertex
   attributes ``depth``, ``opacity`` (1 - exp(-d / 2 mm), at least 0.15 where wet, and at least
-  0.7 times the dye concentration: a pigment shows even in a thin film) and ``tint`` (the dyes
-  mixed over the liquid's colour); its material is a Principled BSDF with
+  0.6 times the dye concentration: a pigment shows even in a thin film) and ``tint`` (the dyes
+  mixed over the liquid's colour, squared: the light seen crosses the film twice, down to the
+  object and back); its material is a Principled BSDF with
   full transmission, IOR 1.33 and roughness 0.05 whose base colour is ``tint`` (dyes tint the
   glass) and whose alpha is ``opacity`` (thin films clearer than deep pools);
 - droplets, when the frame carries ``particle_positions`` / ``particle_volumes``, as spheres;
@@ -50,7 +51,7 @@ from .render import RenderResult, render_frames
 
 FLOOR_COLOR = (0.55, 0.55, 0.57)
 FIELD_OF_VIEW = math.radians(45.0)
-DYE_OPACITY = 0.7
+DYE_OPACITY = 0.6
 """the least alpha of fully dyed liquid: a pigment shows even in a thin film."""
 
 
@@ -194,7 +195,7 @@ class BlenderShot:
         floor.materials.append(material)
         self.scene.collection.objects.link(bpy.data.objects.new("floor", floor))
         sun = bpy.data.objects.new("sun", bpy.data.lights.new("sun", "SUN"))
-        sun.data.energy, sun.data.angle = 3.0, math.radians(10.0)
+        sun.data.energy, sun.data.angle = 2.5, math.radians(3.0)
         sun.rotation_euler = (math.radians(35.0), 0.0, math.radians(30.0))
         fill = bpy.data.objects.new("fill", bpy.data.lights.new("fill", "AREA"))
         fill.data.energy, fill.data.size = 40.0 * size ** 2, size
@@ -250,7 +251,7 @@ class BlenderShot:
         mesh.clear_geometry()
         set_mesh(mesh, points @ self.turn.T, faces)
         dye = fields.get("dye", np.zeros((len(depth), 0)))
-        colors = dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color)
+        colors = dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color) ** 2
         add_point_attribute(mesh, "depth", "FLOAT", "value", depth)
         dyed = DYE_OPACITY * np.minimum(dye.sum(axis=1), 1.0) * wet
         add_point_attribute(mesh, "opacity", "FLOAT", "value", np.maximum(liquid_opacity(depth, wet, s), dyed))
