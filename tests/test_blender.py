@@ -83,3 +83,32 @@ def test_missing_bpy_names_the_extra_and_python(monkeypatch):
     monkeypatch.setitem(sys.modules, "bpy", None)
     with pytest.raises(SurfflowError, match=r"extra 'blender'.*Python 3\.11"):
         blender.import_bpy()
+
+
+def test_droplets_become_spheres_of_their_volumes_and_the_default_camera_frames_the_object():
+    from bpy_extras.object_utils import world_to_camera_view
+    from mathutils import Vector
+
+    from surfflow.io.scene import RenderSpec
+    from surfflow.io.usd import UsdSettings
+    from surfflow.io.usd_export import RunMesh
+
+    x = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, -1.0]])
+    mesh = RunMesh(vertices=x, normals=np.tile([0.0, 1.0, 0.0], (4, 1)), original_vertices=x,
+                   faces=np.array([[0, 1, 2], [1, 3, 2]]))
+    shot = blender.BlenderShot(mesh, UsdSettings(), RenderSpec(width=64, height=48))
+    radii = np.array([0.05, 0.1])
+    shot.show({"depth": np.full(4, 1e-3), "velocity": np.zeros((4, 3)), "bottom": np.zeros(4),
+               "free_surface": np.tile([0.0, 1e-3, 0.0], (4, 1)),
+               "particle_positions": np.array([[0.5, 0.3, -0.5], [0.2, 0.2, -0.2]]),
+               "particle_volumes": 4.0 / 3.0 * np.pi * radii ** 3})
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    clouds = [i.object.data for i in depsgraph.object_instances if i.object.name == "droplets"
+              and i.object.data.bl_rna.identifier == "PointCloud"]
+    assert len(clouds) == 1
+    evaluated = np.zeros(len(clouds[0].points))
+    clouds[0].attributes["radius"].data.foreach_get("value", evaluated)
+    assert np.allclose(evaluated, radii, rtol=1e-6)
+    for corner in x @ shot.turn.T:
+        u, v, depth = world_to_camera_view(shot.scene, shot.scene.camera, Vector(corner))
+        assert 0.0 < u < 1.0 and 0.0 < v < 1.0 and depth > 0.0

@@ -158,9 +158,8 @@ class BlenderShot:
         return obj
 
     def _principled(self, name: str):
-        """A new material and its Principled BSDF node."""
+        """A new material and its Principled BSDF node (Blender 5 gives new materials one)."""
         material = self.bpy.data.materials.new(name)
-        material.use_nodes = True
         return material, material.node_tree.nodes["Principled BSDF"]
 
     def _object_material(self):
@@ -204,7 +203,6 @@ class BlenderShot:
         for light in (sun, fill):
             self.scene.collection.objects.link(light)
         world = bpy.data.worlds.new("sky")
-        world.use_nodes = True
         world.node_tree.nodes["Background"].inputs["Color"].default_value = (0.6, 0.65, 0.75, 1.0)
         world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.6
         self.scene.world = world
