@@ -8,8 +8,8 @@ round(duration * fps). After every frame the runner writes it (npz, VTU+PVD and/
 and keeps a copy of its state, the last good one. It writes ``checkpoint.npz`` into the output
 directory every ``checkpoint_every`` frames, at the end and when stopped. ``request_stop()``
 (what Ctrl-C calls) makes the run stop after the current frame; a KeyboardInterrupt inside a
-frame or a SimulationError checkpoints the last good state. A resumed run continues bit-
-identically.
+frame or a SimulationError checkpoints the last good state. A resumed run continues
+bit-identically.
 """
 
 from __future__ import annotations
