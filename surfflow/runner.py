@@ -4,12 +4,11 @@
     runner.run(on_frame=lambda runner: print(runner.frame, runner.simulation.time))
 
 Frame k is the state at time k / fps; frame 0 is the initial condition, the last frame is
-round(duration * fps). After every frame the runner writes it (npz, VTU+PVD and/or a USD stage)
-and keeps a copy of its state, the last good one. It writes ``checkpoint.npz`` into the output
-directory every ``checkpoint_every`` frames, at the end and when stopped. ``request_stop()``
-(what Ctrl-C calls) makes the run stop after the current frame; a KeyboardInterrupt inside a
-frame or a SimulationError checkpoints the last good state. A resumed run continues
-bit-identically.
+round(duration * fps). After every frame the runner writes it (npz and/or VTU+PVD) and keeps a
+copy of its state, the last good one. It writes ``checkpoint.npz`` into the output directory
+every ``checkpoint_every`` frames, at the end and when stopped. ``request_stop()`` (what Ctrl-C
+calls) makes the run stop after the current frame; a KeyboardInterrupt inside a frame or a
+SimulationError checkpoints the last good state. A resumed run continues bit-identically.
 """
 
 from __future__ import annotations
