@@ -1,8 +1,11 @@
-"""Cost of writing one frame (npz, VTU + PVD) and one checkpoint, on the bunny.
+"""Cost of writing one frame (npz, VTU + PVD, USD when usd-core is installed) and one
+checkpoint, on the bunny.
 
     python benchmarks/frame_output.py [MESH]
 
-Prints the median of several runs of each, in milliseconds, and the file sizes.
+Prints the median of several runs of each, in milliseconds, and the file sizes. The USD line is
+the cost of one more frame in a stage that already holds frames (samples, then an incremental
+save of run.usdc), with two dyes on the liquid, and the stage's growth per frame.
 """
 
 import sys
@@ -36,9 +39,25 @@ def main(mesh_path: str) -> None:
               f"{(out / 'frame_00000.npz').stat().st_size / 1e6:.2f} MB")
         print(f"vtu frame+pvd {median_ms(lambda: vtu.write(0, 0.0, fields), REPEATS):8.1f} ms, "
               f"{(out / 'frame_00000.vtu').stat().st_size / 1e6:.2f} MB")
+        usd_frame(out, geom, fields)
         path = out / "checkpoint.npz"
         print(f"checkpoint    {median_ms(lambda: save_checkpoint(path, sim, 0), REPEATS):8.1f} ms, "
               f"{path.stat().st_size / 1e6:.2f} MB")
+
+
+def usd_frame(out: Path, geom, fields: dict) -> None:
+    try:
+        from surfflow.io.usd import UsdSettings, UsdWriter
+        writer = UsdWriter(out, geom, UsdSettings(dye_colors=((1.0, 0.0, 0.0), (1.0, 1.0, 0.0))))
+    except sf.SurfflowError as exc:
+        print(f"usd frame     skipped: {exc}")
+        return
+    frames = iter(range(10**6))
+    writer.write(next(frames), 0.0, fields)
+    size = writer.path.stat().st_size
+    ms = median_ms(lambda: writer.write(next(frames), 0.0, fields), REPEATS)
+    growth = (writer.path.stat().st_size - size) / (REPEATS + 1)
+    print(f"usd frame     {ms:8.1f} ms, {growth / 1e6:.2f} MB per frame")
 
 
 if __name__ == "__main__":

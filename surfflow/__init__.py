@@ -15,6 +15,7 @@ from .geometry.precompute import precompute, update_positions
 from .geometry.surface import SurfaceGeometry
 from .io.mesh import load_mesh, validate_mesh
 from .io.scene import load_scene
+from .io.usd import UsdWriter
 from .kernels.wind import WindGrid
 from .simulation import Simulation
 from .sources import Source
@@ -24,6 +25,6 @@ __version__ = "0.1.0"
 __all__ = [
     "CacheError", "MeshError", "MeshFileError", "MeshWarning", "ParameterError", "Params",
     "PrecomputeParams", "SceneError", "Simulation", "SimulationError", "Source", "SurfaceGeometry",
-    "SurfflowError", "Tolerances", "WindGrid", "load_mesh", "load_scene", "precompute",
+    "SurfflowError", "Tolerances", "UsdWriter", "WindGrid", "load_mesh", "load_scene", "precompute",
     "update_positions", "validate_mesh",
 ]

@@ -3,7 +3,8 @@
     surfflow run SCENE.toml            run with a progress bar, write frames and a checkpoint
     surfflow run --example bunny_pour  run a scene that ships with surfflow
     surfflow view SCENE.toml           interactive polyscope viewer
-    surfflow render SCENE.toml         headless PNG frames and an MP4
+    surfflow render SCENE.toml         headless PNG frames and an MP4 (--engine blender: Cycles)
+    surfflow export-usd RUN_DIR        a USD stage of a finished run (optional extra "usd")
     surfflow precompute MESH           write the geometry cache
     surfflow info FILE                 describe a mesh, scene, geometry, checkpoint or output
     surfflow examples                  list the shipped example scenes
@@ -92,12 +93,31 @@ def command_view(args) -> int:
 
 
 def command_render(args) -> int:
-    from .viewer.render import render_scene
     scene = load_args_scene(args)
-    result = render_scene(scene, output_dir=args.output, cache_dir=args.cache_dir,
-                          frames=args.frames, video=not args.no_video, resume=args.resume)
+    options = {"output_dir": args.output, "cache_dir": args.cache_dir, "frames": args.frames,
+               "video": not args.no_video, "resume": args.resume}
+    if (args.engine or scene.render.engine) == "blender":
+        from .viewer.blender import render_scene_blender
+        result = render_scene_blender(scene, quality=args.quality, **options)
+    else:
+        from .viewer.render import render_scene
+        result = render_scene(scene, **options)
     print(f"rendered {len(result.images)} frames to {result.directory}"
           + (f"; video {result.video}" if result.video else ""))
+    return 0
+
+
+def command_export_usd(args) -> int:
+    from tqdm import tqdm
+
+    from .io.scene import load_scene
+    from .io.usd_export import export_run
+
+    scene = load_scene(args.scene) if args.scene else None
+    output = Path(args.output or Path(args.run_dir) / "run.usdc")
+    path = export_run(args.run_dir, output, scene,
+                      progress=lambda files: tqdm(files, unit="frame", disable=args.quiet))
+    print(f"wrote {path}")
     return 0
 
 
@@ -152,6 +172,18 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--frames", type=int, help="render only N frames after the first")
     render.add_argument("--resume", metavar="CHECKPOINT", help="start from a checkpoint's frame")
     render.add_argument("--no-video", action="store_true", help="write PNG frames only")
+    render.add_argument("--engine", choices=("polyscope", "blender"),
+                        help="renderer (default: the scene's [render] engine, else polyscope)")
+    render.add_argument("--quality", choices=("draft", "high"), default="draft",
+                        help="Blender: draft (half size, 16 samples) or high (full size, 128)")
+
+    usd = commands.add_parser("export-usd", help="write a USD stage of a finished run",
+                              description="write a USD stage (.usdc/.usda) of a run's npz frames")
+    usd.add_argument("run_dir", help="the run's output folder (mesh.npz, frame_NNNNN.npz)")
+    usd.add_argument("-o", "--output", help="stage file (default: RUN_DIR/run.usdc)")
+    usd.add_argument("--scene", help="the scene that made the run (default: the one its checkpoint names)")
+    usd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    usd.set_defaults(handler=command_export_usd)
 
     pre = commands.add_parser("precompute", help="precompute a mesh's geometry and save it",
                               description="precompute a mesh's geometry and save it (.geom.npz)")

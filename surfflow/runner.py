@@ -72,7 +72,7 @@ class SceneRunner:
         """
         scene = self.scene
         writers = make_writers(self.output_dir, scene.output.formats, self.geometry,
-                               first_frame=self.frame + 1 if self.resumed else 0)
+                               first_frame=self.frame + 1 if self.resumed else 0, scene=scene)
         if not self.resumed:
             self._write_frame(writers)
         try:

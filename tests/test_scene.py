@@ -190,3 +190,12 @@ def test_friction_tensor_sources(tmp_path):
     with pytest.raises(SceneError, match=r"short.npy.*\(10,\).*\(49,\)"):
         scene_geometry(bad, *scene_mesh(bad.mesh), tmp_path / "c")
     assert "'file' is required" in scene_error(with_friction('tensor = "field"'))
+
+
+def test_render_engine_and_usd_output_are_scene_keys():
+    text = TINY_SCENE.replace('formats = ["npz", "vtu"]', 'formats = ["npz", "usd"]')
+    scene = parse_scene(text + '\n[render]\nengine = "blender"\n')
+    assert scene.output.formats == ("npz", "usd") and scene.render.engine == "blender"
+    assert parse_scene(TINY_SCENE).render.engine == "polyscope"
+    with pytest.raises(SceneError, match=r"render\.engine: 'cycles' is not allowed; use one of 'polyscope', 'blender'"):
+        parse_scene(TINY_SCENE + '\n[render]\nengine = "cycles"\n')

@@ -1,7 +1,7 @@
 """``describe_file``: what a file is and what it holds, for ``surfflow info``.
 
 Recognises scene files (.toml), geometry caches, checkpoints, output frames and the output
-mesh (.npz), VTU frames and PVD series, and any mesh file trimesh reads.
+mesh (.npz), VTU frames and PVD series, USD stages, and any mesh file trimesh reads.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ def describe_file(path: str | os.PathLike) -> dict[str, str]:
         return _describe_pvd(path)
     if suffix == ".vtu":
         return _describe_vtu(path)
+    if suffix in (".usd", ".usda", ".usdc"):
+        from .usd import describe_stage
+        return describe_stage(path)
     return _describe_mesh(path)
 
 

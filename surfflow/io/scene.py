@@ -105,6 +105,8 @@ class RenderSpec:
     video: bool = True
     camera: tuple | None = None
     target: tuple | None = None
+    engine: str = "polyscope"
+    """"polyscope" (the default) or "blender" (Cycles, the optional extra "blender")."""
 
 
 @dataclass(frozen=True)

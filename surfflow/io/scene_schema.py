@@ -16,8 +16,9 @@ from .procedural import PROCEDURAL_MESHES
 
 SOURCE_KINDS = ("pour", "rain", "sink")
 FRICTION_TENSOR_SOURCES = ("features", "isotropic", "field", "file")
-OUTPUT_FORMATS = ("npz", "vtu")
+OUTPUT_FORMATS = ("npz", "vtu", "usd")
 COLOR_MODES = ("depth", "dye", "liquid")
+RENDER_ENGINES = ("polyscope", "blender")
 
 
 class BadValue(ValueError):
@@ -165,7 +166,7 @@ TABLES = {
                "checkpoint_every": whole(0)},
     "render": {"directory": text, "width": whole(16), "height": whole(16),
                "color_by": choice(COLOR_MODES), "video": boolean, "camera": vector(3),
-               "target": vector(3)},
+               "target": vector(3), "engine": choice(RENDER_ENGINES)},
 }
 
 SOURCE_KEYS = {

@@ -18,7 +18,8 @@
 Writers write the frames of one run into one directory. ``NpzFrameWriter`` writes
 ``mesh.npz`` (vertices, faces, normals, dual_areas, original_vertices) once and ``frame_00000.npz`` ... with
 ``time`` and the fields; ``VtuSeriesWriter`` writes ``frame_00000.vtu`` ... and rewrites
-``frames.pvd`` after every frame, so an interrupted run leaves a readable series.
+``frames.pvd`` after every frame, so an interrupted run leaves a readable series. The USD
+stage (``run.usdc``, optional extra) is written by :class:`surfflow.io.usd.UsdWriter`.
 """
 
 from __future__ import annotations
@@ -117,11 +118,17 @@ def read_pvd(path: str | os.PathLike) -> list[tuple[float, str]]:
     return [(float(d.get("timestep")), d.get("file")) for d in root.iter("DataSet")]
 
 
-def make_writers(directory: str | os.PathLike, formats, geometry, first_frame: int = 0) -> list:
-    """One writer per requested format ("npz", "vtu"), all writing into ``directory``."""
+def make_writers(directory: str | os.PathLike, formats, geometry, first_frame: int = 0,
+                 scene=None) -> list:
+    """One writer per requested format ("npz", "vtu", "usd"), all writing into ``directory``;
+    the USD stage takes its frame rate, up axis and colours from ``scene`` when given."""
     writers = []
     if "npz" in formats:
         writers.append(NpzFrameWriter(directory, geometry))
     if "vtu" in formats:
         writers.append(VtuSeriesWriter(directory, geometry, first_frame))
+    if "usd" in formats:
+        from .usd import UsdSettings, UsdWriter
+        settings = UsdSettings.from_scene(scene) if scene is not None else None
+        writers.append(UsdWriter(directory, geometry, settings, first_frame))
     return writers

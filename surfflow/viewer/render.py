@@ -69,20 +69,36 @@ def render_scene(scene, output_dir=None, cache_dir=None, frames: int | None = No
     place_camera(spec, runner.geometry, scene.params.gravity)
     first = runner.frame
     last = scene.n_frames if frames is None else min(first + frames, scene.n_frames)
-    images = []
     video_path = directory / f"{scene.name}.mp4" if video and spec.video else None
-    writer = imageio.get_writer(video_path, fps=scene.fps, macro_block_size=2) if video_path else None
+
+    def draw(path: Path) -> np.ndarray:
+        view.update(runner.simulation)
+        return render_frame(path)
+
+    images = render_frames(runner, directory, last, draw, video_path, scene.fps)
+    return RenderResult(directory, images, video_path)
+
+
+def render_frames(runner, directory: Path, last: int, draw, video_path: Path | None, fps: float,
+                  progress=None) -> tuple:
+    """Advance ``runner`` frame by frame from its current frame to ``last``; ``draw(path)`` renders
+    each to ``directory/frame_NNNNN.png`` and returns the (h, w, 3) image, which also goes into
+    the MP4 at ``video_path`` when given. progress: wraps the range of frames (tqdm) when given.
+    Returns the PNG paths."""
+    first = runner.frame
+    frames = range(first, last + 1)
+    images = []
+    writer = imageio.get_writer(video_path, fps=fps, macro_block_size=2) if video_path else None
     try:
-        for frame in range(first, last + 1):
+        for frame in progress(frames) if progress else frames:
             if frame > first:
                 runner.advance_frame()
-            view.update(runner.simulation)
             path = directory / f"frame_{frame:05d}.png"
-            image = render_frame(path)
+            image = draw(path)
             images.append(path)
             if writer is not None:
                 writer.append_data(image)
     finally:
         if writer is not None:
             writer.close()
-    return RenderResult(directory, tuple(images), video_path)
+    return tuple(images)

@@ -1,0 +1,312 @@
+"""USD export: one stage per run (``run.usdc``), time-sampled at the run's frames.
+
+Needs the optional extra ``usd`` (``pip install "surfflow[usd]"``: Pixar's usd-core, imported as
+``pxr``). ``UsdWriter`` is a frame writer like those in :mod:`surfflow.io.writers`
+(``write(frame, time, fields)``); ``[output] formats = ["usd"]`` adds it to a run and
+``export_run(run_dir, path)`` (``surfflow export-usd RUN_DIR -o run.usdc``) builds the same
+stage from a finished run's npz frames. The stage::
+
+    /surfflow               Xform, the default prim; turned only when gravity is not along -Y or -Z
+      object                Mesh: the input surface (points once; per frame when the surface moves)
+      liquid                Mesh on the same triangles, points on the free surface x + (b + d) n
+      particles             Points, when the frames carry droplets (widths: equal-volume spheres)
+      materials/water       UsdPreviewSurface (opacity from the depth, ior 1.33, roughness 0.05)
+
+Units are metres (``metersPerUnit`` 1), ``upAxis`` is the axis against gravity (Y or Z), frame k
+is time code k and ``timeCodesPerSecond`` is the run's fps, so the stage plays at the run's
+speed. Per frame the liquid carries the vertex primvars ``depth`` (m), ``velocity`` (m/s, world),
+``dye_0`` ... ``dye_{k-1}`` (one float primvar per dye: DCC tools import scalar primvars as
+attributes, few read a k-element one), ``displayColor`` (the dyes mixed over the liquid's colour)
+and ``displayOpacity`` (1 - exp(-d / opacity_depth), at least ``min_opacity`` where wet, 0 where
+dry; opacity_depth is 2 mm, 0.05 mm for paint and 0.1 mm for milk). Its topology is written once.
+
+The dry part: the liquid mesh covers the whole object, and where it is dry its points lie on the
+object's surface (d = 0). Faces whose three corners are dry are listed per frame in the mesh's
+``holeIndices``, a standard UsdGeomMesh attribute that every Hydra renderer and usdview leaves
+undrawn. This keeps the topology fixed (a renderer, motion blur and Blender's mesh cache need
+that) and costs one int array per frame; faces on the shoreline stay, taper into the object
+and fade out through ``displayOpacity``. Dropping the faces would change the topology each
+frame; per-vertex opacity alone leaves a skin that z-fights with the object in every viewer
+that ignores opacity.
+
+Frames may carry, beyond :func:`surfflow.io.writers.frame_fields`: ``vertices`` (n, 3), the
+smoothed surface x of a moving mesh (with ``normals`` (n, 3), the object is x + b n; without, it
+moves with x), and ``particle_positions`` (m, 3) with ``particle_volumes`` (m,). The layer is
+saved after every frame (usdc appends what is new), so a run stopped at any point leaves a stage
+that opens with every frame written so far.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import SurfflowError
+from .up_axis import AXES, rotation_onto, up_axis
+
+USD_NAME = "run.usdc"
+ROOT = "/surfflow"
+OBJECT_COLOR = (0.78, 0.76, 0.72)
+PARTICLE_KEYS = ("particle_positions", "particle_volumes")
+OPAQUE_DEPTHS = {"paint": 5e-5, "milk": 1e-4}
+"""opacity_depth (m) of the liquid presets that hide what is under them; the rest: 2 mm."""
+
+
+def import_pxr():
+    """The pxr modules (Usd, UsdGeom, UsdShade, Sdf, Vt, Gf), or a clear error naming the extra."""
+    try:
+        from pxr import Gf, Sdf, Usd, UsdGeom, UsdShade, Vt
+    except ImportError as exc:
+        raise SurfflowError(f"USD output needs the optional extra 'usd' (pip install 'surfflow[usd]', "
+                            f"which installs usd-core); importing pxr failed: {exc}") from None
+    return Usd, UsdGeom, UsdShade, Sdf, Vt, Gf
+
+
+@dataclass(frozen=True)
+class UsdSettings:
+    """What the stage takes from the scene: frame rate, gravity (up axis), the wet threshold and
+    colours; ``opacity_depth`` (m) sets how fast a film turns opaque in ``displayOpacity``."""
+
+    fps: float = 30.0
+    gravity: tuple = (0.0, -9.81, 0.0)
+    min_depth: float = 1e-6
+    liquid_color: tuple = (0.55, 0.75, 0.95)
+    dye_colors: tuple = ()
+    opacity_depth: float = 2e-3
+    min_opacity: float = 0.15
+
+    @classmethod
+    def from_scene(cls, scene) -> UsdSettings:
+        return cls(fps=scene.fps, gravity=tuple(scene.params.gravity),
+                   min_depth=scene.params.min_depth, liquid_color=tuple(scene.liquid_color),
+                   dye_colors=tuple(scene.dye_colors),
+                   opacity_depth=OPAQUE_DEPTHS.get(scene.liquid, cls.opacity_depth))
+
+
+def liquid_opacity(depth: np.ndarray, wet: np.ndarray, settings: UsdSettings) -> np.ndarray:
+    """(n,) opacity: thin films clear, deep pools opaque, dry vertices 0."""
+    opaque = 1.0 - np.exp(-depth / settings.opacity_depth)
+    return np.where(wet, np.maximum(opaque, settings.min_opacity), 0.0)
+
+
+def dry_faces(faces: np.ndarray, wet: np.ndarray) -> np.ndarray:
+    """Indices of the faces (m, 3) whose three corners are all dry (``wet`` (n,) False)."""
+    return np.flatnonzero(~wet[faces].any(axis=1))
+
+
+def describe_stage(path: str | os.PathLike) -> dict:
+    """What ``surfflow info`` says of a USD stage: frames, rate, units, up axis and prims."""
+    Usd, UsdGeom, *_ = import_pxr()
+    stage = Usd.Stage.Open(str(path))
+    if stage is None:
+        raise SurfflowError(f"{str(path)!r} cannot be opened as a USD stage")
+    start, end = stage.GetStartTimeCode(), stage.GetEndTimeCode()
+    return {"type": "USD stage", "frames": f"{start:g} to {end:g} at {stage.GetTimeCodesPerSecond():g} fps",
+            "metres per unit": UsdGeom.GetStageMetersPerUnit(stage),
+            "up axis": UsdGeom.GetStageUpAxis(stage),
+            "prims": ", ".join(str(prim.GetPath()) for prim in stage.Traverse())}
+
+
+class UsdWriter:
+    """Writes the stage ``directory/file_name`` frame by frame (see the module docstring).
+
+    geometry: anything with ``vertices``, ``normals``, ``original_vertices`` (n, 3) and ``faces``
+    (m, 3) (a SurfaceGeometry); first_frame: a resumed run keeps the samples before this frame.
+    """
+
+    def __init__(self, directory: str | os.PathLike, geometry, settings: UsdSettings | None = None,
+                 first_frame: int = 0, file_name: str = USD_NAME):
+        self.Usd, self.UsdGeom, self.UsdShade, self.Sdf, self.Vt, self.Gf = import_pxr()
+        from ..viewer.liquid_view import dye_mix
+
+        self._dye_mix = dye_mix
+        self.settings = settings or UsdSettings()
+        self.geometry = geometry
+        self.path = Path(directory) / file_name
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.stage = self._open_stage(first_frame)
+        self.object = self.UsdGeom.Mesh(self.stage.GetPrimAtPath(f"{ROOT}/object"))
+        self.liquid = self.UsdGeom.Mesh(self.stage.GetPrimAtPath(f"{ROOT}/liquid"))
+        self.moving = bool(self.object.GetPointsAttr().GetNumTimeSamples())
+
+    # ---- the stage ------------------------------------------------------------------------
+
+    def _open_stage(self, first_frame: int):
+        layer = self.Sdf.Layer.Find(str(self.path))
+        if first_frame > 0 and self.path.exists():
+            layer = layer or self.Sdf.Layer.FindOrOpen(str(self.path))
+            layer.Reload()
+            stage = self.Usd.Stage.Open(layer)
+            self._drop_samples_from(stage, first_frame)
+            stage.SetEndTimeCode(max(stage.GetStartTimeCode(), first_frame - 1))
+            return stage
+        if layer is not None:
+            layer.Clear()
+        else:
+            self.path.unlink(missing_ok=True)
+            layer = self.Sdf.Layer.CreateNew(str(self.path))
+        stage = self.Usd.Stage.Open(layer)
+        self._build(stage)
+        return stage
+
+    @staticmethod
+    def _drop_samples_from(stage, first_frame: int) -> None:
+        """Remove every time sample at or after ``first_frame`` (a resumed run rewrites them)."""
+        for prim in stage.Traverse():
+            for attribute in prim.GetAttributes():
+                for time in attribute.GetTimeSamples():
+                    if time >= first_frame:
+                        attribute.ClearAtTime(time)
+
+    def _build(self, stage) -> None:
+        """Stage metadata, the prims, the topology, the object's rest points and the material."""
+        UsdGeom, Vt = self.UsdGeom, self.Vt
+        s, geom = self.settings, self.geometry
+        index, _ = up_axis(s.gravity)
+        target = index if index in (1, 2) else 1
+        UsdGeom.SetStageMetersPerUnit(stage, 1.0)
+        UsdGeom.SetStageUpAxis(stage, AXES[target])
+        stage.SetTimeCodesPerSecond(s.fps)
+        stage.SetFramesPerSecond(s.fps)
+        root = UsdGeom.Xform.Define(stage, ROOT)
+        stage.SetDefaultPrim(root.GetPrim())
+        turn = rotation_onto(s.gravity, target)
+        if not np.array_equal(turn, np.eye(3)):
+            matrix = np.eye(4)
+            matrix[:3, :3] = turn.T
+            root.AddTransformOp().Set(self.Gf.Matrix4d(matrix.tolist()))
+        counts = Vt.IntArray.FromNumpy(np.full(len(geom.faces), 3, dtype=np.int32))
+        indices = Vt.IntArray.FromNumpy(np.ascontiguousarray(geom.faces, dtype=np.int32).ravel())
+        for name in ("object", "liquid"):
+            mesh = UsdGeom.Mesh.Define(stage, f"{ROOT}/{name}")
+            mesh.CreateFaceVertexCountsAttr(counts)
+            mesh.CreateFaceVertexIndicesAttr(indices)
+            mesh.CreateSubdivisionSchemeAttr(UsdGeom.Tokens.none)
+        obj = UsdGeom.Mesh(stage.GetPrimAtPath(f"{ROOT}/object"))
+        obj.CreatePointsAttr(self._vec3f(geom.original_vertices))
+        obj.CreateExtentAttr(self._extent(geom.original_vertices))
+        obj.CreateDisplayColorPrimvar(UsdGeom.Tokens.constant).Set([self.Gf.Vec3f(*OBJECT_COLOR)])
+        self._build_liquid_primvars(stage)
+        self._bind_water_material(stage)
+
+    def _build_liquid_primvars(self, stage) -> None:
+        UsdGeom, Sdf = self.UsdGeom, self.Sdf
+        liquid = UsdGeom.Mesh(stage.GetPrimAtPath(f"{ROOT}/liquid"))
+        primvars = UsdGeom.PrimvarsAPI(liquid.GetPrim())
+        vertex = UsdGeom.Tokens.vertex
+        primvars.CreatePrimvar("depth", Sdf.ValueTypeNames.FloatArray, vertex)
+        primvars.CreatePrimvar("velocity", Sdf.ValueTypeNames.Vector3fArray, vertex)
+        liquid.CreateDisplayColorPrimvar(vertex)
+        liquid.CreateDisplayOpacityPrimvar(vertex)
+        liquid.CreateHoleIndicesAttr()
+        liquid.CreateExtentAttr()
+
+    def _bind_water_material(self, stage) -> None:
+        """A UsdPreviewSurface: colour and opacity read from displayColor / displayOpacity."""
+        UsdShade, Sdf = self.UsdShade, self.Sdf
+        material = UsdShade.Material.Define(stage, f"{ROOT}/materials/water")
+        surface = UsdShade.Shader.Define(stage, f"{ROOT}/materials/water/surface")
+        surface.CreateIdAttr("UsdPreviewSurface")
+        surface.CreateInput("ior", Sdf.ValueTypeNames.Float).Set(1.33)
+        surface.CreateInput("roughness", Sdf.ValueTypeNames.Float).Set(0.05)
+        surface.CreateInput("metallic", Sdf.ValueTypeNames.Float).Set(0.0)
+        for name, kind, reader_type in (("displayColor", Sdf.ValueTypeNames.Color3f, "float3"),
+                                        ("displayOpacity", Sdf.ValueTypeNames.Float, "float")):
+            reader = UsdShade.Shader.Define(stage, f"{ROOT}/materials/water/{name}")
+            reader.CreateIdAttr(f"UsdPrimvarReader_{reader_type}")
+            reader.CreateInput("varname", Sdf.ValueTypeNames.Token).Set(name)
+            output = reader.CreateOutput("result", kind)
+            target = "diffuseColor" if name == "displayColor" else "opacity"
+            surface.CreateInput(target, kind).ConnectToSource(output)
+        material.CreateSurfaceOutput().ConnectToSource(surface.ConnectableAPI(), "surface")
+        liquid = stage.GetPrimAtPath(f"{ROOT}/liquid")
+        UsdShade.MaterialBindingAPI.Apply(liquid).Bind(material)
+
+    # ---- frames ---------------------------------------------------------------------------
+
+    def write(self, frame: int, time: float, fields: dict) -> Path:
+        """Add ``frame``'s samples (time code ``frame``) and save the layer."""
+        code = self.Usd.TimeCode(frame)
+        geom, s = self.geometry, self.settings
+        depth = np.asarray(fields["depth"])
+        wet = depth >= s.min_depth
+        base = fields.get("vertices", geom.vertices)
+        points = base + fields["free_surface"]
+        liquid = self.liquid
+        liquid.GetPointsAttr().Set(self._vec3f(points), code)
+        liquid.GetExtentAttr().Set(self._extent(points), code)
+        liquid.GetHoleIndicesAttr().Set(self.Vt.IntArray.FromNumpy(
+            dry_faces(geom.faces, wet).astype(np.int32)), code)
+        primvars = self.UsdGeom.PrimvarsAPI(liquid.GetPrim())
+        primvars.GetPrimvar("depth").Set(self.Vt.FloatArray.FromNumpy(depth.astype(np.float32)), code)
+        primvars.GetPrimvar("velocity").Set(self._vec3f(fields["velocity"]), code)
+        dye = fields.get("dye", np.zeros((len(depth), 0)))
+        for k in range(dye.shape[1]):
+            self._dye_primvar(primvars, k).Set(
+                self.Vt.FloatArray.FromNumpy(np.ascontiguousarray(dye[:, k], dtype=np.float32)), code)
+        colors = self._dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color)
+        liquid.GetDisplayColorPrimvar().Set(self._vec3f(colors), code)
+        liquid.GetDisplayOpacityPrimvar().Set(self.Vt.FloatArray.FromNumpy(
+            liquid_opacity(depth, wet, s).astype(np.float32)), code)
+        if "vertices" in fields:
+            self._move_object(frame, fields)
+        if all(key in fields for key in PARTICLE_KEYS):
+            self._write_particles(frame, fields)
+        self._set_time_range(frame)
+        self.stage.GetRootLayer().Save()
+        return self.path
+
+    def _dye_primvar(self, primvars, k: int):
+        name = f"dye_{k}"
+        if not primvars.HasPrimvar(name):
+            return primvars.CreatePrimvar(name, self.Sdf.ValueTypeNames.FloatArray,
+                                          self.UsdGeom.Tokens.vertex)
+        return primvars.GetPrimvar(name)
+
+    def _move_object(self, frame: int, fields: dict) -> None:
+        """The object's points at ``frame``: x + b n with the frame's normals, else moved with x."""
+        geom = self.geometry
+        if "normals" in fields:
+            points = fields["vertices"] + fields["bottom"][:, None] * fields["normals"]
+        else:
+            points = geom.original_vertices + (fields["vertices"] - geom.vertices)
+        attribute = self.object.GetPointsAttr()
+        if not self.moving and frame > self._start_frame():
+            attribute.Set(self._vec3f(geom.original_vertices), self.Usd.TimeCode(frame - 1))
+        self.moving = True
+        attribute.Set(self._vec3f(points), self.Usd.TimeCode(frame))
+        self.object.GetExtentAttr().Set(self._extent(points), self.Usd.TimeCode(frame))
+
+    def _write_particles(self, frame: int, fields: dict) -> None:
+        """Droplets as points, widths the diameters of spheres of their volumes."""
+        path = f"{ROOT}/particles"
+        created = not self.stage.GetPrimAtPath(path)
+        points = self.UsdGeom.Points.Define(self.stage, path)
+        if created and frame > self._start_frame():
+            points.CreatePointsAttr().Set(self.Vt.Vec3fArray(), self.Usd.TimeCode(self._start_frame()))
+            points.CreateWidthsAttr().Set(self.Vt.FloatArray(), self.Usd.TimeCode(self._start_frame()))
+        volumes = np.asarray(fields["particle_volumes"], dtype=np.float64)
+        widths = np.cbrt(6.0 * volumes / np.pi).astype(np.float32)
+        code = self.Usd.TimeCode(frame)
+        points.CreatePointsAttr().Set(self._vec3f(np.reshape(fields["particle_positions"], (-1, 3))), code)
+        points.CreateWidthsAttr().Set(self.Vt.FloatArray.FromNumpy(widths), code)
+
+    def _start_frame(self) -> int:
+        start = self.stage.GetStartTimeCode()
+        return int(start) if self.stage.HasAuthoredMetadata("startTimeCode") else 0
+
+    def _set_time_range(self, frame: int) -> None:
+        stage = self.stage
+        if not stage.HasAuthoredMetadata("startTimeCode") or frame < stage.GetStartTimeCode():
+            stage.SetStartTimeCode(frame)
+        if not stage.HasAuthoredMetadata("endTimeCode") or frame > stage.GetEndTimeCode():
+            stage.SetEndTimeCode(frame)
+
+    def _vec3f(self, values: np.ndarray):
+        return self.Vt.Vec3fArray.FromNumpy(np.ascontiguousarray(values, dtype=np.float32))
+
+    def _extent(self, points: np.ndarray):
+        return self._vec3f(np.stack([points.min(axis=0), points.max(axis=0)]))

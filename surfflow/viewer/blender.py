@@ -1,0 +1,356 @@
+"""Blender renders: ``surfflow render --engine blender SCENE`` or ``render_scene_blender(scene)``.
+
+Needs the optional extra ``blender`` (``pip install "surfflow[blender]"``: Blender 5.0.1 as the
+Python module ``bpy``, a wheel for Python 3.11 only), imported only here. The scene runs frame by
+frame as in :mod:`surfflow.viewer.render`; each frame's fields (those the writers get) shape a
+Blender scene that Cycles renders on the CPU with the OpenImageDenoise denoiser:
+
+- the object: the input surface (moved when the frame carries ``vertices``), matte clay;
+- the liquid: the free surface x + (b + d) n on the faces with at least one wet corner (faces
+  whose three corners are dry are left out, as in the USD stage's ``holeIndices``), with vertex
+  attributes ``depth``, ``opacity`` (1 - exp(-d / 2 mm), at least 0.15 where wet, and at least
+  0.6 times the dye concentration: a pigment shows even in a thin film) and ``tint`` (the dyes
+  mixed over the liquid's colour, squared: the light seen crosses the film twice, down to the
+  object and back); its material is a Principled BSDF with
+  full transmission, IOR 1.33 and roughness 0.05 whose base colour is ``tint`` (dyes tint the
+  glass) and whose alpha is ``opacity`` (thin films clearer than deep pools);
+- droplets, when the frame carries ``particle_positions`` / ``particle_volumes``, as spheres;
+- a grey floor under the object, a sun, a fill light and a soft sky;
+- the camera at the scene's ``[render] camera`` looking at ``target``, else framed on the object.
+
+Blender's world is Z-up: the scene is turned so that the axis against gravity points up.
+``quality`` names a preset: "draft" (the default, for a 2-core machine: half the scene's
+resolution, 16 samples, 6 bounces, the denoiser's balanced mode) or "high" (the scene's
+resolution, 128 samples, 12 bounces). Frames go to ``frame_00000.png`` ... in the render folder
+with an MP4 as polyscope renders do, and the Blender scene as it stands at the last frame to
+``<scene name>.blend`` beside them, to open and tune (the liquid there is that frame's mesh; the
+animation is in the run's USD stage).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import sys
+import warnings
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import imageio.v2 as imageio
+import numpy as np
+
+from ..errors import SurfflowError
+from ..io.up_axis import rotation_onto
+from ..io.usd import OBJECT_COLOR, UsdSettings, dry_faces, liquid_opacity
+from ..io.writers import frame_fields
+from ..runner import SceneRunner
+from .liquid_view import dye_mix
+from .render import RenderResult, render_frames
+
+FLOOR_COLOR = (0.55, 0.55, 0.57)
+FIELD_OF_VIEW = math.radians(45.0)
+DYE_OPACITY = 0.6
+"""the least alpha of fully dyed liquid: a pigment shows even in a thin film."""
+
+
+@dataclass(frozen=True)
+class Quality:
+    """A render preset: the fraction of the scene's [render] size, Cycles samples per pixel and
+    light bounces, and the denoiser's quality."""
+
+    scale: float
+    samples: int
+    bounces: int
+    denoising: str
+
+
+QUALITIES = {"draft": Quality(scale=0.5, samples=16, bounces=6, denoising="BALANCED"),
+             "high": Quality(scale=1.0, samples=128, bounces=12, denoising="HIGH")}
+
+
+def import_bpy():
+    """The bpy module, or a clear error naming the extra and the Python version it needs."""
+    try:
+        import bpy
+    except Exception as exc:  # a wheel for another Python fails with more than ImportError
+        raise SurfflowError(
+            "Blender renders need the optional extra 'blender' (pip install 'surfflow[blender]', "
+            "which installs bpy 5.0.1, Blender as a Python module, built for Python 3.11 only; "
+            f"this is Python {sys.version_info.major}.{sys.version_info.minor}); importing bpy "
+            f"failed: {exc}") from None
+    return bpy
+
+
+def denoiser_available() -> bool:
+    """Whether this bpy's Cycles was built with OpenImageDenoise."""
+    import _cycles
+    return bool(getattr(_cycles, "with_openimagedenoise", False))
+
+
+@contextlib.contextmanager
+def quiet_stdout():
+    """Silence what Blender prints on the C level (render progress, 'Saved: ...')."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    with open(os.devnull, "w") as devnull:
+        os.dup2(devnull.fileno(), 1)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+class BlenderShot:
+    """The Blender scene of one run: built once, then ``show(fields)`` and ``render(path)`` per frame.
+
+    geometry: the run's SurfaceGeometry; settings: colours, gravity and the wet threshold
+    (:class:`~surfflow.io.usd.UsdSettings`); render_spec: the scene's [render] table.
+    """
+
+    def __init__(self, geometry, settings: UsdSettings, render_spec, quality: str = "draft"):
+        if quality not in QUALITIES:
+            raise SurfflowError(f"unknown render quality {quality!r}; use one of {', '.join(QUALITIES)}")
+        self.bpy = bpy = import_bpy()
+        self.geometry, self.settings = geometry, settings
+        self.turn = rotation_onto(settings.gravity, 2)
+        with quiet_stdout():
+            bpy.ops.wm.read_factory_settings(use_empty=True)
+        self.scene = bpy.context.scene
+        self._configure_cycles(render_spec, QUALITIES[quality])
+        self.object = self._add_mesh("object", self._object_material())
+        self.liquid = self._add_mesh("liquid", self._water_material())
+        self.droplets = None
+        self._set_object_points(geometry.original_vertices)
+        self._add_floor_and_lights()
+        self._add_camera(render_spec)
+
+    # ---- building the scene ---------------------------------------------------------------
+
+    def _configure_cycles(self, spec, quality: Quality) -> None:
+        scene = self.scene
+        scene.render.engine = "CYCLES"
+        scene.cycles.device = "CPU"
+        scene.cycles.samples = quality.samples
+        scene.cycles.use_denoising = denoiser_available()
+        if scene.cycles.use_denoising:
+            scene.cycles.denoiser = "OPENIMAGEDENOISE"
+            scene.cycles.denoising_quality = quality.denoising
+        else:
+            warnings.warn("this bpy's Cycles has no OpenImageDenoise: rendering without a denoiser",
+                          stacklevel=2)
+        for bounces in ("max_bounces", "transmission_bounces", "transparent_max_bounces"):
+            setattr(scene.cycles, bounces, quality.bounces)
+        scene.render.resolution_x = max(16, round(spec.width * quality.scale))
+        scene.render.resolution_y = max(16, round(spec.height * quality.scale))
+        scene.render.resolution_percentage = 100
+        scene.render.image_settings.file_format = "PNG"
+        scene.render.image_settings.color_mode = "RGB"
+
+    def _add_mesh(self, name: str, material):
+        bpy = self.bpy
+        mesh = bpy.data.meshes.new(name)
+        mesh.materials.append(material)
+        obj = bpy.data.objects.new(name, mesh)
+        self.scene.collection.objects.link(obj)
+        return obj
+
+    def _principled(self, name: str):
+        """A new material and its Principled BSDF node (Blender 5 gives new materials one)."""
+        material = self.bpy.data.materials.new(name)
+        return material, material.node_tree.nodes["Principled BSDF"]
+
+    def _object_material(self):
+        material, bsdf = self._principled("object")
+        bsdf.inputs["Base Color"].default_value = (*OBJECT_COLOR, 1.0)
+        bsdf.inputs["Roughness"].default_value = 0.6
+        return material
+
+    def _water_material(self):
+        """Principled BSDF: transmission 1, IOR 1.33, base colour and alpha from the attributes."""
+        material, bsdf = self._principled("water")
+        bsdf.inputs["Transmission Weight"].default_value = 1.0
+        bsdf.inputs["IOR"].default_value = 1.33
+        bsdf.inputs["Roughness"].default_value = 0.05
+        nodes, links = material.node_tree.nodes, material.node_tree.links
+        for attribute, socket, output in (("tint", "Base Color", "Color"), ("opacity", "Alpha", "Fac")):
+            node = nodes.new("ShaderNodeAttribute")
+            node.attribute_name = attribute
+            links.new(node.outputs[output], bsdf.inputs[socket])
+        return material
+
+    def _add_floor_and_lights(self) -> None:
+        bpy = self.bpy
+        points = self.geometry.original_vertices @ self.turn.T
+        low, high = points.min(axis=0), points.max(axis=0)
+        size = float(np.linalg.norm(high - low))
+        floor = bpy.data.meshes.new("floor")
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * 4.0 * size + (low + high)[:2] / 2
+        floor.from_pydata([(x, y, low[2] - 1e-3 * size) for x, y in corners], [], [(0, 1, 2, 3)])
+        material, bsdf = self._principled("floor")
+        bsdf.inputs["Base Color"].default_value = (*FLOOR_COLOR, 1.0)
+        floor.materials.append(material)
+        self.scene.collection.objects.link(bpy.data.objects.new("floor", floor))
+        sun = bpy.data.objects.new("sun", bpy.data.lights.new("sun", "SUN"))
+        sun.data.energy, sun.data.angle = 2.5, math.radians(3.0)
+        sun.rotation_euler = (math.radians(35.0), 0.0, math.radians(30.0))
+        fill = bpy.data.objects.new("fill", bpy.data.lights.new("fill", "AREA"))
+        fill.data.energy, fill.data.size = 40.0 * size ** 2, size
+        fill.location = tuple((low + high) / 2 + np.array([-1.0, -1.0, 1.0]) * size)
+        fill.rotation_euler = self._look_rotation(fill.location, (low + high) / 2)
+        for light in (sun, fill):
+            self.scene.collection.objects.link(light)
+        world = bpy.data.worlds.new("sky")
+        world.node_tree.nodes["Background"].inputs["Color"].default_value = (0.6, 0.65, 0.75, 1.0)
+        world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.6
+        self.scene.world = world
+
+    def _look_rotation(self, location, target):
+        from mathutils import Vector
+        return (Vector(tuple(target)) - Vector(tuple(location))).to_track_quat("-Z", "Y").to_euler()
+
+    def _add_camera(self, spec) -> None:
+        """The scene's camera and target (turned Z-up), else a view from the front right above."""
+        bpy = self.bpy
+        points = self.geometry.original_vertices @ self.turn.T
+        center = (points.min(axis=0) + points.max(axis=0)) / 2
+        if spec.camera is not None:
+            target = self.turn @ np.asarray(spec.target) if spec.target else center
+            location = self.turn @ np.asarray(spec.camera)
+        else:
+            radius = float(np.linalg.norm(points - center, axis=1).max())
+            direction = np.array([1.0, -1.2, 0.7]) / np.linalg.norm([1.0, -1.2, 0.7])
+            target, location = center, center + direction * 1.15 * radius / math.sin(FIELD_OF_VIEW / 2)
+        camera = bpy.data.objects.new("camera", bpy.data.cameras.new("camera"))
+        camera.data.sensor_fit = "VERTICAL"
+        camera.data.angle = FIELD_OF_VIEW
+        camera.location = tuple(location)
+        camera.rotation_euler = self._look_rotation(location, target)
+        self.scene.collection.objects.link(camera)
+        self.scene.camera = camera
+
+    # ---- per frame ------------------------------------------------------------------------
+
+    def show(self, fields: dict) -> None:
+        """Shape the liquid (and the object, droplets) to one frame's fields."""
+        geom, s = self.geometry, self.settings
+        depth = np.asarray(fields["depth"])
+        wet = depth >= s.min_depth
+        if "vertices" in fields:
+            normals = fields.get("normals")
+            moved = (fields["vertices"] + fields["bottom"][:, None] * normals if normals is not None
+                     else geom.original_vertices + (fields["vertices"] - geom.vertices))
+            self._set_object_points(moved)
+        points = fields.get("vertices", geom.vertices) + fields["free_surface"]
+        faces = np.delete(geom.faces, dry_faces(geom.faces, wet), axis=0)
+        mesh = self.liquid.data
+        mesh.clear_geometry()
+        set_mesh(mesh, points @ self.turn.T, faces)
+        dye = fields.get("dye", np.zeros((len(depth), 0)))
+        colors = dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color) ** 2
+        add_point_attribute(mesh, "depth", "FLOAT", "value", depth)
+        dyed = DYE_OPACITY * np.minimum(dye.sum(axis=1), 1.0) * wet
+        add_point_attribute(mesh, "opacity", "FLOAT", "value", np.maximum(liquid_opacity(depth, wet, s), dyed))
+        add_point_attribute(mesh, "tint", "FLOAT_COLOR", "color",
+                            np.column_stack([colors, np.ones(len(colors))]))
+        mesh.update()
+        if "particle_positions" in fields and "particle_volumes" in fields:
+            self._show_droplets(fields["particle_positions"], fields["particle_volumes"])
+
+    def _set_object_points(self, points: np.ndarray) -> None:
+        mesh = self.object.data
+        if len(mesh.vertices) == 0:
+            set_mesh(mesh, points @ self.turn.T, self.geometry.faces)
+        else:
+            mesh.vertices.foreach_set("co", np.ascontiguousarray(points @ self.turn.T, dtype=np.float32).ravel())
+            mesh.update()
+
+    def _show_droplets(self, positions, volumes) -> None:
+        """Droplets as the loose vertices of a mesh that geometry nodes turn into spheres (a
+        point cloud, which Cycles renders as spheres) of their volumes' radii."""
+        if self.droplets is None:
+            self.droplets = self._add_mesh("droplets", self.liquid.data.materials[0])
+            self._points_modifier(self.droplets, self.liquid.data.materials[0])
+        mesh = self.droplets.data
+        mesh.clear_geometry()
+        positions = np.reshape(positions, (-1, 3)) @ self.turn.T
+        set_mesh(mesh, positions, np.zeros((0, 3), dtype=np.int32))
+        radii = np.cbrt(3.0 * np.asarray(volumes, dtype=np.float64) / (4.0 * np.pi))
+        add_point_attribute(mesh, "radius", "FLOAT", "value", radii)
+
+    def _points_modifier(self, obj, material) -> None:
+        """Geometry nodes on ``obj``: Mesh to Points with the ``radius`` attribute, then ``material``."""
+        tree = self.bpy.data.node_groups.new("droplets", "GeometryNodeTree")
+        tree.interface.new_socket("Geometry", in_out="INPUT", socket_type="NodeSocketGeometry")
+        tree.interface.new_socket("Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
+        nodes, links = tree.nodes, tree.links
+        group_in, group_out = nodes.new("NodeGroupInput"), nodes.new("NodeGroupOutput")
+        to_points, radius = nodes.new("GeometryNodeMeshToPoints"), nodes.new("GeometryNodeInputNamedAttribute")
+        radius.data_type, radius.inputs["Name"].default_value = "FLOAT", "radius"
+        set_material = nodes.new("GeometryNodeSetMaterial")
+        set_material.inputs["Material"].default_value = material
+        links.new(group_in.outputs["Geometry"], to_points.inputs["Mesh"])
+        links.new(radius.outputs["Attribute"], to_points.inputs["Radius"])
+        links.new(to_points.outputs["Points"], set_material.inputs["Geometry"])
+        links.new(set_material.outputs["Geometry"], group_out.inputs["Geometry"])
+        obj.modifiers.new("droplets", "NODES").node_group = tree
+
+    def render(self, path: Path) -> np.ndarray:
+        """Render with Cycles to the PNG ``path``; returns the (h, w, 3) image."""
+        self.scene.render.filepath = str(path)
+        with quiet_stdout():
+            self.bpy.ops.render.render(write_still=True)
+        return imageio.imread(path)[:, :, :3]
+
+    def save(self, path: Path) -> Path:
+        """Write the Blender scene (as it stands, the last frame shown) to the .blend ``path``."""
+        with quiet_stdout():
+            self.bpy.ops.wm.save_as_mainfile(filepath=str(path), check_existing=False)
+        return path
+
+
+def set_mesh(mesh, points: np.ndarray, faces: np.ndarray) -> None:
+    """Fill an empty Blender mesh with points (n, 3) and triangles (m, 3), smooth shaded."""
+    mesh.vertices.add(len(points))
+    mesh.vertices.foreach_set("co", np.ascontiguousarray(points, dtype=np.float32).ravel())
+    mesh.loops.add(3 * len(faces))
+    mesh.loops.foreach_set("vertex_index", np.ascontiguousarray(faces, dtype=np.int32).ravel())
+    mesh.polygons.add(len(faces))
+    mesh.polygons.foreach_set("loop_start", np.arange(0, 3 * len(faces), 3, dtype=np.int32))
+    mesh.update()
+    mesh.shade_smooth()
+
+
+def add_point_attribute(mesh, name: str, kind: str, key: str, values: np.ndarray) -> None:
+    """A per-vertex attribute of ``mesh`` (kind "FLOAT" or "FLOAT_COLOR") set to ``values``."""
+    attribute = mesh.attributes.new(name, kind, "POINT")
+    attribute.data.foreach_set(key, np.ascontiguousarray(values, dtype=np.float32).ravel())
+
+
+def render_scene_blender(scene, output_dir=None, cache_dir=None, frames: int | None = None,
+                         video: bool = True, resume=None, quality: str = "draft",
+                         progress: bool = True) -> RenderResult:
+    """Run ``scene`` and render up to ``frames`` frames (default all) with Blender (PNG, MP4, .blend).
+
+    resume: a checkpoint to start from (its frame is the first rendered); progress: a tqdm bar.
+    """
+    from tqdm import tqdm
+
+    spec = scene.render
+    directory = Path(output_dir or spec.directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    runner = SceneRunner(scene, output_dir=directory, cache_dir=cache_dir, resume=resume)
+    shot = BlenderShot(runner.geometry, UsdSettings.from_scene(scene), spec, quality)
+    last = scene.n_frames if frames is None else min(runner.frame + frames, scene.n_frames)
+    video_path = directory / f"{scene.name}.mp4" if video and spec.video else None
+
+    def draw(path: Path) -> np.ndarray:
+        shot.show(frame_fields(runner.simulation))
+        return shot.render(path)
+
+    bar = partial(tqdm, unit="frame", desc=scene.name, disable=not progress)
+    images = render_frames(runner, directory, last, draw, video_path, scene.fps, bar)
+    shot.save(directory / f"{scene.name}.blend")
+    return RenderResult(directory, images, video_path)

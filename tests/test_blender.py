@@ -1,0 +1,114 @@
+"""Blender renders (run where bpy is installed): a short Cycles render of a dyed pour whose liquid
+shows on the pixels, and a .blend that opens again."""
+
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+from scene_helpers import TINY_SCENE, write_scene
+
+from surfflow.cli import main
+from surfflow.errors import SurfflowError
+from surfflow.viewer import blender
+
+bpy = pytest.importorskip("bpy")
+
+BLENDER_SCENE = (TINY_SCENE.replace("size = [0.2, 0.2]", "size = [0.4, 0.4]")
+                 .replace("resolution = [6, 6]", "resolution = [20, 20]")
+                 .replace("duration = 0.2", "duration = 1.0").replace("radius = 0.05", "radius = 0.04")
+                 .replace("rate = 1.0e-6", "rate = 1.0e-5")
+                 + '\n[render]\nwidth = 128\nheight = 96\ncamera = [0.0, 0.35, 0.3]\n'
+                   'target = [0.0, 0.0, 0.0]\nengine = "blender"\n')
+"""A 0.4 m square under a red pour of 1e-5 m^3/s seen from above at an angle: 10 frames of
+0.1 s, rendered at 64 x 48 pixels (the draft preset halves the scene's size)."""
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("blender")
+    scene = write_scene(directory, BLENDER_SCENE)
+    out = directory / "render"
+    assert main(["render", str(scene), "-o", str(out), "--cache-dir", str(directory / "cache")]) == 0
+    return out
+
+
+def pixels_of(points: np.ndarray, camera, scene) -> np.ndarray:
+    """(m, 2) integer (row, column) of world points in the rendered image."""
+    from bpy_extras.object_utils import world_to_camera_view
+    from mathutils import Vector
+    width, height = scene.render.resolution_x, scene.render.resolution_y
+    ndc = np.array([tuple(world_to_camera_view(scene, camera, Vector(p))) for p in points])
+    rows = np.clip(((1.0 - ndc[:, 1]) * height).astype(int), 0, height - 1)
+    return np.column_stack([rows, np.clip((ndc[:, 0] * width).astype(int), 0, width - 1)])
+
+
+def test_render_writes_frames_video_and_a_blend_that_opens(rendered):
+    frames = sorted(rendered.glob("frame_*.png"))
+    assert len(frames) == 11
+    assert (rendered / "tiny.mp4").stat().st_size > 0
+    assert Image.open(frames[-1]).size == (64, 48)
+    bpy.ops.wm.open_mainfile(filepath=str(rendered / "tiny.blend"))
+    assert {"object", "liquid", "floor", "camera"} <= set(bpy.data.objects.keys())
+    liquid = bpy.data.objects["liquid"]
+    bsdf = liquid.data.materials[0].node_tree.nodes["Principled BSDF"]
+    assert bsdf.inputs["IOR"].default_value == pytest.approx(1.33)
+    assert bsdf.inputs["Transmission Weight"].default_value == 1.0
+    assert bsdf.inputs["Base Color"].is_linked and bsdf.inputs["Alpha"].is_linked
+    assert bpy.context.scene.render.engine == "CYCLES"
+
+
+def test_liquid_region_differs_from_the_dry_object_on_the_pixels(rendered):
+    """Project the liquid's wet vertices and the object's vertices far from them into the last
+    frame: the red-dyed liquid is redder than the dry clay by a wide margin."""
+    bpy.ops.wm.open_mainfile(filepath=str(rendered / "tiny.blend"))
+    scene, camera = bpy.context.scene, bpy.data.objects["camera"]
+    liquid, obj = bpy.data.objects["liquid"].data, bpy.data.objects["object"].data
+    opacity = np.zeros(len(liquid.vertices))
+    liquid.attributes["opacity"].data.foreach_get("value", opacity)
+    wet = np.array([v.co[:] for v in liquid.vertices])[opacity > 0.5]
+    ground = np.array([v.co[:] for v in obj.vertices])
+    far = np.linalg.norm(ground[:, None, :] - wet[None, :, :], axis=2).min(axis=1) > 0.03
+    assert len(wet) >= 5 and far.sum() >= 5
+    image = np.asarray(Image.open(rendered / "frame_00010.png"), dtype=np.float64)
+    redness = image[:, :, 0] - image[:, :, 1:].mean(axis=2)
+    wet_rows, wet_cols = pixels_of(wet, camera, scene).T
+    dry_rows, dry_cols = pixels_of(ground[far], camera, scene).T
+    liquid_red, dry_red = np.median(redness[wet_rows, wet_cols]), np.median(redness[dry_rows, dry_cols])
+    assert abs(dry_red) < 15.0
+    assert liquid_red > dry_red + 40.0
+
+
+def test_missing_bpy_names_the_extra_and_python(monkeypatch):
+    monkeypatch.setitem(sys.modules, "bpy", None)
+    with pytest.raises(SurfflowError, match=r"extra 'blender'.*Python 3\.11"):
+        blender.import_bpy()
+
+
+def test_droplets_become_spheres_of_their_volumes_and_the_default_camera_frames_the_object():
+    from bpy_extras.object_utils import world_to_camera_view
+    from mathutils import Vector
+
+    from surfflow.io.scene import RenderSpec
+    from surfflow.io.usd import UsdSettings
+    from surfflow.io.usd_export import RunMesh
+
+    x = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, -1.0]])
+    mesh = RunMesh(vertices=x, normals=np.tile([0.0, 1.0, 0.0], (4, 1)), original_vertices=x,
+                   faces=np.array([[0, 1, 2], [1, 3, 2]]))
+    shot = blender.BlenderShot(mesh, UsdSettings(), RenderSpec(width=64, height=48))
+    radii = np.array([0.05, 0.1])
+    shot.show({"depth": np.full(4, 1e-3), "velocity": np.zeros((4, 3)), "bottom": np.zeros(4),
+               "free_surface": np.tile([0.0, 1e-3, 0.0], (4, 1)),
+               "particle_positions": np.array([[0.5, 0.3, -0.5], [0.2, 0.2, -0.2]]),
+               "particle_volumes": 4.0 / 3.0 * np.pi * radii ** 3})
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    clouds = [i.object.data for i in depsgraph.object_instances if i.object.name == "droplets"
+              and i.object.data.bl_rna.identifier == "PointCloud"]
+    assert len(clouds) == 1
+    evaluated = np.zeros(len(clouds[0].points))
+    clouds[0].attributes["radius"].data.foreach_get("value", evaluated)
+    assert np.allclose(evaluated, radii, rtol=1e-6)
+    for corner in x @ shot.turn.T:
+        u, v, depth = world_to_camera_view(shot.scene, shot.scene.camera, Vector(corner))
+        assert 0.0 < u < 1.0 and 0.0 < v < 1.0 and depth > 0.0
