@@ -240,6 +240,11 @@ name = "stops_early"
 "sources[0].stop" = 0.0
 
 [[cases]]
+name = "no_friction_field"
+"friction.tensor" = "field"
+"friction.file" = "missing.npy"
+
+[[cases]]
 name = "also_good"
 "friction.coefficient" = 8.0
 """)
@@ -250,9 +255,11 @@ name = "also_good"
     err = capsys.readouterr().err
     assert "case missing_file failed: SceneError: cannot read initial depth file" in err
     assert "case stops_early failed: SceneError:" in err and "must be later than 'start'" in err
+    assert "case no_friction_field failed: SceneError: cannot read friction field file" in err
     table = read_csv(out / "results.csv")
     assert [(r["case"], r["status"]) for r in table] == [
-        ("good", "ok"), ("missing_file", "failed"), ("stops_early", "failed"), ("also_good", "ok")]
+        ("good", "ok"), ("missing_file", "failed"), ("stops_early", "failed"),
+        ("no_friction_field", "failed"), ("also_good", "ok")]
     assert table[1]["initial.file"] == "missing.npy" and table[0]["initial.file"] == ""
     assert json.loads((out / "missing_file" / "result.json").read_text())["status"] == "failed"
 
@@ -261,7 +268,7 @@ name = "also_good"
     assert main(args + ["--resume"]) == 1
     assert {name: (out / name / "checkpoint.npz").stat().st_mtime_ns for name in finished} == finished
     table = read_csv(out / "results.csv")
-    assert [r["status"] for r in table] == ["ok", "ok", "failed", "ok"]
+    assert [r["status"] for r in table] == ["ok", "ok", "failed", "ok", "ok"]
 
 
 def test_each_mesh_is_precomputed_once_across_workers(tmp_path, scheduler, monkeypatch):

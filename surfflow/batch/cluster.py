@@ -40,7 +40,7 @@ def start_local_cluster(workers: int, numba_threads: int = 1):
     with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
         return distributed.LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-            env={"NUMBA_NUM_THREADS": str(numba_threads)}, silence_logs=logging.ERROR)
+            env={"NUMBA_NUM_THREADS": str(numba_threads)}, silence_logs=logging.CRITICAL)
 
 
 @contextmanager
