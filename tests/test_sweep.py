@@ -13,7 +13,7 @@ from surfflow.batch import load_sweep, sweep
 from surfflow.batch.cluster import ClusterError, dask_client
 from surfflow.batch.results import write_tables
 from surfflow.cli import EXAMPLES_DIR, main
-from surfflow.errors import SceneError
+from surfflow.errors import ParameterError, SceneError
 from surfflow.io.checkpoint import load_checkpoint
 from surfflow.io.scene import load_scene
 from surfflow.io.toml_write import dumps
@@ -155,6 +155,15 @@ def test_results_table_csv_and_parquet_agree(tmp_path):
         import pyarrow.parquet as pq
         parquet = pq.read_table(written[1]).to_pylist()
         assert [r["volume"] for r in parquet] == [1.5, None] and parquet[1]["error"] == "E: x"
+
+
+def test_bad_arguments_are_refused_before_anything_runs(tmp_path):
+    path = write_sweep(tmp_path, "")
+    with pytest.raises(ParameterError, match="workers=0 must be a whole number >= 1"):
+        sweep(path, tmp_path / "out", workers=0)
+    with pytest.raises(ParameterError, match="metric name 'volume' is a built-in column"):
+        sweep(path, tmp_path / "out", metrics={"volume": lambda sim: 0.0})
+    assert not (tmp_path / "out").exists()
 
 
 def test_missing_dask_names_the_extra(tmp_path, monkeypatch, capsys):

@@ -39,7 +39,7 @@ def start_local_cluster(workers: int, numba_threads: int = 1):
     distributed = import_distributed()
     with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
         return distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
             env={"NUMBA_NUM_THREADS": str(numba_threads)}, silence_logs=logging.CRITICAL)
 
 

@@ -41,6 +41,9 @@ def sweep(spec_or_path, output_dir, workers: int | None = None, scheduler: str |
     threads of each LocalCluster worker. cache_dir: the geometry cache folder (default: the
     base scene's). progress: show a progress bar over the cases.
     """
+    for name, count in (("workers", workers), ("numba_threads", numba_threads)):
+        if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+            raise ParameterError(f"{name}={count!r} must be a whole number >= 1")
     spec = spec_or_path if isinstance(spec_or_path, Sweep) else load_sweep(spec_or_path)
     metrics = check_metrics(metrics)
     output_dir = Path(output_dir)
