@@ -4,7 +4,6 @@ bit-identical results to serial runs, failed cases, resume, one geometry build p
 import csv
 import json
 import sys
-import tomllib
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from surfflow.cli import EXAMPLES_DIR, main
 from surfflow.errors import ParameterError, SceneError
 from surfflow.io.checkpoint import load_checkpoint
 from surfflow.io.scene import load_scene
+from surfflow.io.toml_lines import parse_toml
 from surfflow.io.toml_write import dumps
 from surfflow.runner import SceneRunner
 
@@ -130,6 +130,9 @@ def test_the_base_scene_is_an_example_or_a_file(tmp_path):
     path.write_text('scene = "paint_groves"\n')
     with pytest.raises(SceneError, match=r"line 1: scene: no example 'paint_groves'; the examples are .*paint_grooves"):
         load_sweep(path)
+    path.write_text('[axes]\nduration = [1.0]\n')
+    with pytest.raises(SceneError, match='sweep.toml: scene: give the base scene: scene = "EXAMPLE"'):
+        load_sweep(path)
     path.write_text('scene = "missing.toml"\n')
     with pytest.raises(SceneError, match="no scene file .*missing.toml.*relative to the sweep file"):
         load_sweep(path)
@@ -139,10 +142,10 @@ def test_the_base_scene_is_an_example_or_a_file(tmp_path):
 
 def test_toml_writer_round_trips_every_example():
     for path in EXAMPLES_DIR.glob("*.toml"):
-        raw = tomllib.loads(path.read_text())
-        assert tomllib.loads(dumps(raw)) == raw
+        raw = parse_toml(path.read_text(), path)
+        assert parse_toml(dumps(raw), path) == raw
     odd = {"a.b": 'x"\n', "inf": float("inf"), "t": {"u": {"v": [1, 2.5e-7]}}, "s": [{"r": 1}, {}]}
-    assert tomllib.loads(dumps(odd)) == odd
+    assert parse_toml(dumps(odd), "odd") == odd
 
 
 def test_results_table_csv_and_parquet_agree(tmp_path):
@@ -228,7 +231,8 @@ def test_sweep_is_bit_identical_to_serial_runs(tmp_path, scheduler):
     table = read_csv(tmp_path / "out" / "results.csv")
     assert [r["case"] for r in table] == [f"case-{k:03d}" for k in range(4)]
     assert float(table[3]["volume"]) == rows[3]["volume"]
-    resolved = tomllib.loads((tmp_path / "out" / "case-003" / "scene.toml").read_text())
+    resolved_path = tmp_path / "out" / "case-003" / "scene.toml"
+    resolved = parse_toml(resolved_path.read_text(), resolved_path)
     assert resolved["friction"]["coefficient"] == 4.0 and resolved["sources"][0]["rate"] == 3.0e-6
 
 

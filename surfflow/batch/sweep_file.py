@@ -121,8 +121,7 @@ class _SweepReader:
         """The base scene: a .toml file relative to the sweep file, or an example's name."""
         value = self.raw.get("scene")
         if not isinstance(value, str) or not value:
-            raise self.fail(("scene",) if "scene" in self.raw else (),
-                            "give the base scene: scene = \"EXAMPLE\" or scene = \"FILE.toml\"")
+            raise self.fail(("scene",), "give the base scene: scene = \"EXAMPLE\" or scene = \"FILE.toml\"")
         if value.endswith(".toml"):
             path = self.path.parent / value
             if not path.is_file():
