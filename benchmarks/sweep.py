@@ -26,7 +26,7 @@ from pathlib import Path
 import numba
 
 import surfflow as sf
-from surfflow.batch.case_run import write_case_scene
+from surfflow.batch.case_scene import write_case_scene
 from surfflow.batch.cluster import start_local_cluster
 from surfflow.runner import SceneRunner
 from timing import median_seconds

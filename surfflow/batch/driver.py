@@ -17,9 +17,9 @@ from pathlib import Path
 
 from ..errors import ParameterError, SceneError
 from ..io.scene import load_scene
-from .case_run import failed_row, geometry_identity, prepare_geometry, run_case, write_case_scene
+from .case_scene import geometry_identity, write_case_scene
 from .cluster import dask_client
-from .results import read_marker, write_marker, write_tables
+from .results import failed_row, read_marker, write_marker, write_tables
 from .sweep_file import Sweep, load_sweep
 
 BUILT_IN_COLUMNS = ("case", "status", "error", "wall_time_s", "steps", "time", "volume",
@@ -78,6 +78,8 @@ def run_cases(client, pending: list, metrics: dict, output_dir: Path, done: int,
     """Submit the geometry tasks and the cases; returns {case name: row} as they finish."""
     from distributed import as_completed
     from tqdm import tqdm
+
+    from .worker import prepare_geometry, run_case
 
     geometry = {}
     for _, scene_file, identity in pending:

@@ -29,6 +29,11 @@ def write_marker(case_dir: Path, row: dict) -> None:
     (case_dir / MARKER_NAME).write_text(json.dumps(row, indent=1), encoding="utf-8")
 
 
+def failed_row(exc: BaseException, wall_time: float | None = None) -> dict:
+    """The row of a case that failed with ``exc``."""
+    return {"status": "failed", "error": f"{type(exc).__name__}: {exc}", "wall_time_s": wall_time}
+
+
 def table_columns(rows: list[dict]) -> list[str]:
     """Every column of ``rows`` in order of first appearance."""
     return list(dict.fromkeys(key for row in rows for key in row))
