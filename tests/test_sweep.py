@@ -318,3 +318,14 @@ duration = [0.1]
             assert [r["status"] for r in rows] == ["ok"] * 6
     keys = {r["geometry_key"] for r in rows}
     assert len(keys) == 2 and {p.name for p in cache.iterdir()} == {f"{k}.geom.npz" for k in keys}
+
+
+def test_cli_sweep_starts_and_stops_its_own_local_cluster(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    path = write_sweep(tmp_path, '[axes]\nduration = [0.1]\n')
+    out = tmp_path / "out"
+    assert main(["sweep", str(path), "-o", str(out), "--workers", "1", "-q",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert f"1 of 1 cases ok; results in {out / 'results.csv'}" in capsys.readouterr().out
+    row = json.loads((out / "case-000" / "result.json").read_text())
+    assert row["status"] == "ok" and row["time"] == 0.1 and row["ledger_poured"] > 0.0
