@@ -94,7 +94,7 @@ def run_cases(client, pending: list, metrics: dict, output_dir: Path, done: int,
             case = futures[future]
             try:
                 result = future.result()
-            except Exception as exc:  # noqa: BLE001 - its geometry task failed or its worker died
+            except Exception as exc:  # its geometry task failed or its worker died
                 result = failed_row(exc)
             rows[case.name] = case_row(case, result)
             write_marker(output_dir / case.name, rows[case.name])

@@ -36,7 +36,7 @@ def run_case(scene_file: str, metrics: dict, geometry_key: str | None = None) ->
         row = {"status": "ok", "error": "", "wall_time_s": time.perf_counter() - start,
                "steps": runner.steps_taken, "time": runner.simulation.time,
                **summary(runner.simulation, metrics), "geometry_key": runner.geometry.key}
-    except Exception as exc:  # noqa: BLE001 - a failed case is a result, the sweep goes on
+    except Exception as exc:  # a failed case is a result; the sweep goes on
         row = failed_row(exc, time.perf_counter() - start)
     return row
 
