@@ -8,6 +8,7 @@
     surfflow precompute MESH           write the geometry cache
     surfflow info FILE                 describe a mesh, scene, geometry, checkpoint or output
     surfflow examples                  list the shipped example scenes
+    surfflow sweep SWEEP.toml -o DIR   run a parameter sweep on Dask (one folder per case)
 
 Errors print as one line on stderr with exit code 1 (a traceback only with ``--debug``);
 Ctrl-C during ``run`` writes a checkpoint and exits with code 130.
@@ -149,6 +150,18 @@ def command_examples(args) -> int:
     return 0
 
 
+def command_sweep(args) -> int:
+    from .batch import sweep
+    rows = sweep(args.sweep, args.output, workers=args.workers, scheduler=args.scheduler,
+                 resume=args.resume, numba_threads=args.numba_threads, cache_dir=args.cache_dir,
+                 progress=not args.quiet)
+    failed = [row for row in rows if row["status"] != "ok"]
+    for row in failed:
+        print(f"case {row['case']} failed: {row['error']}", file=sys.stderr)
+    print(f"{len(rows) - len(failed)} of {len(rows)} cases ok; results in {Path(args.output) / 'results.csv'}")
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="surfflow", description="Thin liquid flow over triangle meshes.")
     parser.add_argument("--debug", action="store_true", help="show the full traceback on errors")
@@ -201,6 +214,18 @@ def build_parser() -> argparse.ArgumentParser:
     examples = commands.add_parser("examples", help="list the example scenes",
                                    description="list the example scenes shipped with surfflow")
     examples.set_defaults(handler=command_examples)
+    sweep = commands.add_parser("sweep", help="run a parameter sweep on Dask", description=(
+        "run a base scene over parameter axes on Dask distributed (a local cluster unless "
+        "--scheduler or SURFFLOW_SCHEDULER names one); needs the extra: pip install \"surfflow[cluster]\""))
+    sweep.add_argument("sweep", help="sweep file (.toml)")
+    sweep.add_argument("-o", "--output", required=True, help="folder for the cases and results.csv")
+    sweep.add_argument("--workers", type=int, help="local worker processes (default: one per core)")
+    sweep.add_argument("--scheduler", metavar="ADDR", help="an existing Dask scheduler, tcp://host:port")
+    sweep.add_argument("--numba-threads", type=int, default=1, help="numba threads per local worker")
+    sweep.add_argument("--cache-dir", help="geometry cache folder (default: the scene's)")
+    sweep.add_argument("--resume", action="store_true", help="skip the cases that finished ok")
+    sweep.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    sweep.set_defaults(handler=command_sweep)
     return parser
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,12 +26,7 @@ from ..kernels.wind import WindGrid
 from . import scene_schema as schema
 from .presets import DEFAULT_LIQUID, LIQUID_PRESETS
 from .procedural import PROCEDURAL_MESHES
-from .toml_lines import key_lines, line_of
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
+from .toml_lines import key_lines, line_of, parse_toml, read_text
 
 
 @dataclass(frozen=True)
@@ -144,22 +138,13 @@ class Scene:
 def load_scene(path: str | os.PathLike) -> Scene:
     """Read and check a scene file; raises SceneError (bad content) or a missing-file SceneError."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SceneError(f"cannot read scene file {str(path)!r}: {exc.strerror or exc}; "
-                         "check the path") from None
-    return parse_scene(text, path)
+    return parse_scene(read_text(path, "scene"), path)
 
 
 def parse_scene(text: str, path: str | os.PathLike = "<scene>") -> Scene:
     """Check the TOML ``text`` of a scene; ``path`` locates relative files and names errors."""
     path = Path(path)
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SceneError(f"{path}: not valid TOML: {exc}; fix the syntax there") from None
-    return _SceneReader(raw, path, key_lines(text)).scene()
+    return _SceneReader(parse_toml(text, path), path, key_lines(text)).scene()
 
 
 def _unchanged(value):

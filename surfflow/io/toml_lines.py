@@ -4,12 +4,21 @@
 ``("mesh",)`` for the ``[mesh]`` header, ``("mesh", "path")`` for ``path = ...`` under it,
 ``("sources", 0, "rate")`` for a key in the first ``[[sources]]`` entry. Keys inside inline
 tables and multi-line arrays are not listed; :func:`line_of` falls back to the nearest listed
-parent.
+parent. ``read_text`` and ``parse_toml`` read a scene or sweep file with clear errors.
 """
 
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
+
+from ..errors import SceneError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 _ARRAY_HEADER = re.compile(r"^\s*\[\[\s*([^\[\]]+?)\s*\]\]")
 _TABLE_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]")
@@ -80,3 +89,20 @@ def line_of(lines: dict[tuple, int], path: tuple) -> int | None:
         if path[:end] in lines:
             return lines[path[:end]]
     return None
+
+
+def read_text(path: Path, what: str) -> str:
+    """The text of the ``what`` file (``scene``, ``sweep``) at ``path``, or a SceneError."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SceneError(f"cannot read {what} file {str(path)!r}: {exc.strerror or exc}; "
+                         "check the path") from None
+
+
+def parse_toml(text: str, path: Path) -> dict:
+    """The dict of the TOML ``text`` read from ``path``, or a SceneError pointing at the syntax."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SceneError(f"{path}: not valid TOML: {exc}; fix the syntax there") from None
