@@ -8,6 +8,7 @@ The public API, nothing else::
     sim = sf.Simulation(geom, sf.Params())
 """
 
+from . import motion
 from .config import Params, PrecomputeParams, Tolerances
 from .errors import (CacheError, MeshError, MeshFileError, MeshWarning, ParameterError, SceneError,
                      SimulationError, SurfflowError)
@@ -25,5 +26,5 @@ __all__ = [
     "CacheError", "MeshError", "MeshFileError", "MeshWarning", "ParameterError", "Params",
     "PrecomputeParams", "SceneError", "Simulation", "SimulationError", "Source", "SurfaceGeometry",
     "SurfflowError", "Tolerances", "WindGrid", "load_mesh", "load_scene", "precompute",
-    "update_positions", "validate_mesh",
+    "motion", "update_positions", "validate_mesh",
 ]
