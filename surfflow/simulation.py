@@ -196,9 +196,15 @@ class Simulation:
         self.surface_motion.motion = bound
 
     def _take_geometry(self, geom: SurfaceGeometry) -> None:
-        """Use ``geom`` (same connectivity), keeping every vertex's volume A_i d_i."""
+        """Use ``geom`` (same connectivity), keeping every vertex's volume A_i d_i (and, with
+        dissolution, its dissolved and deposited volumes A_i s_i and A_i m_i)."""
         old, s = self.geometry, self.state
         s.depth[:] = old.dual_areas * s.depth / geom.dual_areas
+        if self.dissolution is not None:
+            s.dissolved[:] = old.dual_areas * s.dissolved / geom.dual_areas
+            layer = old.dual_areas * s.soluble_layer / geom.dual_areas
+            s.bottom += layer - s.soluble_layer
+            s.soluble_layer[:] = layer
         s.bottom += geom.bottom - old.bottom
         self._use_geometry(geom)
         for source in self.sources:

@@ -183,3 +183,19 @@ def test_a_uniformly_accelerated_plate_is_a_tilted_plate():
     assert np.abs(moving.depth - tilted.depth).max() < 1e-9 * slosh
     book = moving.ledger()
     assert abs(book["balance_error"]) < 1e-12 * book["current"]
+
+
+def test_a_moving_surface_keeps_the_dissolved_and_deposited_volumes():
+    geom = curved_patch(nx=10, ny=8)
+    sim = sf.Simulation(geom, sf.Params(max_dt=2e-3, dissolution_rate=0.5, solubility=0.2),
+                        motion=Pulse(0.2, 0.3))
+    sim.set_depth(np.full(geom.n_vertices, 0.004))
+    sim.set_soluble_layer(np.where(geom.vertices[:, 0] > 0.7, 0.001, 0.0))
+    before = sim.ledger()
+    for _ in range(300):
+        sim.step()
+    book = sim.ledger()
+    solute = book["dissolved"] + book["deposited"] + book["solute_outflow"]
+    assert book["dissolved"] > 1e-3 * before["deposited"]
+    assert abs(solute - before["deposited"]) < 1e-12 * before["deposited"]
+    assert abs(book["balance_error"]) < 1e-12 * book["current"]
