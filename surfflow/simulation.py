@@ -120,13 +120,17 @@ class Simulation:
     def set_bottom(self, bottom) -> None:
         """Set the bottom height b (n,) in metres along the normal (under the soluble layer).
 
-        On a running simulation this deforms the detail (SPEC §9): each vertex keeps its depth
-        and area, so its volume A_i d_i is unchanged (the free surface rises with the bottom).
-        The geometry takes b too: the friction tensors of the next move derive from it.
+        The geometry takes b too. On a running simulation (after the first step) this deforms
+        the detail (SPEC §9): the position-dependent precompute is redone from b
+        (``sf.update_positions``, which derives the friction tensors from the geometry's
+        bottom), and each vertex keeps its depth and area, so its volume A_i d_i is unchanged
+        (the free surface rises with the bottom).
         """
         bottom = check_vertex_array("bottom", bottom, self.geometry.n_vertices)
         self.state.bottom[:] = bottom + self.state.soluble_layer
         self.geometry = self.geometry.replace(bottom=bottom.copy())
+        if self.state.step_count > 0:
+            self._use_geometry(update_positions(self.geometry, self.geometry.vertices))
 
     def set_soluble_layer(self, layer) -> None:
         """Set the soluble layer m (n,) >= 0 in metres; it lies on the bottom (raising it) and
@@ -222,23 +226,36 @@ class Simulation:
         """Every array and scalar needed to continue bit-identically (numpy values only, so
         ``np.savez(path, **sim.state_dict())`` stores it). Load it into a Simulation built with
         the same geometry (the moved one, after ``set_geometry``), params and n_dyes."""
-        motion = {} if self.surface_motion is None else self.surface_motion.to_dict(self.geometry.bottom)
-        return {**self.state.to_dict(), **sources_to_arrays(self.sources), **motion}
+        motion = {} if self.surface_motion is None else self.surface_motion.to_dict()
+        return {**self.state.to_dict(), **sources_to_arrays(self.sources), **motion,
+                "surface_bottom": self.geometry.bottom.copy()}
 
     def load_state_dict(self, data: dict) -> None:
         """Continue from what :meth:`state_dict` (or a crash file) returned; a moving surface
         goes back to where it was, with its positions' history."""
-        if "motion_positions" in data:
-            if self.surface_motion is None:
-                self.surface_motion = SurfaceMotion(self.geometry.n_vertices)
-            self.surface_motion.load_dict(data)
-            last = self.surface_motion.positions[-1]
-            moved = self.geometry.replace(bottom=np.array(data["surface_bottom"], dtype=np.float64))
-            self._use_geometry(update_positions(moved, last))
         self.sources = restore_state(self.state, data, self.geometry, self.n_dyes)
+        self._restore_surface(data)
         s = self.state
         if self.dissolution is None and (s.soluble_layer.any() or s.dissolved.any()):
             self.dissolution = DissolutionTerm(self.geometry, self.params, s)
+
+    def _restore_surface(self, data: dict) -> None:
+        """Put a moved surface (positions' history) or an edited bottom back where it was."""
+        geom = self.geometry
+        moved = "motion_positions" in data
+        if moved:
+            if self.surface_motion is None:
+                self.surface_motion = SurfaceMotion(geom.n_vertices)
+            self.surface_motion.load_dict(data)
+        bottom = np.asarray(data.get("surface_bottom", geom.bottom), dtype=np.float64)
+        if bottom.shape != geom.bottom.shape:
+            raise ParameterError(f"state dict 'surface_bottom' has shape {bottom.shape}, this "
+                                 f"simulation needs {geom.bottom.shape} (same mesh)")
+        if moved or not np.array_equal(bottom, geom.bottom):
+            vertices = self.surface_motion.positions[-1] if moved else geom.vertices
+            self._use_geometry(update_positions(geom.replace(bottom=bottom.copy()), vertices))
+            for source in self.sources:
+                place_source(source, self.geometry.vertices, self.geometry.dual_areas)
 
     # ---- sources ----------------------------------------------------------------------------
 

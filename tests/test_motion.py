@@ -116,15 +116,24 @@ def test_restart_mid_motion_is_bit_identical():
     assert sim.time == restarted.time
 
 
-def test_set_bottom_on_a_running_simulation_keeps_every_volume():
+def test_set_bottom_on_a_running_simulation_keeps_every_volume_and_restarts_exactly():
     sim = wet_simulation(curved_patch(nx=10, ny=8), sf.Params(max_dt=2e-3), seed=4)
     sim.advance(0.05)
     depth, volume = sim.depth, sim.total_volume()
-    sim.set_bottom(sim.bottom + 0.003 * np.sin(8.0 * sim.geometry.vertices[:, 0]))
+    bottom = sim.bottom + 0.003 * np.sin(8.0 * sim.geometry.vertices[:, 0])
+    sim.set_bottom(bottom)
     assert np.array_equal(sim.depth, depth) and sim.total_volume() == volume
+    assert np.array_equal(sim.geometry.bottom, bottom)
+    saved = {k: np.copy(v) for k, v in sim.state_dict().items()}
     sim.advance(0.1)
     book = sim.ledger()
     assert abs(book["balance_error"]) < 1e-12 * book["current"]
+    restarted = wet_simulation(curved_patch(nx=10, ny=8), sf.Params(max_dt=2e-3), seed=4)
+    restarted.load_state_dict(saved)
+    assert np.array_equal(restarted.geometry.bottom, bottom)
+    restarted.advance(0.1)
+    assert np.array_equal(sim.depth, restarted.depth)
+    assert np.array_equal(sim.velocity, restarted.velocity)
 
 
 def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame():

@@ -81,11 +81,10 @@ class SurfaceMotion:
                              fields.vertex_height, fields.normal_rise, gravity_magnitude, bottom,
                              state.depth, min_depth, dt, state.velocity)
 
-    def to_dict(self, surface_bottom: np.ndarray) -> dict:
-        """The history as state-dict entries (with the geometry's bottom b, which the friction
-        tensors of the moved geometry derive from)."""
+    def to_dict(self) -> dict:
+        """The history as state-dict entries."""
         return {"motion_times": self.times.copy(), "motion_positions": self.positions.copy(),
-                "motion_count": np.int64(self.count), "surface_bottom": surface_bottom.copy()}
+                "motion_count": np.int64(self.count)}
 
     def load_dict(self, data: dict) -> None:
         """Restore what :meth:`to_dict` wrote."""
