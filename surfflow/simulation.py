@@ -321,7 +321,8 @@ class Simulation:
     def _step(self, dt_limit: float) -> float:
         """One time step in the order of SPEC §4, at most ``dt_limit`` long; returns dt.
 
-        Each stage is a method that launches its kernels on the state's buffers. Terms still to
+        Each stage is a method that launches its kernels on the state's buffers. A moving mesh
+        (SPEC §9) is moved first, and its inertial force joins stage 4. Terms still to
         come slot in without reordering: the capillary limit joins stage 1, surface tension and
         wind add their accelerations in stage 4, dissolution and deposition follow stage 6
         (``physics_terms.py`` lists where each term acts).

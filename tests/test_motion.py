@@ -158,16 +158,16 @@ def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame():
 
 
 def accelerated_and_tilted_plates(acceleration, steps):
-    """The film on a plate accelerating at ``acceleration`` along x under gravity -g z after
-    ``steps`` steps, and on a static plate tilted so that gravity of magnitude |g - a| meets it
-    as g - a meets the first, after steps - 2."""
+    """The film on a horizontal plate accelerating at ``acceleration`` (3,) under gravity -g z
+    after ``steps`` steps, and on a static plate tilted so that gravity of magnitude |g - a|
+    meets it as g - a meets the first, after steps - 2."""
     V, F = builders.rectangle(0.0, 1.0, 0.0, 0.4, 20, 8, jitter=0.2, seed=2)
     depth = np.full(len(V), 0.005)
-    effective = GRAVITY - [acceleration, 0.0, 0.0]
+    effective = GRAVITY - acceleration
     tilt = builders.rotation_onto(effective / np.linalg.norm(effective), np.array([0.0, 0.0, -1.0]))
     runs = []
     for points, gravity, motion, n_steps in (
-            (V, GRAVITY, lambda rest, t: rest + [0.5 * acceleration * t * t, 0.0, 0.0], steps),
+            (V, GRAVITY, lambda rest, t: rest + 0.5 * t * t * acceleration, steps),
             (V @ tilt.T, [0.0, 0.0, -np.linalg.norm(effective)], None, steps - 2)):
         params = sf.Params(gravity=gravity, max_dt=1e-3, friction=0.0, boundary="wall")
         sim = sf.Simulation(sf.precompute((points, F), smoothing_iterations=0), params, motion=motion)
@@ -178,15 +178,18 @@ def accelerated_and_tilted_plates(acceleration, steps):
     return runs
 
 
-def test_a_uniformly_accelerated_plate_is_a_tilted_plate():
-    """Equivalence principle: a plate pushed along x at a = 3 m/s^2 under vertical gravity and a
-    static plate tilted to meet gravity g - a the same way carry the same film. The moving plate
-    feels its acceleration from its third position on; during its first two steps its film
-    (uniform, at rest, on a flat plate) feels nothing, so it is the tilted plate's film two
-    steps later, to round-off (the two runs add the same forces in another order)."""
+@pytest.mark.parametrize("acceleration", [(3.0, 0.0, 0.0), (-2.0, 1.0, 4.0)])
+def test_a_uniformly_accelerated_plate_is_a_tilted_plate(acceleration):
+    """Equivalence principle: a plate pushed at a = (3, 0, 0) m/s^2 (along it) or (-2, 1, 4)
+    (also lifted: the hydrostatic support grows) under vertical gravity, and a static plate
+    tilted to meet gravity g - a the same way, carry the same film. The moving plate feels its
+    acceleration from its third position on; during its first two steps its film (uniform, at
+    rest, on a flat plate) feels nothing, so it is the tilted plate's film two steps later, to
+    round-off (the two runs add the same forces in another order)."""
     steps = 200
-    moving, tilted = accelerated_and_tilted_plates(3.0, steps)
-    assert np.allclose(moving.surface_motion.acceleration, [3.0, 0.0, 0.0], atol=1e-6)
+    acceleration = np.array(acceleration)
+    moving, tilted = accelerated_and_tilted_plates(acceleration, steps)
+    assert np.allclose(moving.surface_motion.acceleration, acceleration, atol=1e-6)
     slosh = np.abs(tilted.depth - 0.005).max()
     assert slosh > 1e-3
     assert np.abs(moving.depth - tilted.depth).max() < 1e-9 * slosh

@@ -38,7 +38,9 @@ class SurfaceMotion:
 
         a = 2 / (t2 - t0) [ (x2 - x1) / (t2 - t1) - (x1 - x0) / (t1 - t0) ];
 
-    acceleration_bound: max_i |a_i| (the CFL adds it to |g|). motion: the :class:`BoundMotion`
+    It is the acceleration at t1, applied over the step that starts at t2 (a lag of one step,
+    first order in dt; exact for a uniform acceleration). acceleration_bound: max_i |a_i| (the
+    CFL adds it to |g|). motion: the :class:`BoundMotion`
     the step follows, or None when the user moves the surface with ``move_to``.
     """
 
