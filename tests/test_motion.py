@@ -68,9 +68,8 @@ def moving_simulation(motion, n_dyes=0, params=None):
     return sim
 
 
-@pytest.mark.parametrize("name", sorted(DEFORMERS))
-def test_volume_is_exact_over_1000_steps_of_every_motion(name):
-    sim = moving_simulation(DEFORMERS[name])
+def assert_volume_exact_over_1000_steps(sim):
+    """1000 steps of a moving surface: volume to 1e-12, no NaN, positive depth, real motion."""
     peak = 0.0
     for _ in range(1000):
         sim.step()
@@ -82,19 +81,18 @@ def test_volume_is_exact_over_1000_steps_of_every_motion(name):
     assert not np.allclose(sim.geometry.vertices, curved_patch(nx=10, ny=8).vertices)
 
 
+@pytest.mark.parametrize("name", sorted(DEFORMERS))
+def test_volume_is_exact_over_1000_steps_of_every_motion(name):
+    assert_volume_exact_over_1000_steps(moving_simulation(DEFORMERS[name]))
+
+
 def test_volume_is_exact_over_1000_steps_of_an_obj_sequence(tmp_path):
     rest = curved_patch(nx=10, ny=8)
     for k in range(4):
         sf.io.mesh.trimesh.Trimesh(DEFORMERS["twist"](np.array(rest.vertices), 0.1 * k),
                                    rest.faces, process=False).export(tmp_path / f"f{k}.obj")
-    sim = moving_simulation(MeshSequence(str(tmp_path / "f*.obj"), fps=20.0, loop=True))
-    peak = 0.0
-    for _ in range(1000):
-        sim.step()
-        peak = max(peak, sim.surface_motion.acceleration_bound)
-    book = sim.ledger()
-    assert abs(book["balance_error"]) < 1e-12 * book["current"]
-    assert np.isfinite(sim.depth).all() and peak > 0.1
+    sequence = MeshSequence(str(tmp_path / "f*.obj"), fps=20.0, loop=True)
+    assert_volume_exact_over_1000_steps(moving_simulation(sequence))
 
 
 def run_threads(threads, steps=150):
