@@ -180,7 +180,8 @@ class Simulation:
         force -a_i (``kernels/inertia.py``). Moves come at increasing times; a second move at
         the same time replaces the first.
         """
-        vertices = check_vertex_array("vertices", vertices, self.geometry.n_vertices, columns=3)
+        vertices = np.array(check_vertex_array("vertices", vertices, self.geometry.n_vertices,
+                                               columns=3))  # the geometry freezes its arrays
         if self.surface_motion is None:
             self.surface_motion = SurfaceMotion(self.geometry.n_vertices)
         self._take_geometry(update_positions(self.geometry, vertices))
