@@ -5,7 +5,8 @@ period 1 s) while the liquid setup of ``step.py`` runs on it (half wet, a pour, 
 "recompute" is the step's motion stage: evaluating the motion, ``sf.update_positions`` (normals,
 frames, M_ij, dual areas and vectors), the derived fields, the volume-keeping depth rescale and
 the acceleration from the positions' history; "step" is the whole step, inertial force
-included. Medians of --repeats runs of --steps steps. Reference (SPEC §9, on a GPU): 28.9 ms
+included; "still mesh" the same simulation without motion, timed in turns with it. Medians
+(and minima, nearer an idle machine) of --repeats runs of --steps steps. Reference (SPEC §9, on a GPU): 28.9 ms
 recompute and 41.4 ms per step at 23k vertices.
 
     /work/venv/bin/python benchmarks/motion.py [--steps 20] [--repeats 5] [--meshes plane23k,bunny,torus205k]
@@ -33,9 +34,16 @@ def deforming_geometry(name):
     return load(name)
 
 
+def per_step_seconds(sim, steps):
+    start = time.perf_counter()
+    for _ in range(steps):
+        sim.step()
+    return (time.perf_counter() - start) / steps
+
+
 def benchmark(name, steps, repeats):
     geom = deforming_geometry(name)
-    sim = half_wet_simulation(geom)
+    still, sim = half_wet_simulation(geom), half_wet_simulation(geom)
     size = float(np.linalg.norm(np.ptp(geom.vertices, axis=0)))
     sim.set_motion(sf.motion.Wave(0.01 * size, 0.5 * size, 1.0, axis=(1, 0, 0), direction=(0, 0, 1)))
     recompute = []
@@ -48,20 +56,21 @@ def benchmark(name, steps, repeats):
     sim._follow_motion = timed_follow
     for _ in range(3):
         sim.step()
-    runs, recomputes = [], []
-    for _ in range(repeats):
+        still.step()
+    runs, recomputes, still_runs = [], [], []
+    for _ in range(repeats):  # interleaved, so both see the same machine load
         recompute.clear()
-        start = time.perf_counter()
-        for _ in range(steps):
-            sim.step()
-        runs.append((time.perf_counter() - start) / steps)
+        runs.append(per_step_seconds(sim, steps))
         recomputes.append(sum(recompute) / steps)
-    per_step, per_recompute = statistics.median(runs), statistics.median(recomputes)
+        still_runs.append(per_step_seconds(still, steps))
     book = sim.ledger()
     n = geom.n_vertices
-    print(f"{name:9s} {n:7d} vertices  recompute {1e3 * per_recompute:8.2f} ms  step "
-          f"{1e3 * per_step:8.2f} ms (medians of {repeats} x {steps})  {n / per_step:10.3e} "
-          f"vertex-steps/s  volume error {book['balance_error'] / book['current']:.1e}")
+    per_step = statistics.median(runs)
+    print(f"{name:9s} {n:7d} vertices  recompute {1e3 * statistics.median(recomputes):7.2f} ms "
+          f"(min {1e3 * min(recomputes):.2f})  step {1e3 * per_step:7.2f} ms (min "
+          f"{1e3 * min(runs):.2f})  still mesh {1e3 * statistics.median(still_runs):7.2f} ms (min "
+          f"{1e3 * min(still_runs):.2f})  {n / per_step:9.3e} vertex-steps/s  volume error "
+          f"{book['balance_error'] / book['current']:.1e}  (medians of {repeats} x {steps})")
 
 
 if __name__ == "__main__":
