@@ -190,14 +190,14 @@ class Simulation:
     def set_motion(self, motion) -> None:
         """Make the mesh follow ``motion`` (a callable ``(rest_vertices, t) -> vertices``, e.g.
         ``sf.motion.Keyframes``, ``Twist``, ``MeshSequence``): every step starts with
-        ``move_to(motion(rest, time))``, rest being the current positions. None stops it."""
+        ``move_to(motion(rest, time))``, rest being the current positions; the positions'
+        history starts afresh (no acceleration from a jump to the new motion). None stops it."""
         if motion is None:
             if self.surface_motion is not None:
                 self.surface_motion.motion = None
             return
         bound = BoundMotion(motion, self.geometry.vertices)
-        if self.surface_motion is None:
-            self.surface_motion = SurfaceMotion(self.geometry.n_vertices)
+        self.surface_motion = SurfaceMotion(self.geometry.n_vertices)
         self.surface_motion.motion = bound
 
     def _take_geometry(self, geom: SurfaceGeometry) -> None:
