@@ -120,17 +120,17 @@ class Simulation:
     def set_bottom(self, bottom) -> None:
         """Set the bottom height b (n,) in metres along the normal (under the soluble layer).
 
-        The geometry takes b too. On a running simulation (after the first step) this deforms
-        the detail (SPEC §9): the position-dependent precompute is redone from b
+        On a running simulation (after the first step) this deforms the detail (SPEC §9): the
+        geometry takes b and its position-dependent precompute is redone
         (``sf.update_positions``, which derives the friction tensors from the geometry's
-        bottom), and each vertex keeps its depth and area, so its volume A_i d_i is unchanged
-        (the free surface rises with the bottom).
+        bottom); each vertex keeps its depth and area, so its volume A_i d_i is unchanged (the
+        free surface rises with the bottom).
         """
         bottom = check_vertex_array("bottom", bottom, self.geometry.n_vertices)
         self.state.bottom[:] = bottom + self.state.soluble_layer
-        self.geometry = self.geometry.replace(bottom=bottom.copy())
         if self.state.step_count > 0:
-            self._use_geometry(update_positions(self.geometry, self.geometry.vertices))
+            self._use_geometry(update_positions(self.geometry.replace(bottom=bottom.copy()),
+                                                self.geometry.vertices))
 
     def set_soluble_layer(self, layer) -> None:
         """Set the soluble layer m (n,) >= 0 in metres; it lies on the bottom (raising it) and

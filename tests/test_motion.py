@@ -224,3 +224,13 @@ def test_a_moving_surface_keeps_the_dissolved_and_deposited_volumes():
     assert book["dissolved"] > 1e-3 * before["deposited"]
     assert abs(solute - before["deposited"]) < 1e-12 * before["deposited"]
     assert abs(book["balance_error"]) < 1e-12 * book["current"]
+
+
+def test_set_geometry_keeps_the_offsets_of_a_bottom_set_before_the_run():
+    geom = curved_patch(nx=10, ny=8)
+    sim = sf.Simulation(geom)
+    offsets = np.linspace(0.0, 0.002, geom.n_vertices)
+    sim.set_bottom(geom.bottom + offsets)
+    moved = sf.update_positions(geom.replace(bottom=geom.bottom + 0.001), geom.vertices * 1.1)
+    sim.set_geometry(moved)
+    assert np.allclose(sim.bottom, moved.bottom + offsets, rtol=0, atol=1e-15)
