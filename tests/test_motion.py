@@ -234,3 +234,24 @@ def test_set_geometry_keeps_the_offsets_of_a_bottom_set_before_the_run():
     moved = sf.update_positions(geom.replace(bottom=geom.bottom + 0.001), geom.vertices * 1.1)
     sim.set_geometry(moved)
     assert np.allclose(sim.bottom, moved.bottom + offsets, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("normal", [5.0, -5.0])
+def test_without_gravity_a_uniform_film_feels_minus_the_tangential_acceleration(normal):
+    """No gravity, a flat plate accelerated at a = (1, 0, +-5): pressed onto the plate (+5) the
+    film feels the gradient of a . p, pulled off it (-5) only -P a (no hydrostatic support);
+    both give a uniform film the velocity -a_t (t - 2 dt) (the force starts at the third step)
+    away from the outflow edges (8 steps: at least 10 rings from the edges)."""
+    V, F = builders.rectangle(0.0, 1.0, 0.0, 0.6, 40, 24, jitter=0.2, seed=2)
+    acceleration = np.array([1.0, 0.0, normal])
+    params = sf.Params(gravity=(0.0, 0.0, 0.0), max_dt=1e-3, friction=0.0, boundary="outflow")
+    sim = sf.Simulation(sf.precompute((V, F), smoothing_iterations=0), params,
+                        motion=lambda rest, t: rest + 0.5 * t * t * acceleration)
+    sim.set_depth(np.full(len(V), 0.005))
+    for _ in range(8):
+        sim.step()
+    interior = (np.abs(V[:, 0] - 0.5) < 0.25) & (np.abs(V[:, 1] - 0.3) < 0.05)
+    expected = -(sim.time - 2e-3) * np.array([1.0, 0.0, 0.0])
+    # round-off: the second difference of O(1) positions at dt = 1e-3 carries ~eps / dt^2
+    # = 2e-10 m/s^2, over 6 steps ~1e-12 m/s
+    assert np.abs(sim.velocity[interior] - expected).max() < 1e-12
