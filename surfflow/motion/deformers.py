@@ -81,7 +81,7 @@ class Twist(_Deformer):
 
 class Pulse(_Deformer):
     """Breathe about c: x = c + (1 + amplitude sin(2 pi t / T)) (x_rest - c); ``amplitude`` is a
-    fraction of the size (0.1 = +-10 %). ``axis`` is not used."""
+    fraction of the size (0.1 = +-10 %)."""
 
     def __init__(self, amplitude, period, center=None):
         super().__init__(period, (1.0, 0.0, 0.0), center)
