@@ -8,6 +8,7 @@ The public API, nothing else::
     sim = sf.Simulation(geom, sf.Params())
 """
 
+from . import motion
 from .batch import load_sweep, sweep
 from .config import Params, PrecomputeParams, Tolerances
 from .errors import (CacheError, MeshError, MeshFileError, MeshWarning, ParameterError, SceneError,
@@ -27,5 +28,5 @@ __all__ = [
     "CacheError", "MeshError", "MeshFileError", "MeshWarning", "ParameterError", "Params",
     "PrecomputeParams", "SceneError", "Simulation", "SimulationError", "Source", "SurfaceGeometry",
     "SurfflowError", "Tolerances", "UsdWriter", "WindGrid", "load_mesh", "load_scene",
-    "load_sweep", "precompute", "sweep", "update_positions", "validate_mesh",
+    "load_sweep", "motion", "precompute", "sweep", "update_positions", "validate_mesh",
 ]

@@ -19,6 +19,7 @@ import numpy as np
 
 from .config import Params
 from .errors import ParameterError, SimulationError
+from .geometry.precompute import update_positions
 from .geometry.surface import SurfaceGeometry
 from .kernels.advection import advect_velocity
 from .kernels.boundaries import apply_wall_slip
@@ -28,6 +29,7 @@ from .kernels.friction import apply_friction, friction_shares
 from .kernels.pressure import apply_gravity_pressure
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
+from .motion.surface_motion import BoundMotion, SurfaceMotion
 from .physics_terms import DissolutionTerm, SurfaceTensionTerm, WindTerm
 from .sources import gather_source_rates, make_source, place_source, sources_to_arrays
 from .state import (SimulationState, check_vertex_array, restore_state, surface_fields,
@@ -39,11 +41,12 @@ class Simulation:
 
     geom: the precomputed surface. params: :class:`Params` (defaults if None). n_dyes: number of
     passive dyes carried by the flow. crash_dir: where the last good state is written if the
-    simulation goes non-finite.
+    simulation goes non-finite. motion: a callable ``(rest_vertices, t) -> vertices`` the mesh
+    follows (see :meth:`set_motion`).
     """
 
     def __init__(self, geom: SurfaceGeometry, params: Params | None = None, n_dyes: int = 0,
-                 crash_dir: str | os.PathLike = "."):
+                 crash_dir: str | os.PathLike = ".", motion=None):
         if not isinstance(geom, SurfaceGeometry):
             raise ParameterError(f"geom is a {type(geom).__name__}; pass the SurfaceGeometry that "
                                  "sf.precompute(mesh) returns")
@@ -63,6 +66,9 @@ class Simulation:
         laminar = self.params.friction_model == "laminar"
         self._linear_friction = 0.0 if laminar else self.params.friction
         self._laminar_friction = 3.0 * self.params.viscosity if laminar else 0.0
+        self.surface_motion = None  # a SurfaceMotion once the surface moves
+        if motion is not None:
+            self.set_motion(motion)
 
     # ---- state in and out -------------------------------------------------------------------
 
@@ -112,9 +118,19 @@ class Simulation:
         self.state.velocity[:] = np.einsum("iaj,ij->ia", self.geometry.tangent_frames, world)
 
     def set_bottom(self, bottom) -> None:
-        """Set the bottom height b (n,) in metres along the normal (under the soluble layer)."""
-        self.state.bottom[:] = check_vertex_array("bottom", bottom, self.geometry.n_vertices)
-        self.state.bottom += self.state.soluble_layer
+        """Set the bottom height b (n,) in metres along the normal (under the soluble layer).
+
+        On a running simulation (after the first step) this deforms the detail (SPEC §9): the
+        geometry takes b and its position-dependent precompute is redone
+        (``sf.update_positions``, which derives the friction tensors from the geometry's
+        bottom); each vertex keeps its depth and area, so its volume A_i d_i is unchanged (the
+        free surface rises with the bottom).
+        """
+        bottom = check_vertex_array("bottom", bottom, self.geometry.n_vertices)
+        self.state.bottom[:] = bottom + self.state.soluble_layer
+        if self.state.step_count > 0:
+            self._use_geometry(update_positions(self.geometry.replace(bottom=bottom.copy()),
+                                                self.geometry.vertices))
 
     def set_soluble_layer(self, layer) -> None:
         """Set the soluble layer m (n,) >= 0 in metres; it lies on the bottom (raising it) and
@@ -151,11 +167,51 @@ class Simulation:
             raise ParameterError("set_geometry needs a SurfaceGeometry with the same vertices and "
                                  "connectivity; for a new mesh build a new Simulation")
         world = self.velocity
-        s = self.state
+        self._take_geometry(geom)
+        self.state.velocity[:] = np.einsum("iaj,ij->ia", geom.tangent_frames, world)
+
+    def move_to(self, vertices) -> None:
+        """The surface is at these (n, 3) smoothed positions now (SPEC §9).
+
+        Redoes the position-dependent precompute (``sf.update_positions``), keeps each vertex's
+        volume A_i d_i and its velocity relative to the surface (the frame components: frames
+        are attached to the material), and records the positions: from the third move on, their
+        second time difference is the surface acceleration a_i the film feels as the inertial
+        force -a_i (``kernels/inertia.py``). Moves come at increasing times; a second move at
+        the same time replaces the first.
+        """
+        vertices = np.array(check_vertex_array("vertices", vertices, self.geometry.n_vertices,
+                                               columns=3))  # the geometry freezes its arrays
+        if self.surface_motion is None:
+            self.surface_motion = SurfaceMotion(self.geometry.n_vertices)
+        self._take_geometry(update_positions(self.geometry, vertices))
+        self.surface_motion.record(self.state.time, vertices)
+
+    def set_motion(self, motion) -> None:
+        """Make the mesh follow ``motion`` (a callable ``(rest_vertices, t) -> vertices``, e.g.
+        ``sf.motion.Keyframes``, ``Twist``, ``MeshSequence``): every step starts with
+        ``move_to(motion(rest, time))``, rest being the current positions; the positions'
+        history starts afresh (no acceleration from a jump to the new motion). None stops it."""
+        if motion is None:
+            if self.surface_motion is not None:
+                self.surface_motion.motion = None
+            return
+        bound = BoundMotion(motion, self.geometry.vertices)
+        self.surface_motion = SurfaceMotion(self.geometry.n_vertices)
+        self.surface_motion.motion = bound
+
+    def _take_geometry(self, geom: SurfaceGeometry) -> None:
+        """Use ``geom`` (same connectivity), keeping every vertex's volume A_i d_i (and, with
+        dissolution, its dissolved and deposited volumes A_i s_i and A_i m_i)."""
+        old, s = self.geometry, self.state
         s.depth[:] = old.dual_areas * s.depth / geom.dual_areas
+        if self.dissolution is not None:
+            s.dissolved[:] = old.dual_areas * s.dissolved / geom.dual_areas
+            layer = old.dual_areas * s.soluble_layer / geom.dual_areas
+            s.bottom += layer - s.soluble_layer
+            s.soluble_layer[:] = layer
         s.bottom += geom.bottom - old.bottom
         self._use_geometry(geom)
-        s.velocity[:] = np.einsum("iaj,ij->ia", geom.tangent_frames, world)
         for source in self.sources:
             place_source(source, geom.vertices, geom.dual_areas)
 
@@ -171,14 +227,36 @@ class Simulation:
         """Every array and scalar needed to continue bit-identically (numpy values only, so
         ``np.savez(path, **sim.state_dict())`` stores it). Load it into a Simulation built with
         the same geometry (the moved one, after ``set_geometry``), params and n_dyes."""
-        return {**self.state.to_dict(), **sources_to_arrays(self.sources)}
+        motion = {} if self.surface_motion is None else self.surface_motion.to_dict()
+        return {**self.state.to_dict(), **sources_to_arrays(self.sources), **motion,
+                "surface_bottom": self.geometry.bottom.copy()}
 
     def load_state_dict(self, data: dict) -> None:
-        """Continue from what :meth:`state_dict` (or a crash file) returned."""
+        """Continue from what :meth:`state_dict` (or a crash file) returned; a moving surface
+        goes back to where it was, with its positions' history."""
         self.sources = restore_state(self.state, data, self.geometry, self.n_dyes)
+        self._restore_surface(data)
         s = self.state
         if self.dissolution is None and (s.soluble_layer.any() or s.dissolved.any()):
             self.dissolution = DissolutionTerm(self.geometry, self.params, s)
+
+    def _restore_surface(self, data: dict) -> None:
+        """Put a moved surface (positions' history) or an edited bottom back where it was."""
+        geom = self.geometry
+        moved = "motion_positions" in data
+        if moved:
+            if self.surface_motion is None:
+                self.surface_motion = SurfaceMotion(geom.n_vertices)
+            self.surface_motion.load_dict(data)
+        bottom = np.asarray(data.get("surface_bottom", geom.bottom), dtype=np.float64)
+        if bottom.shape != geom.bottom.shape:
+            raise ParameterError(f"state dict 'surface_bottom' has shape {bottom.shape}, this "
+                                 f"simulation needs {geom.bottom.shape} (same mesh)")
+        if moved or not np.array_equal(bottom, geom.bottom):
+            vertices = self.surface_motion.positions[-1] if moved else geom.vertices
+            self._use_geometry(update_positions(geom.replace(bottom=bottom.copy()), vertices))
+            for source in self.sources:
+                place_source(source, self.geometry.vertices, self.geometry.dual_areas)
 
     # ---- sources ----------------------------------------------------------------------------
 
@@ -244,11 +322,13 @@ class Simulation:
     def _step(self, dt_limit: float) -> float:
         """One time step in the order of SPEC §4, at most ``dt_limit`` long; returns dt.
 
-        Each stage is a method that launches its kernels on the state's buffers. Terms still to
+        Each stage is a method that launches its kernels on the state's buffers. A moving mesh
+        (SPEC §9) is moved first, and its inertial force joins stage 4. Terms still to
         come slot in without reordering: the capillary limit joins stage 1, surface tension and
         wind add their accelerations in stage 4, dissolution and deposition follow stage 6
         (``physics_terms.py`` lists where each term acts).
         """
+        self._follow_motion()                         # 0. a moving mesh goes where it is now
         self.state.save_last_good()
         dt = min(self._stable_time_step(), dt_limit)  # 1. CFL on the one-ring, user's max_dt
         self._apply_sources(dt)                       # 2. pour, rain (in), sinks (out); booked
@@ -263,9 +343,15 @@ class Simulation:
         self._check_finite()                          # 8. NaN check (writes the last good state)
         return dt
 
+    def _follow_motion(self) -> None:
+        if self.surface_motion is not None and self.surface_motion.motion is not None:
+            self.move_to(self.surface_motion.motion.vertices_at(self.state.time))
+
     def _stable_time_step(self) -> float:
         s, p = self.state, self.params
-        dt = cfl_time_step(s.depth, s.velocity, self.fields.ring_spacing, p.gravity_magnitude,
+        felt_gravity = p.gravity_magnitude + (0.0 if self.surface_motion is None
+                                              else self.surface_motion.acceleration_bound)
+        dt = cfl_time_step(s.depth, s.velocity, self.fields.ring_spacing, felt_gravity,
                            p.min_depth, p.cfl, p.max_dt)
         if self.tension is not None:
             dt = min(dt, self.tension.time_step(s, self.fields))
@@ -309,6 +395,9 @@ class Simulation:
                                g.dual_areas, f.fit_weights, s.friction_share, f.vertex_height,
                                f.normal_rise, f.tangent_gravity, self.params.gravity_magnitude,
                                bottom, s.depth, self.params.min_depth, dt, s.velocity)
+        if self.surface_motion is not None:
+            self.surface_motion.apply(g, f, s, bottom, self.params.gravity_magnitude,
+                                      self.params.min_depth, dt)
         if self.tension is not None:
             self.tension.apply(g, f, s, bottom, dt)
         if self.wind is not None:

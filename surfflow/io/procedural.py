@@ -68,6 +68,18 @@ def grooved_plane(size=(1.0, 1.0), resolution=(60, 60), groove_depth: float = 0.
     return V, F
 
 
+def tray(size=(0.6, 0.4), resolution=(48, 32), rim_height: float = 0.04, rim_width: float = 0.06):
+    """A shallow pan: a flat floor whose edges curve up into a rim, normal +z.
+
+    A vertex at distance m from the nearest edge (inside ``rim_width``) is raised by
+    rim_height (1 - m / rim_width)^2; the floor beyond is flat at z = 0.
+    """
+    V, F = plane(size, resolution)
+    m = np.minimum(0.5 * size[0] - np.abs(V[:, 0]), 0.5 * size[1] - np.abs(V[:, 1]))
+    V[:, 2] = float(rim_height) * np.clip(1.0 - m / float(rim_width), 0.0, 1.0) ** 2
+    return V, F
+
+
 PROCEDURAL_MESHES = {
     "icosphere": (icosphere, {"subdivisions": 3, "radius": 1.0}),
     "bumpy_sphere": (bumpy_sphere, {"subdivisions": 4, "radius": 1.0, "bump_height": 0.05,
@@ -76,4 +88,6 @@ PROCEDURAL_MESHES = {
     "grooved_plane": (grooved_plane, {"size": (1.0, 1.0), "resolution": (60, 60),
                                       "groove_depth": 0.01, "groove_spacing": 0.05,
                                       "groove_angle": 45.0}),
+    "tray": (tray, {"size": (0.6, 0.4), "resolution": (48, 32), "rim_height": 0.04,
+                    "rim_width": 0.06}),
 }

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import Params, PrecomputeParams
-from ..errors import ParameterError, SceneError
+from ..errors import MeshError, ParameterError, SceneError
 from ..kernels.wind import WindGrid
 from . import scene_schema as schema
+from .motion_spec import MOTION_KEYS, MotionSpec, MotionTableError, motion_spec
 from .presets import DEFAULT_LIQUID, LIQUID_PRESETS
 from .procedural import PROCEDURAL_MESHES
 from .toml_lines import key_lines, line_of, parse_toml, read_text
@@ -124,6 +125,8 @@ class Scene:
     soluble_layer: LayerSpec | None
     output: OutputSpec
     render: RenderSpec
+    motion: MotionSpec | None = None
+    """the [motion] table: what moves the mesh (SPEC §9), None for a still mesh."""
 
     @property
     def n_frames(self) -> int:
@@ -182,7 +185,7 @@ class _SceneReader:
         return checked
 
     def scene(self) -> Scene:
-        table_names = (*schema.TABLES, "sources")
+        table_names = (*schema.TABLES, "sources", "motion")
         top = self.table((), self.raw, {**schema.TOP_LEVEL, **dict.fromkeys(table_names, _unchanged)})
         sections = {name: self.table((name,), self.raw.get(name, {}), checkers)
                     for name, checkers in schema.TABLES.items()}
@@ -205,6 +208,7 @@ class _SceneReader:
                            if sections["soluble_layer"] else None),
             output=OutputSpec(**self.with_directory(sections["output"], Path("output") / name)),
             render=RenderSpec(**self.with_directory(sections["render"], Path("render") / name)),
+            motion=self.motion(self.raw.get("motion")),
         )
 
     @staticmethod
@@ -294,6 +298,20 @@ class _SceneReader:
                 raise self.fail(("sources", k, "stop"), "must be later than 'start'")
             specs.append(SourceSpec(kind=kind, **values))
         return tuple(specs)
+
+    def motion(self, values) -> MotionSpec | None:
+        """The [motion] table, checked by building the motion once (sequence files are read)."""
+        if values is None:
+            return None
+        checked = self.table(("motion",), values, MOTION_KEYS)
+        try:
+            spec = motion_spec(checked, self.base)
+            spec.build()
+        except MotionTableError as exc:
+            raise self.fail(("motion", exc.args[0]), exc.args[1]) from None
+        except (ParameterError, MeshError) as exc:
+            raise self.fail(("motion",), str(exc)) from None
+        return spec
 
     def region(self, table: str, value_key: str, values: dict) -> dict:
         """A per-vertex field's table ([initial], [soluble_layer]): ``value_key`` everywhere or

@@ -124,4 +124,6 @@ def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".
                                            geom, "soluble layer"))
     for spec in scene.sources:
         add_scene_source(sim, spec, scene.dye_colors)
+    if scene.motion is not None:
+        sim.set_motion(scene.motion.build())
     return sim

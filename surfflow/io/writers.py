@@ -13,13 +13,16 @@
                                 when the run has a soluble layer
 ``soluble_layer``  (n,)         thickness m of the soluble layer left on the bottom (m),
                                 when the run has one
+``vertices``       (n, 3)       the smoothed positions now, when the surface moves (SPEC §9)
+``normals``        (n, 3)       their normals, when the surface moves
 =================  ===========  ==========================================================
 
 Writers write the frames of one run into one directory. ``NpzFrameWriter`` writes
 ``mesh.npz`` (vertices, faces, normals, dual_areas, original_vertices) once and ``frame_00000.npz`` ... with
-``time`` and the fields; ``VtuSeriesWriter`` writes ``frame_00000.vtu`` ... and rewrites
-``frames.pvd`` after every frame, so an interrupted run leaves a readable series. The USD
-stage (``run.usdc``, optional extra) is written by :class:`surfflow.io.usd.UsdWriter`.
+``time`` and the fields; ``VtuSeriesWriter`` writes ``frame_00000.vtu`` ... (points: the moved
+vertices when the surface moves) and rewrites ``frames.pvd`` after every frame, so an
+interrupted run leaves a readable series. The USD stage (``run.usdc``, optional extra) is
+written by :class:`surfflow.io.usd.UsdWriter`.
 """
 
 from __future__ import annotations
@@ -51,6 +54,9 @@ def frame_fields(sim) -> dict[str, np.ndarray]:
     if sim.dissolution is not None:
         fields["dissolved"] = sim.dissolved
         fields["soluble_layer"] = sim.soluble_layer
+    if sim.surface_motion is not None:
+        fields["vertices"] = np.array(geom.vertices, dtype=np.float64)
+        fields["normals"] = np.array(geom.normals, dtype=np.float64)
     return fields
 
 
@@ -90,10 +96,11 @@ class VtuSeriesWriter:
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".vtu")
-        point_data = {name: np.ascontiguousarray(values) for name, values in fields.items()}
-        point_data["normal"] = np.ascontiguousarray(self.geometry.normals)
-        mesh = meshio.Mesh(self.geometry.vertices, [("triangle", self.geometry.faces)],
-                           point_data=point_data)
+        point_data = {name: np.ascontiguousarray(values) for name, values in fields.items()
+                      if name not in ("vertices", "normals")}
+        point_data["normal"] = np.ascontiguousarray(fields.get("normals", self.geometry.normals))
+        mesh = meshio.Mesh(fields.get("vertices", self.geometry.vertices),
+                           [("triangle", self.geometry.faces)], point_data=point_data)
         mesh.write(path, file_format="vtu", binary=True)
         self.entries.append((float(time), path.name))
         self._write_index()

@@ -23,17 +23,24 @@ import numpy as np
 from ._jit import parallel_kernel, serial_kernel
 
 PIVOT_FLOOR = 1e-9
+CHUNK = 256  # vertices per block of ring_fit_weights: one scratch allocation per block
 
 
 @serial_kernel
 def solve_normal_equations(normal, rhs):
     """Solve normal X = rhs in place (normal (p, p), rhs (p, k); X is written into rhs) by
     Gaussian elimination with partial pivoting. Returns False, leaving garbage, when a pivot falls
-    below PIVOT_FLOOR times the largest diagonal entry of ``normal``."""
+    below PIVOT_FLOOR times the largest diagonal entry of ``normal``. Allocates nothing."""
     size = normal.shape[0]
-    floor = PIVOT_FLOOR * np.max(np.abs(np.diag(normal)))
+    largest = 0.0
+    for d in range(size):
+        largest = max(largest, abs(normal[d, d]))
+    floor = PIVOT_FLOOR * largest
     for col in range(size):
-        pivot = col + np.argmax(np.abs(normal[col:, col]))
+        pivot = col
+        for row in range(col + 1, size):
+            if abs(normal[row, col]) > abs(normal[pivot, col]):
+                pivot = row
         if abs(normal[pivot, col]) <= floor:
             return False
         for c in range(size):
@@ -55,20 +62,26 @@ def solve_normal_equations(normal, rhs):
 
 
 @serial_kernel
-def fit_ring(coords, start, stop, n_terms, weights):
+def fit_ring(coords, start, stop, n_terms, basis_scratch, normal_scratch, weights):
     """Write the gradient weights of the ``n_terms``-coefficient fit (5 quadratic, 2 linear) for
-    the CSR entries start..stop into weights (nnz, 2); returns False if the fit is singular."""
+    the CSR entries start..stop into weights (nnz, 2); returns False if the fit is singular.
+    basis_scratch (>= n_terms, >= stop - start) and normal_scratch (>= n_terms, >= n_terms) are
+    work space."""
     k = stop - start
-    scale = np.sqrt(np.mean(coords[start:stop, 0] ** 2 + coords[start:stop, 1] ** 2))
-    basis = np.empty((n_terms, k))
+    total = 0.0
+    for m in range(start, stop):
+        total += coords[m, 0] ** 2 + coords[m, 1] ** 2
+    scale = np.sqrt(total / k)
+    basis = basis_scratch[:n_terms, :k]
     for m in range(k):
         u, v = coords[start + m, 0] / scale, coords[start + m, 1] / scale
         basis[0, m], basis[1, m] = u, v
         if n_terms == 5:
             basis[2, m], basis[3, m], basis[4, m] = 0.5 * u * u, u * v, 0.5 * v * v
-    normal = np.zeros((n_terms, n_terms))
+    normal = normal_scratch[:n_terms, :n_terms]
     for row in range(n_terms):
         for col in range(n_terms):
+            normal[row, col] = 0.0
             for m in range(k):
                 normal[row, col] += basis[row, m] * basis[col, m]
     if not solve_normal_equations(normal, basis):
@@ -84,10 +97,21 @@ def ring_fit_weights(offsets, neighbor_coords, weights):
     """weights (nnz, 2), written: w_ij of the one-ring least-squares gradient (module docstring).
 
     offsets (n + 1,): CSR one-rings; neighbor_coords (nnz, 2): x_j in i's tangent coordinates.
+    Blocks of ``CHUNK`` vertices share one scratch space; every vertex's weights depend on its
+    ring alone, so the result does not depend on the number of threads.
     """
-    for i in numba.prange(offsets.shape[0] - 1):
-        start, stop = offsets[i], offsets[i + 1]
-        if stop - start >= 5 and fit_ring(neighbor_coords, start, stop, 5, weights):
-            continue
-        if not fit_ring(neighbor_coords, start, stop, 2, weights):
-            weights[start:stop] = 0.0
+    n = offsets.shape[0] - 1
+    for block in numba.prange((n + CHUNK - 1) // CHUNK):
+        first, last = block * CHUNK, min(n, (block + 1) * CHUNK)
+        largest_ring = 0
+        for i in range(first, last):
+            largest_ring = max(largest_ring, offsets[i + 1] - offsets[i])
+        basis = np.empty((5, largest_ring))
+        normal = np.empty((5, 5))
+        for i in range(first, last):
+            start, stop = offsets[i], offsets[i + 1]
+            if stop - start >= 5 and fit_ring(neighbor_coords, start, stop, 5, basis, normal,
+                                              weights):
+                continue
+            if not fit_ring(neighbor_coords, start, stop, 2, basis, normal, weights):
+                weights[start:stop] = 0.0

@@ -4,7 +4,8 @@ The object is the input surface (``original_vertices``). The liquid is a second 
 triangles whose vertex i sits at the free surface x_i + (b_i + d_i) n_i where the vertex is wet
 (d_i >= min_depth) and just under the object's surface where it is dry, so only the wet part
 shows and the shoreline tapers into the object. Films much thinner than the mesh are drawn at
-least ``min_thickness`` thick (display only) so they do not flicker into the object.
+least ``min_thickness`` thick (display only) so they do not flicker into the object. On a
+moving surface (SPEC §9) both meshes follow the simulation's current geometry every update.
 """
 
 from __future__ import annotations
@@ -55,8 +56,16 @@ class LiquidView:
         offset = np.where(wet, bottom + np.maximum(depth, self.min_thickness), bottom - self.min_thickness)
         return geom.vertices + offset[:, None] * geom.normals
 
+    def follow_surface(self, geometry) -> None:
+        """Draw a moved surface: the object at x_i + b_i n_i (the input surface, carried along)."""
+        self.geometry = geometry
+        self.object_mesh.update_vertex_positions(
+            geometry.vertices + geometry.bottom[:, None] * geometry.normals)
+
     def update(self, sim) -> None:
         """Move the liquid mesh to ``sim``'s state and refresh its colours and arrows."""
+        if sim.geometry is not self.geometry:
+            self.follow_surface(sim.geometry)
         depth = sim.depth
         self.liquid_mesh.update_vertex_positions(
             self.liquid_positions(depth, sim.bottom, sim.params.min_depth))

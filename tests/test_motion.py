@@ -1,0 +1,257 @@
+"""Moving and deforming surfaces (SPEC §9): the motions, move_to / set_bottom, the inertial
+force, volume, threads and restarts."""
+
+import math
+
+import numba
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+
+import builders
+import surfflow as sf
+from runtime_cases import curved_patch, wet_simulation
+from surfflow.motion import Bend, Keyframes, MeshSequence, Pulse, Twist, Wave
+
+GRAVITY = np.array([0.0, 0.0, -9.81])
+DEFORMERS = {
+    "bend": Bend(3.0, 0.4, axis=(1, 0, 0), direction=(0, 0, 1)),
+    "twist": Twist(90.0, 0.3, axis=(1, 0, 0)),
+    "pulse": Pulse(0.15, 0.25),
+    "wave": Wave(0.05, 0.7, 0.2),
+    "keyframes": Keyframes([0.0, 0.1, 0.3], [[0, 0, 0], [0.05, 0, 0.02], [0, 0.1, 0]],
+                           [[0, 0, 0], [20, 0, 10], [-10, 30, 0]], pivot=(0.7, 0.5, 0.0)),
+}
+
+
+def test_keyframes_interpolate_translation_linearly_and_rotation_by_slerp():
+    motion = Keyframes([0.0, 2.0], [[0, 0, 0], [2, 4, 0]], [[0, 0, 0], [0, 0, 90]])
+    moved = motion(np.array([[1.0, 0.0, 0.0]]), 1.0)
+    c = math.cos(math.radians(45.0))
+    assert np.allclose(moved, [[c + 1.0, c + 2.0, 0.0]], atol=1e-14)
+    assert np.allclose(motion(np.array([[1.0, 0.0, 0.0]]), 5.0), [[2.0, 5.0, 0.0]], atol=1e-14)
+
+
+def test_bend_puts_a_straight_line_on_a_circle_and_twist_turns_sections():
+    s = np.linspace(-0.5, 0.5, 11)
+    line = np.stack([s, np.zeros_like(s), np.zeros_like(s)], 1)
+    bent = Bend(2.0, 4.0, center=(0, 0, 0))(line, 1.0)  # k = 2 at a quarter period
+    centre = np.array([0.0, 0.0, 0.5])
+    assert np.allclose(np.linalg.norm(bent - centre, axis=1), 0.5, atol=1e-14)
+    assert np.allclose(np.linalg.norm(np.diff(bent, axis=0), axis=1).sum(), 1.0, rtol=1e-2)
+    spoke = np.array([[0.5, 0.0, 1.0]])
+    turned = Twist(90.0, 4.0, center=(0, 0, 0))(spoke, 1.0)  # 45 degrees at s = 0.5
+    assert np.allclose(turned, [[0.5, -math.sqrt(0.5), math.sqrt(0.5)]], atol=1e-14)
+
+
+def test_mesh_sequence_interpolates_frames_and_refuses_another_mesh(tmp_path):
+    V, F = builders.rectangle(0.0, 1.0, 0.0, 1.0, 3, 3, jitter=0.0)
+    for k in range(3):
+        sf.io.mesh.trimesh.Trimesh(V + [0.0, 0.0, 0.1 * k], F, process=False).export(
+            tmp_path / f"frame_{k}.obj")
+    sequence = MeshSequence(str(tmp_path / "frame_*.obj"), fps=10.0)
+    assert np.allclose(sequence(V, 0.15) - V, [0.0, 0.0, 0.15], atol=1e-14)
+    assert np.allclose(sequence(V, 9.0) - V, [0.0, 0.0, 0.2], atol=1e-14)
+    other, G = builders.rectangle(0.0, 1.0, 0.0, 1.0, 4, 3, jitter=0.0)
+    sf.io.mesh.trimesh.Trimesh(other, G, process=False).export(tmp_path / "frame_3.obj")
+    with pytest.raises(sf.MeshError, match="frame_3.obj.*same mesh with moved vertices"):
+        MeshSequence(str(tmp_path / "frame_*.obj"), fps=10.0)
+    with pytest.raises(sf.ParameterError, match="matches no file"):
+        MeshSequence(str(tmp_path / "none_*.obj"), fps=10.0)
+
+
+def moving_simulation(motion, n_dyes=0, params=None):
+    sim = wet_simulation(curved_patch(nx=10, ny=8), params or sf.Params(max_dt=2e-3),
+                         n_dyes=n_dyes, seed=3)
+    sim.add_rain(1e-4, stop=0.5)
+    sim.set_motion(motion)
+    return sim
+
+
+def assert_volume_exact_over_1000_steps(sim):
+    """1000 steps of a moving surface: volume to 1e-12, no NaN, positive depth, real motion."""
+    peak = 0.0
+    for _ in range(1000):
+        sim.step()
+        peak = max(peak, sim.surface_motion.acceleration_bound)
+    book = sim.ledger()
+    assert abs(book["balance_error"]) < 1e-12 * book["current"]
+    assert np.isfinite(sim.depth).all() and sim.depth.min() >= 0.0
+    assert peak > 0.1
+    assert not np.allclose(sim.geometry.vertices, curved_patch(nx=10, ny=8).vertices)
+
+
+@pytest.mark.parametrize("name", sorted(DEFORMERS))
+def test_volume_is_exact_over_1000_steps_of_every_motion(name):
+    assert_volume_exact_over_1000_steps(moving_simulation(DEFORMERS[name]))
+
+
+def test_volume_is_exact_over_1000_steps_of_an_obj_sequence(tmp_path):
+    rest = curved_patch(nx=10, ny=8)
+    for k in range(4):
+        sf.io.mesh.trimesh.Trimesh(DEFORMERS["twist"](np.array(rest.vertices), 0.1 * k),
+                                   rest.faces, process=False).export(tmp_path / f"f{k}.obj")
+    sequence = MeshSequence(str(tmp_path / "f*.obj"), fps=20.0, loop=True)
+    assert_volume_exact_over_1000_steps(moving_simulation(sequence))
+
+
+def run_threads(threads, steps=150):
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        sim = moving_simulation(DEFORMERS["twist"], n_dyes=1)
+        for _ in range(steps):
+            sim.step()
+        return sim.depth, sim.velocity, sim.dye, sim.geometry.vertices
+    finally:
+        numba.set_num_threads(previous)
+
+
+def test_one_and_two_threads_agree_bit_for_bit_on_a_moving_surface():
+    for a, b in zip(run_threads(1), run_threads(min(2, numba.config.NUMBA_NUM_THREADS))):
+        assert np.array_equal(a, b)
+
+
+def test_restart_mid_motion_is_bit_identical():
+    sim = moving_simulation(DEFORMERS["bend"], n_dyes=1)
+    for _ in range(60):
+        sim.step()
+    saved = {k: np.copy(v) for k, v in sim.state_dict().items()}
+    for _ in range(60):
+        sim.step()
+    restarted = moving_simulation(DEFORMERS["bend"], n_dyes=1)
+    restarted.load_state_dict(saved)
+    for _ in range(60):
+        restarted.step()
+    for a, b in ((sim.depth, restarted.depth), (sim.velocity, restarted.velocity),
+                 (sim.dye, restarted.dye), (sim.geometry.vertices, restarted.geometry.vertices)):
+        assert np.array_equal(a, b)
+    assert sim.time == restarted.time
+
+
+def test_set_bottom_on_a_running_simulation_keeps_every_volume_and_restarts_exactly():
+    sim = wet_simulation(curved_patch(nx=10, ny=8), sf.Params(max_dt=2e-3), seed=4)
+    sim.advance(0.05)
+    depth, volume = sim.depth, sim.total_volume()
+    bottom = sim.bottom + 0.003 * np.sin(8.0 * sim.geometry.vertices[:, 0])
+    sim.set_bottom(bottom)
+    assert np.array_equal(sim.depth, depth) and sim.total_volume() == volume
+    assert np.array_equal(sim.geometry.bottom, bottom)
+    saved = {k: np.copy(v) for k, v in sim.state_dict().items()}
+    sim.advance(0.1)
+    book = sim.ledger()
+    assert abs(book["balance_error"]) < 1e-12 * book["current"]
+    restarted = wet_simulation(curved_patch(nx=10, ny=8), sf.Params(max_dt=2e-3), seed=4)
+    restarted.load_state_dict(saved)
+    assert np.array_equal(restarted.geometry.bottom, bottom)
+    restarted.advance(0.1)
+    assert np.array_equal(sim.depth, restarted.depth)
+    assert np.array_equal(sim.velocity, restarted.velocity)
+
+
+def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame():
+    """A rotated scene (gravity rotated with it) moving at a constant velocity (a callable
+    motion) is the scene at rest: zero acceleration, frames attached to the material, the same
+    film to round-off."""
+    rotation = Rotation.from_euler("xyz", [25.0, -40.0, 70.0], degrees=True)
+    geom = curved_patch(nx=10, ny=8)
+    depth = np.where(geom.vertices[:, 2] > 0.05, 0.01, 0.0)
+    results = []
+    for gravity, motion in ((GRAVITY, None),
+                            (rotation.apply(GRAVITY),
+                             lambda rest, t: rotation.apply(rest) + np.array([0.3, -0.2, 0.5]) * t)):
+        sim = sf.Simulation(geom, sf.Params(gravity=gravity, max_dt=2e-3), motion=motion)
+        sim.set_depth(depth)
+        sim.add_rain(1.3e-4)  # not 1e-4: dry vertices would reach min_depth exactly, a tie
+        sim.advance(0.2)
+        results.append((sim.depth, sim.state.velocity.copy()))
+    assert np.abs(results[0][0] - depth).max() > 1e-3
+    assert np.abs(results[0][0] - results[1][0]).max() < 1e-12
+    assert np.abs(results[0][1] - results[1][1]).max() < 1e-9
+
+
+def accelerated_and_tilted_plates(acceleration, steps):
+    """The film on a horizontal plate accelerating at ``acceleration`` (3,) under gravity -g z
+    after ``steps`` steps, and on a static plate tilted so that gravity of magnitude |g - a|
+    meets it as g - a meets the first, after steps - 2."""
+    V, F = builders.rectangle(0.0, 1.0, 0.0, 0.4, 20, 8, jitter=0.2, seed=2)
+    depth = np.full(len(V), 0.005)
+    effective = GRAVITY - acceleration
+    tilt = builders.rotation_onto(effective / np.linalg.norm(effective), np.array([0.0, 0.0, -1.0]))
+    runs = []
+    for points, gravity, motion, n_steps in (
+            (V, GRAVITY, lambda rest, t: rest + 0.5 * t * t * acceleration, steps),
+            (V @ tilt.T, [0.0, 0.0, -np.linalg.norm(effective)], None, steps - 2)):
+        params = sf.Params(gravity=gravity, max_dt=1e-3, friction=0.0, boundary="wall")
+        sim = sf.Simulation(sf.precompute((points, F), smoothing_iterations=0), params, motion=motion)
+        sim.set_depth(depth)
+        for _ in range(n_steps):
+            sim.step()
+        runs.append(sim)
+    return runs
+
+
+@pytest.mark.parametrize("acceleration", [(3.0, 0.0, 0.0), (-2.0, 1.0, 4.0)])
+def test_a_uniformly_accelerated_plate_is_a_tilted_plate(acceleration):
+    """Equivalence principle: a plate pushed at a = (3, 0, 0) m/s^2 (along it) or (-2, 1, 4)
+    (also lifted: the hydrostatic support grows) under vertical gravity, and a static plate
+    tilted to meet gravity g - a the same way, carry the same film. The moving plate feels its
+    acceleration from its third position on; during its first two steps its film (uniform, at
+    rest, on a flat plate) feels nothing, so it is the tilted plate's film two steps later, to
+    round-off (the two runs add the same forces in another order)."""
+    steps = 200
+    acceleration = np.array(acceleration)
+    moving, tilted = accelerated_and_tilted_plates(acceleration, steps)
+    assert np.allclose(moving.surface_motion.acceleration, acceleration, atol=1e-6)
+    slosh = np.abs(tilted.depth - 0.005).max()
+    assert slosh > 1e-3
+    assert np.abs(moving.depth - tilted.depth).max() < 1e-9 * slosh
+    book = moving.ledger()
+    assert abs(book["balance_error"]) < 1e-12 * book["current"]
+
+
+def test_a_moving_surface_keeps_the_dissolved_and_deposited_volumes():
+    geom = curved_patch(nx=10, ny=8)
+    sim = sf.Simulation(geom, sf.Params(max_dt=2e-3, dissolution_rate=0.5, solubility=0.2),
+                        motion=Pulse(0.2, 0.3))
+    sim.set_depth(np.full(geom.n_vertices, 0.004))
+    sim.set_soluble_layer(np.where(geom.vertices[:, 0] > 0.7, 0.001, 0.0))
+    before = sim.ledger()
+    for _ in range(300):
+        sim.step()
+    book = sim.ledger()
+    solute = book["dissolved"] + book["deposited"] + book["solute_outflow"]
+    assert book["dissolved"] > 1e-3 * before["deposited"]
+    assert abs(solute - before["deposited"]) < 1e-12 * before["deposited"]
+    assert abs(book["balance_error"]) < 1e-12 * book["current"]
+
+
+def test_set_geometry_keeps_the_offsets_of_a_bottom_set_before_the_run():
+    geom = curved_patch(nx=10, ny=8)
+    sim = sf.Simulation(geom)
+    offsets = np.linspace(0.0, 0.002, geom.n_vertices)
+    sim.set_bottom(geom.bottom + offsets)
+    moved = sf.update_positions(geom.replace(bottom=geom.bottom + 0.001), geom.vertices * 1.1)
+    sim.set_geometry(moved)
+    assert np.allclose(sim.bottom, moved.bottom + offsets, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("normal", [5.0, -5.0])
+def test_without_gravity_a_uniform_film_feels_minus_the_tangential_acceleration(normal):
+    """No gravity, a flat plate accelerated at a = (1, 0, +-5): pressed onto the plate (+5) the
+    film feels the gradient of a . p, pulled off it (-5) only -P a (no hydrostatic support);
+    both give a uniform film the velocity -a_t (t - 2 dt) (the force starts at the third step)
+    away from the outflow edges (8 steps: at least 10 rings from the edges)."""
+    V, F = builders.rectangle(0.0, 1.0, 0.0, 0.6, 40, 24, jitter=0.2, seed=2)
+    acceleration = np.array([1.0, 0.0, normal])
+    params = sf.Params(gravity=(0.0, 0.0, 0.0), max_dt=1e-3, friction=0.0, boundary="outflow")
+    sim = sf.Simulation(sf.precompute((V, F), smoothing_iterations=0), params,
+                        motion=lambda rest, t: rest + 0.5 * t * t * acceleration)
+    sim.set_depth(np.full(len(V), 0.005))
+    for _ in range(8):
+        sim.step()
+    interior = (np.abs(V[:, 0] - 0.5) < 0.25) & (np.abs(V[:, 1] - 0.3) < 0.05)
+    expected = -(sim.time - 2e-3) * np.array([1.0, 0.0, 0.0])
+    # round-off: the second difference of O(1) positions at dt = 1e-3 carries ~eps / dt^2
+    # = 2e-10 m/s^2, over 6 steps ~1e-12 m/s
+    assert np.abs(sim.velocity[interior] - expected).max() < 1e-12
