@@ -260,7 +260,7 @@ def test_moving_the_smoothed_surface_equals_a_fresh_precompute_of_the_moved_mesh
                            atol=1e-12 * units.get(name, 1.0)), name
     assert np.abs(g.friction_tensors - np.eye(2)).max() > 0.05          # the bumps are felt
     # the detail surface x + b n is the input mesh to the normal-line adjustment's tolerance
-    assert np.abs(updated.original_vertices - fresh.original_vertices).max() < 1e-6 * scale
+    assert np.abs(updated.original_vertices - fresh.original_vertices).max() < 1e-9 * scale   # measured 4e-12
 
 
 def test_editing_the_bottom_equals_a_fresh_precompute_with_that_bottom():
