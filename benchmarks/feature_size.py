@@ -81,7 +81,7 @@ def separated(path):
     bounding-box diagonal, so that precompute does not merge them (the cow's pinched vertex)."""
     mesh = sf.load_mesh(path, process_duplicates=False)
     V, F = np.array(mesh.vertices), np.asarray(mesh.faces)
-    _, first, counts = np.unique(V, axis=0, return_index=True, return_counts=True)
+    _, first = np.unique(V, axis=0, return_index=True)
     later = np.setdiff1d(np.arange(len(V)), first)
     V[later] += 1e-6 * np.linalg.norm(np.ptp(V, axis=0))
     return V, F
