@@ -1,5 +1,7 @@
 """Known answers for the smoothing stage and the bottom heights (SPEC §2 item 1)."""
 
+import pathlib
+
 import numpy as np
 import pytest
 import trimesh
@@ -7,6 +9,7 @@ import trimesh
 from builders import hemispherical_bowl, icosphere, rectangle
 from surfflow.config import PrecomputeParams
 from surfflow.errors import MeshError, ParameterError
+from surfflow.io.mesh import load_mesh
 from surfflow.geometry.frames import vertex_normals
 from surfflow.geometry.smoothing import mesh_adjacency, smooth_surface
 
@@ -150,6 +153,18 @@ def test_same_surface_at_two_resolutions_gives_the_same_bottom(surface):
     # 0.126, 0.046 (then 0.015): second order, ratios 0.31 and 0.36
     assert errors[1] < 0.06
     assert errors[1] < 0.5 * errors[0]
+
+
+def test_default_smoothing_of_the_bunny_folds_no_face():
+    """The default feature size (2 % of the diagonal) keeps every smoothed face of the scanned
+    bunny facing the way its input face does (larger ones fold a few: 3 % 0.02 %, 5 % 0.14 %)."""
+    mesh = load_mesh(pathlib.Path(__file__).resolve().parents[1] / "meshes" / "bunny.obj")
+    V, F = np.asarray(mesh.vertices), np.asarray(mesh.faces)
+    x, b = smooth_surface(V, F, PrecomputeParams())
+    before = np.cross(V[F[:, 1]] - V[F[:, 0]], V[F[:, 2]] - V[F[:, 0]])
+    after = np.cross(x[F[:, 1]] - x[F[:, 0]], x[F[:, 2]] - x[F[:, 0]])
+    assert np.all(np.einsum("ij,ij->i", before, after) > 0)
+    assert np.abs(b).max() > 1e-3          # measured 4.4 mm of detail (0.44 % of the diagonal)
 
 
 def test_boundary_vertices_of_an_open_mesh_stay_put():
