@@ -101,8 +101,9 @@ class PrecomputeParams:
         narrower than this go into the bottom heights b (and so into the friction tensors), wider
         shapes stay in the smoothed surface. Metres (a number), or a fraction of the mesh's
         bounding-box diagonal as a string such as "2%". A sinusoidal relief whose bumps are
-        feature_size wide (wavelength 2 feature_size) is split half and half; bumps half as wide
-        go to b to 90 %, bumps twice as wide stay in the surface to 83 %. 0 keeps the input mesh
+        feature_size wide (wavelength 2 feature_size) is split half and half; with the default 4
+        smoothing_iterations bumps half as wide go to b to 90 %, bumps twice as wide stay in the
+        surface to 83 %. 0 keeps the input mesh
         and gives b = 0. The split does not depend on the mesh resolution.
     smoothing_iterations: backward-Euler steps the heat flow is split into (an expert option: more
         steps give a sharper cut-off, closer to a Gaussian filter; 1 the softest). 0 keeps the
