@@ -1,12 +1,13 @@
-"""Precompute timings: the bunny (28k vertices) and a subdivided bunny (112k vertices).
+"""Precompute timings: the bunny (28k vertices), a subdivided bunny (112k) and a torus (205k).
 
 Prints, as medians of several runs once numba has compiled:
   load     load_mesh + validate_mesh from the OBJ file (bunny only) or from (V, F) arrays
   connect  the connectivity part: ordered one-rings, reverse edges, components
-  smooth   smoothing, normal-line adjustment and bottom heights
+  smooth   smoothing (feature size 2 %), normal-line adjustment and bottom heights
   position the position-dependent part a deforming mesh redoes every step (update_positions:
-           normals, areas, frames, M_ij, neighbour coordinates, dual-edge vectors)
-  friction the feature-based friction tensors
+           normals, areas, frames, M_ij, neighbour coordinates, dual-edge vectors, and the
+           feature-based friction tensors from the bottom heights)
+  friction the feature-based friction tensors alone
   total    sf.precompute end to end
 and the cold start (import + first precompute with an empty numba cache, in a fresh process) and
 the warm start (the same again with the cache filled).
@@ -73,7 +74,9 @@ def main():
     print(f"numba threads: {sf.kernels._jit.numba.get_num_threads()}")
     print(f"{'mesh':<22}{'vertices':>9}" + "".join(f"{k:>10}" for k in
           ("load", "connect", "smooth", "position", "friction", "total")) + "   (ms, median)")
-    for name, source in (("bunny", str(BUNNY)), ("bunny subdivided", (fine.vertices, fine.faces))):
+    torus = trimesh.creation.torus(1.0, 0.3, major_sections=640, minor_sections=320)
+    for name, source in (("bunny", str(BUNNY)), ("bunny subdivided", (fine.vertices, fine.faces)),
+                         ("torus", (torus.vertices, torus.faces))):
         n, times = stage_times(source, args.repeats)
         print(f"{name:<22}{n:>9}" + "".join(f"{t:>10.1f}" for t in times.values()))
     with tempfile.TemporaryDirectory() as cache_dir:

@@ -4,7 +4,7 @@ The public API, nothing else::
 
     import surfflow as sf
     mesh = sf.load_mesh("meshes/bunny.obj")
-    geom = sf.precompute(mesh, smoothing_iterations=10)
+    geom = sf.precompute(mesh, feature_size="2%")
     sim = sf.Simulation(geom, sf.Params())
 """
 

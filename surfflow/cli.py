@@ -23,7 +23,6 @@ import time
 import warnings
 from pathlib import Path
 
-from .config import SMOOTHING_METHODS
 from .errors import SceneError, SurfflowError
 
 EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
@@ -126,8 +125,10 @@ def command_precompute(args) -> int:
     from .config import PrecomputeParams
     from .geometry.precompute import precompute
 
-    params = PrecomputeParams(smoothing_iterations=args.smoothing_iterations,
-                              smoothing_method=args.smoothing_method)
+    smoothing = {"feature_size": feature_size_argument(args.feature_size)} if args.feature_size else {}
+    if args.smoothing_iterations is not None:
+        smoothing["smoothing_iterations"] = args.smoothing_iterations
+    params = PrecomputeParams(**smoothing)
     start = time.perf_counter()
     geom = precompute(args.mesh, params, cache_dir=args.cache_dir)
     output = Path(args.output or f"{Path(args.mesh).stem}.geom.npz")
@@ -135,6 +136,14 @@ def command_precompute(args) -> int:
     print(f"wrote {output}: {geom.n_vertices} vertices, {geom.n_faces} faces, "
           f"area {geom.area:.6g} m^2, key {geom.key} ({time.perf_counter() - start:.1f} s)")
     return 0
+
+
+def feature_size_argument(text: str) -> float | str:
+    """--feature-size as PrecomputeParams takes it: metres as a float, a percentage as text."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 def command_info(args) -> int:
@@ -203,8 +212,10 @@ def build_parser() -> argparse.ArgumentParser:
     pre.add_argument("mesh", help="mesh file (OBJ, PLY, STL, ...)")
     pre.add_argument("-o", "--output", help="output file (default: MESH_STEM.geom.npz)")
     pre.add_argument("--cache-dir", help="also keep it in this cache folder")
-    pre.add_argument("--smoothing-iterations", type=int, default=10, help="0 keeps the input mesh")
-    pre.add_argument("--smoothing-method", default="taubin", choices=SMOOTHING_METHODS)
+    pre.add_argument("--feature-size", help="narrowest shape the smoothed surface keeps: metres "
+                     "(0.005) or a percentage of the bounding-box diagonal (2%%, the default); "
+                     "0 keeps the input mesh")
+    pre.add_argument("--smoothing-iterations", type=int, help="heat-flow steps (expert; default 4)")
     pre.set_defaults(handler=command_precompute)
 
     info = commands.add_parser("info", help="describe a file", description=(

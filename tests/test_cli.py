@@ -10,6 +10,7 @@ import pytest
 import trimesh
 from scene_helpers import POURED_VOLUME, TINY_SCENE, write_scene
 
+import surfflow as sf
 from surfflow.cli import main
 from surfflow.io.checkpoint import load_checkpoint
 from surfflow.io.writers import read_pvd
@@ -57,6 +58,22 @@ def test_precompute_and_info_of_a_mesh(tmp_path, capsys):
     assert "42 vertices" in capsys.readouterr().out
     assert main(["info", str(out)]) == 0 and "geometry cache" in capsys.readouterr().out
     assert main(["info", str(mesh_path)]) == 0 and "faces: 80" in capsys.readouterr().out
+
+
+def test_precompute_takes_a_feature_size_in_metres_or_percent(tmp_path, capsys):
+    mesh_path = tmp_path / "ball.obj"
+    ball = trimesh.creation.icosphere(subdivisions=2)
+    ball.export(mesh_path)
+    percent = f"{100 * 0.2 / np.linalg.norm(np.ptp(ball.vertices, axis=0)):.12f}%"   # 0.2 m
+    bottoms = {}
+    for size in ("0", "0.2", percent):
+        out = tmp_path / f"ball-{size}.geom.npz"
+        assert main(["precompute", str(mesh_path), "-o", str(out), "--feature-size", size]) == 0
+        bottoms[size] = sf.SurfaceGeometry.load(out).bottom
+    assert np.array_equal(bottoms["0"], np.zeros(162))
+    assert np.abs(bottoms["0.2"]).max() > 0 and np.allclose(bottoms["0.2"], bottoms[percent], atol=1e-12)
+    assert main(["precompute", str(mesh_path), "--feature-size", "big"]) == 1
+    assert "feature_size='big' is not a length" in capsys.readouterr().err
 
 
 def test_unknown_example_lists_the_examples(capsys):

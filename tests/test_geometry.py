@@ -212,7 +212,8 @@ def test_precompute_is_invariant_under_rotation():
     V, F = sphere(2)
     V = V * [1.0, 0.7, 1.3]
     R = rotation([1, 2, 3], 0.7)
-    a, b = geometry(V, F, smoothing_iterations=3), geometry(V @ R.T, F, smoothing_iterations=3)
+    # a feature size in metres: a percentage refers to the axis-aligned bounding box
+    a, b = (geometry(W, F, smoothing_iterations=3, feature_size=0.2) for W in (V, V @ R.T))
     assert np.allclose(b.vertices, a.vertices @ R.T, atol=1e-12)
     for name in ("dual_areas", "bottom", "edge_transforms", "neighbor_coords", "dual_edge_vectors",
                  "friction_tensors"):
@@ -232,13 +233,68 @@ def test_update_positions_matches_a_fresh_precompute():
         update_positions(g, V[:-1])
 
 
-def test_update_positions_keeps_friction_attached_to_the_material():
+def bumpy_ellipsoid():
+    V, F = sphere(3)
+    V = V * [1.0, 0.7, 1.3]
+    return V * (1 + 0.03 * np.sin(9 * V[:, 0]) * np.sin(7 * V[:, 2]))[:, None], F
+
+
+POSITION_FIELDS = ("vertices", "normals", "dual_areas", "tangent_frames", "edge_transforms",
+                   "neighbor_coords", "dual_edge_vectors", "boundary_normals", "bottom",
+                   "friction_tensors")
+
+
+def test_moving_the_smoothed_surface_equals_a_fresh_precompute_of_the_moved_mesh():
+    """A similarity (rotation, translation, scale by 2.5, with the feature size scaled too)
+    commutes with smoothing: update_positions of the moved smoothed vertices and scaled bottom
+    heights gives what precompute gives for the moved input mesh, friction tensors included."""
+    V, F = bumpy_ellipsoid()
+    R, scale, shift = rotation([1, 2, 3], 0.7), 2.5, np.array([0.3, -1.0, 2.0])
+    g = sf.precompute((V, F), feature_size=0.3)
+    updated = update_positions(g, scale * g.vertices @ R.T + shift, bottom=scale * g.bottom)
+    fresh = sf.precompute((scale * V @ R.T + shift, F), feature_size=0.3 * scale)
+    units = {"vertices": scale, "dual_areas": scale ** 2, "neighbor_coords": scale,
+             "dual_edge_vectors": scale, "boundary_normals": scale, "bottom": scale}
+    for name in POSITION_FIELDS:
+        assert np.allclose(getattr(updated, name), getattr(fresh, name), rtol=0,
+                           atol=1e-12 * units.get(name, 1.0)), name
+    assert np.abs(g.friction_tensors - np.eye(2)).max() > 0.05          # the bumps are felt
+    # the detail surface x + b n is the input mesh to the normal-line adjustment's tolerance
+    assert np.abs(updated.original_vertices - fresh.original_vertices).max() < 1e-9 * scale   # measured 4e-12
+
+
+def test_editing_the_bottom_equals_a_fresh_precompute_with_that_bottom():
+    """A flat geometry given the bottom heights that smoothing finds for a grooved plane is that
+    grooved plane's geometry, friction tensors included."""
+    V, F = flat_patch(24, 20, jitter=0.2)
+    V[:, 2] = 0.01 * np.sin(2 * np.pi * (V[:, 0] + 0.5 * V[:, 1]) / 0.2)
+    grooved = sf.precompute((V, F), feature_size=0.15)
+    flat = geometry(grooved.vertices, F)
+    assert np.array_equal(flat.bottom, np.zeros(len(V)))
+    edited = update_positions(flat, flat.vertices, bottom=grooved.bottom)
+    for name in POSITION_FIELDS:
+        assert np.allclose(getattr(edited, name), getattr(grooved, name), rtol=0, atol=1e-13), name
+    assert np.abs(edited.friction_tensors - flat.friction_tensors).max() > 0.1
+
+
+@pytest.mark.parametrize("bottom, message", [(np.zeros(5), r"shape \(5,\).*shape \(63,\)"),
+                                             (np.r_[np.zeros(62), np.nan], "vertex 62 is nan")])
+def test_bad_new_bottom_heights_are_rejected(bottom, message):
+    g = geometry(*flat_patch())
+    with pytest.raises(sf.ParameterError, match=message):
+        update_positions(g, g.vertices, bottom=bottom)
+
+
+def test_update_positions_keeps_friction_attached_to_the_material(tmp_path):
     V, F = sphere(2)
     T = np.tile(np.diag([3.0, 1.0]), (len(V), 1, 1))
     g = geometry(V, F, friction_tensors=T)
     R = rotation([0, 0, 1], 0.4)
     moved = update_positions(g, V @ R.T)
     assert np.allclose(moved.friction_tensors, g.friction_tensors, atol=1e-12)
+    assert g.feature_gains is None
+    g.save(tmp_path / "given.geom.npz")
+    assert sf.SurfaceGeometry.load(tmp_path / "given.geom.npz").feature_gains is None
 
 
 def test_save_load_round_trips_and_cache_skips_work(tmp_path, monkeypatch):
@@ -250,6 +306,7 @@ def test_save_load_round_trips_and_cache_skips_work(tmp_path, monkeypatch):
     for name in sf.geometry.surface._FIELD_DTYPES:
         assert np.array_equal(getattr(loaded, name), getattr(g, name)), name
     assert loaded.key == g.key
+    assert (loaded.normal_weighting, loaded.feature_gains) == ("area", (1.0, 1.0))
 
     import surfflow.geometry.precompute as pre
 
@@ -260,6 +317,8 @@ def test_save_load_round_trips_and_cache_skips_work(tmp_path, monkeypatch):
     assert np.array_equal(again.bottom, g.bottom)
     with pytest.raises(AssertionError):
         sf.precompute((V, F), smoothing_iterations=3, cache_dir=tmp_path)
+    with pytest.raises(AssertionError):
+        sf.precompute((V, F), smoothing_iterations=2, feature_size="3%", cache_dir=tmp_path)
 
 
 def test_geometry_is_frozen_and_bad_cache_files_fail_clearly(tmp_path):

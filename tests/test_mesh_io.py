@@ -324,6 +324,28 @@ def test_non_finite_coordinates_name_the_vertex(value):
         sf.validate_mesh(V, TETRA_F)
 
 
+@pytest.mark.parametrize("value", [1e300, -1e76])
+def test_huge_coordinates_name_the_vertex_and_the_fix(value):
+    V = TETRA_V.copy()
+    V[2, 0] = value
+    with pytest.raises(sf.MeshError, match=r"1 vertex with coordinates beyond \+-1e\+75, too large .*"
+                                           r"overflow\): vertex 2 at \(.*\); scale the mesh to metres"):
+        sf.validate_mesh(V, TETRA_F)
+
+
+def test_a_mesh_just_inside_the_coordinate_limit_precomputes_as_at_unit_scale():
+    scale = 1e75
+    sphere = trimesh.creation.icosphere(subdivisions=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        geom = sf.precompute((sphere.vertices * scale, sphere.faces))
+    for name in ("vertices", "bottom", "dual_areas", "friction_tensors"):
+        assert np.all(np.isfinite(getattr(geom, name))), name
+    unit = sf.precompute((sphere.vertices, sphere.faces))
+    assert np.allclose(geom.vertices / scale, unit.vertices, rtol=0, atol=1e-12)
+    assert geom.area == pytest.approx(scale ** 2 * unit.area, rel=1e-12)
+
+
 def test_zero_area_face_is_degenerate():
     V = np.concatenate([TETRA_V, [[0.5, 0.5, 0.0]]])  # on the edge from vertex 1 to vertex 2
     F = np.concatenate([TETRA_F, [[1, 4, 2]]])

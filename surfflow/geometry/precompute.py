@@ -2,8 +2,8 @@
 
 ``precompute`` runs the whole pipeline once per mesh (smoothing, topology, positions, friction)
 and can keep the result in a cache folder keyed by a content hash. ``position_arrays`` is the
-cheap, position-dependent part, and ``update_positions`` redoes it for a deforming mesh (same
-connectivity, new vertex positions) every step.
+cheap, position-dependent part, and ``update_positions`` redoes it, with the friction tensors, for
+a deforming mesh (same connectivity, new vertex positions or bottom heights) every step.
 """
 
 from __future__ import annotations
@@ -53,12 +53,18 @@ def position_arrays(V: np.ndarray, topology: Topology, weighting: str = "area") 
 
 
 def update_positions(geom: SurfaceGeometry, vertices: np.ndarray,
-                     weighting: str = "area") -> SurfaceGeometry:
-    """The geometry of the same surface after its vertices moved (a deforming mesh).
+                     bottom: np.ndarray | None = None) -> SurfaceGeometry:
+    """The geometry of the same surface after its vertices moved or its detail changed.
 
-    vertices: (n, 3) new smoothed positions. Bottom heights and friction tensors move with the
-    surface unchanged: each frame follows the vertex's first ring edge, so frame coordinates are
-    attached to the material and a groove keeps its direction relative to it.
+    The position-dependent precompute a deforming mesh redoes every step (SPEC §9): normals,
+    control areas, frames, M_ij, neighbour coordinates, dual-edge vectors, and the feature-based
+    friction tensors from the bottom heights; equal to a fresh precompute of the moved mesh with
+    the same smoothing, to round-off. User-given friction tensors (``geom.feature_gains`` None)
+    stay attached to the material: each frame follows the vertex's first ring edge.
+
+    vertices: (n, 3) new smoothed positions; bottom: (n,) new bottom heights (the detail itself
+    grows, shrinks or moves), or None to keep ``geom.bottom``. The detail surface
+    ``original_vertices`` becomes x + b n.
     """
     vertices = np.asarray(vertices, dtype=np.float64)
     if vertices.shape != geom.vertices.shape:
@@ -66,9 +72,27 @@ def update_positions(geom: SurfaceGeometry, vertices: np.ndarray,
             f"new vertices have shape {vertices.shape}, the geometry has {geom.vertices.shape}; "
             "a deforming mesh must keep its vertices and connectivity"
         )
+    bottom = geom.bottom if bottom is None else _checked_bottom(bottom, geom.n_vertices)
     topology = Topology(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
                         geom.is_boundary, geom.components)
-    return geom.replace(vertices=vertices, **position_arrays(vertices, topology, weighting))
+    arrays = position_arrays(vertices, topology, geom.normal_weighting)
+    friction = geom.friction_tensors
+    if geom.feature_gains is not None:
+        friction = _feature_friction(bottom, topology, arrays, geom.feature_gains)
+    return geom.replace(vertices=vertices, bottom=bottom, friction_tensors=friction,
+                        original_vertices=vertices + bottom[:, None] * arrays["normals"], **arrays)
+
+
+def _checked_bottom(bottom, n: int) -> np.ndarray:
+    """bottom as a float64 (n,) array, or ParameterError naming the problem."""
+    bottom = np.asarray(bottom, dtype=np.float64)
+    if bottom.shape != (n,):
+        raise ParameterError(f"new bottom heights have shape {bottom.shape}; give one height per "
+                             f"vertex, shape ({n},)")
+    if not np.all(np.isfinite(bottom)):
+        v = int(np.flatnonzero(~np.isfinite(bottom))[0])
+        raise ParameterError(f"the new bottom height of vertex {v} is {bottom[v]}; give finite heights (m)")
+    return bottom
 
 
 def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
@@ -77,7 +101,8 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
     """Precompute everything the runtime needs about a surface.
 
     mesh: a path, a trimesh.Trimesh or a (V, F) pair (validated by :func:`surfflow.load_mesh`).
-    params: PrecomputeParams; keyword overrides (e.g. ``smoothing_iterations=0``) replace fields.
+    params: PrecomputeParams; keyword overrides (e.g. ``feature_size="5%"``, or 0 to keep the
+        input mesh) replace fields.
     cache_dir: if given, the result is stored there as ``<key>.geom.npz`` and a later call with
         the same mesh and parameters loads it instead of recomputing.
     friction_tensors: (n, 2, 2) user tensors in each vertex's frame, instead of the features.
@@ -86,7 +111,7 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
 
     Example::
 
-        geom = sf.precompute("meshes/bunny.obj", smoothing_iterations=10, cache_dir=".cache")
+        geom = sf.precompute("meshes/bunny.obj", feature_size=0.01, cache_dir=".cache")
     """
     from ..io.mesh import load_mesh
 
@@ -103,8 +128,11 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
     x, bottom = smooth_surface(X, F, params)
     arrays = position_arrays(x, topology, params.normal_weighting)
     friction = _friction(params, topology, bottom, arrays, friction_tensors, friction_field)
+    features = friction_tensors is None and friction_field is None
     geom = SurfaceGeometry(faces=F, original_vertices=X, vertices=x, bottom=bottom,
-                           friction_tensors=friction, key=key, **topology._asdict(), **arrays)
+                           friction_tensors=friction, key=key, normal_weighting=params.normal_weighting,
+                           feature_gains=params.roughness_gains if features else None,
+                           **topology._asdict(), **arrays)
     if cache_path is not None:
         os.makedirs(cache_path.parent, exist_ok=True)
         geom.save(cache_path)
@@ -145,6 +173,11 @@ def _friction(params, topology, bottom, arrays, friction_tensors, friction_field
             friction_field, topology.neighbor_offsets, topology.neighbor_indices,
             arrays["neighbor_coords"], arrays["dual_areas"], topology.is_boundary,
             params.roughness_gains)
+    return _feature_friction(bottom, topology, arrays, params.roughness_gains)
+
+
+def _feature_friction(bottom, topology, arrays, gains) -> np.ndarray:
+    """Feature-based friction anisotropy (n, 2, 2) from the bottom heights (n,)."""
     return roughness.feature_friction_tensors(
         bottom, topology.neighbor_offsets, topology.neighbor_indices, arrays["neighbor_coords"],
-        arrays["edge_transforms"], arrays["dual_areas"], topology.is_boundary, params.roughness_gains)
+        arrays["edge_transforms"], arrays["dual_areas"], topology.is_boundary, gains)

@@ -40,6 +40,7 @@ from ..kernels._jit import parallel_kernel, serial_kernel
 from ..kernels.ring_fit import solve_normal_equations
 
 _SYMMETRY_TOLERANCE = 1e-9
+_BLOCK = 256  # vertices per scratch allocation in the slope kernel
 
 
 @serial_kernel
@@ -87,39 +88,46 @@ def _ring_gradients_kernel(values, offsets, indices, coords, is_boundary, gradie
 
 
 @serial_kernel
-def _quadratic_fit_gradient(values, offsets, indices, coords, is_boundary, i):
+def _quadratic_fit_gradient(values, offsets, indices, coords, is_boundary, i, normal, rhs):
     """Gradient (gx, gy) at i of the least-squares quadratic through (c_j, f_j - f_i), j in the
     one-ring (exact for quadratic fields); the ring gradient where fewer than 5 neighbours or a
-    degenerate ring make the fit ill-posed."""
+    degenerate ring make the fit ill-posed. normal (5, 5) and rhs (5, 1) are scratch space."""
     start, stop = offsets[i], offsets[i + 1]
     if stop - start < 5:
         return _ring_gradient(values, offsets, indices, coords, is_boundary, i)
-    scale = np.sqrt(np.mean(coords[start:stop, 0] ** 2 + coords[start:stop, 1] ** 2))
-    N = np.zeros((5, 5))
-    r = np.zeros((5, 1))
-    basis = np.empty(5)
+    squares = 0.0
+    for e in range(start, stop):
+        squares += coords[e, 0] ** 2 + coords[e, 1] ** 2
+    scale = np.sqrt(squares / (stop - start))
+    normal[:] = 0.0
+    rhs[:] = 0.0
     for e in range(start, stop):
         u, v = coords[e, 0] / scale, coords[e, 1] / scale
-        basis[0], basis[1], basis[2], basis[3], basis[4] = u, v, 0.5 * u * u, u * v, 0.5 * v * v
+        basis = (u, v, 0.5 * u * u, u * v, 0.5 * v * v)
         difference = values[indices[e]] - values[i]
         for row in range(5):
-            r[row, 0] += difference * basis[row]
+            rhs[row, 0] += difference * basis[row]
             for col in range(5):
-                N[row, col] += basis[row] * basis[col]
-    if not solve_normal_equations(N, r):
+                normal[row, col] += basis[row] * basis[col]
+    if not solve_normal_equations(normal, rhs):
         return _ring_gradient(values, offsets, indices, coords, is_boundary, i)
-    return r[0, 0] / scale, r[1, 0] / scale
+    return rhs[0, 0] / scale, rhs[1, 0] / scale
 
 
 @parallel_kernel
 def _som_slopes_kernel(bottom, offsets, indices, coords, is_boundary, slopes):
     """slopes[i] = g_i / sqrt(1 + |g_i|^2), the tangential part of the SOM normal at i (up to
-    sign), g_i the quadratic-fit gradient of the bottom."""
-    for i in prange(bottom.shape[0]):
-        gx, gy = _quadratic_fit_gradient(bottom, offsets, indices, coords, is_boundary, i)
-        norm = np.sqrt(1.0 + gx * gx + gy * gy)
-        slopes[i, 0] = gx / norm
-        slopes[i, 1] = gy / norm
+    sign), g_i the quadratic-fit gradient of the bottom. Vertices go in blocks of _BLOCK that
+    share one scratch allocation."""
+    n = bottom.shape[0]
+    for block in prange((n + _BLOCK - 1) // _BLOCK):
+        normal = np.empty((5, 5))
+        rhs = np.empty((5, 1))
+        for i in range(block * _BLOCK, min(n, (block + 1) * _BLOCK)):
+            gx, gy = _quadratic_fit_gradient(bottom, offsets, indices, coords, is_boundary, i, normal, rhs)
+            norm = np.sqrt(1.0 + gx * gx + gy * gy)
+            slopes[i, 0] = gx / norm
+            slopes[i, 1] = gy / norm
 
 
 def ring_gradients(values, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary):

@@ -1,15 +1,19 @@
 """Smoothing stage of precompute (SPEC §2 item 1): smoothed positions x and bottom heights b.
 
-The input mesh (V = X, F) is smoothed either with Taubin's uniform ("umbrella") weights,
+The input mesh (V = X, F) is smoothed by heat flow over a diffusion time set by the feature size
+f (``PrecomputeParams.feature_size``, in metres), in s backward-Euler steps (s =
+``smoothing_iterations``) of
 
-    L x_i = (1 / |N(i)|) sum_{j in N(i)} x_j - x_i,
+    (M + tau K) x_new = M x,      tau = (2^(1/s) - 1) (f / pi)^2,
 
-in lambda/mu passes (x += lambda L x; x += mu L x, which does not shrink), or by
-implicit (backward Euler) mean-curvature passes (M + t K) x_new = M x (cotan stiffness K and
-lumped mass M of the input mesh, t = implicit_step times the mean squared edge length),
-solved with Jacobi-preconditioned conjugate gradients; after every implicit pass each closed
-connected component is scaled about its centroid back to its original enclosed volume, so nothing
-shrinks (open components are held by their fixed boundary instead).
+with the cotan stiffness K and the lumped barycentric mass M of the input mesh X (implicit
+fairing, Desbrun et al. 1999). K and M discretise the Laplace-Beltrami operator, so the filter is a
+property of the surface, not of its triangulation: on a flat patch a sinusoidal relief of
+wavelength L keeps the fraction (1 + tau (2 pi / L)^2)^-s of its amplitude, exactly 1/2 for bumps
+f wide (L = 2 f). The system is factorised once (sparse LU) and solved s times, so the cost does not
+grow with f. After every step each closed connected component is scaled about its centroid back
+to its original enclosed volume, so nothing shrinks (open components are held by their fixed
+boundary instead).
 
 Boundary vertices of open meshes are kept FIXED (x_i = X_i, so b_i = 0 there): they trivially
 stay on the boundary curve, and the interior is smoothed towards them.
@@ -27,34 +31,27 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
+from scipy.sparse.linalg import splu
 
 from ..config import PrecomputeParams
 from ..errors import MeshError
 from .frames import vertex_normals
 
-_CG_TOLERANCE = 1e-8
-_CG_MAX_ITERATIONS = 500
-
-
 def smooth_surface(V: np.ndarray, F: np.ndarray, params: PrecomputeParams) -> tuple[np.ndarray, np.ndarray]:
     """Smooth the mesh and return the smoothed positions and the bottom heights.
 
     V: (n, 3) float input positions X; F: (m, 3) int triangles, consistently oriented.
-    params: uses smoothing_iterations, smoothing_method, taubin_lambda, taubin_mu, implicit_step,
-        normal_line_iterations and normal_weighting.
+    params: uses feature_size, smoothing_iterations, normal_line_iterations and normal_weighting.
     Returns x (n, 3) smoothed positions and b (n,) bottom heights, b_i = (X_i - x_i) . n_i.
-    With zero smoothing iterations x == V and b == 0 exactly.
+    With a zero feature size or zero smoothing iterations x == V and b == 0 exactly.
     """
     X = np.ascontiguousarray(V, dtype=np.float64)
     F = np.ascontiguousarray(F, dtype=np.int64)
-    if params.smoothing_iterations == 0:
+    feature = params.feature_length(float(np.linalg.norm(np.ptp(X, axis=0))))
+    if feature == 0.0 or params.smoothing_iterations == 0:
         return X.copy(), np.zeros(X.shape[0])
     adjacency, boundary = mesh_adjacency(F, X.shape[0])
-    if params.smoothing_method == "taubin":
-        x = taubin_smooth(X, adjacency, boundary, params.smoothing_iterations,
-                          params.taubin_lambda, params.taubin_mu)
-    else:
-        x = implicit_smooth(X, F, adjacency, boundary, params.smoothing_iterations, params.implicit_step)
+    x = heat_flow_smooth(X, F, adjacency, boundary, feature, params.smoothing_iterations)
     return normal_line_adjust(X, x, F, params.normal_line_iterations, params.normal_weighting)
 
 
@@ -81,46 +78,29 @@ def mesh_adjacency(F: np.ndarray, n_vertices: int) -> tuple[sp.csr_matrix, np.nd
     return adjacency, boundary
 
 
-def taubin_smooth(X: np.ndarray, adjacency: sp.csr_matrix, boundary: np.ndarray, iterations: int,
-                  lam: float, mu: float) -> np.ndarray:
-    """Taubin lambda/mu smoothing with umbrella weights; boundary vertices stay fixed.
+def heat_flow_smooth(X: np.ndarray, F: np.ndarray, adjacency: sp.csr_matrix, boundary: np.ndarray,
+                     feature_size: float, steps: int) -> np.ndarray:
+    """Heat flow that removes detail narrower than ``feature_size``, volume-corrected per closed
+    component (module docstring).
 
-    X: (n, 3); adjacency: (n, n) symmetric 0/1; boundary: (n,) bool. Returns (n, 3).
-    """
-    averaging = sp.diags(1.0 / np.asarray(adjacency.sum(axis=1)).ravel()) @ adjacency
-    moving = (~boundary).astype(np.float64)[:, None]
-    x = X.copy()
-    for _ in range(iterations):
-        for factor in (lam, mu):
-            x += (factor * moving) * (averaging @ x - x)
-    return x
-
-
-def implicit_smooth(X: np.ndarray, F: np.ndarray, adjacency: sp.csr_matrix, boundary: np.ndarray,
-                    iterations: int, step: float) -> np.ndarray:
-    """Backward-Euler mean-curvature smoothing, volume-corrected per closed component.
-
-    Each pass solves (M + t K) x_new = M x with the cotan stiffness K and the lumped barycentric
-    mass M of the input mesh X (implicit fairing, Desbrun et al. 1999; keeping the operator of X
-    keeps the system's conditioning, and the cost, fixed), t = step * (mean squared edge length of X);
-    the boundary vertices stay fixed. X: (n, 3); F: (m, 3); adjacency: (n, n) symmetric 0/1;
-    boundary: (n,) bool. Returns (n, 3).
+    X: (n, 3); F: (m, 3); adjacency: (n, n) symmetric 0/1; boundary: (n,) bool, vertices that
+    stay fixed; feature_size: metres, > 0; steps: backward-Euler steps, >= 1. Returns (n, 3).
     """
     free = np.flatnonzero(~boundary)
     fixed = np.flatnonzero(boundary)
-    edges = X[F] - X[np.roll(F, -1, axis=1)]
-    time_step = step * np.mean(np.einsum("ijk,ijk->ij", edges, edges))
+    if free.size == 0:
+        return X.copy()
+    tau = (2.0 ** (1.0 / steps) - 1.0) * (feature_size / np.pi) ** 2
     labels, closed = _closed_components(F, adjacency, boundary)
     volumes0 = _component_volumes(X, F, labels)
     stiffness, mass = _cotan_stiffness_and_mass(X, F)
-    system = (sp.diags(mass) + time_step * stiffness).tocsr()
-    system_free = system[free][:, free]
-    coupling = time_step * stiffness[free][:, fixed]
-    inverse_diagonal = 1.0 / system_free.diagonal()
+    system = (sp.diags(mass) + tau * stiffness).tocsc()
+    solve = splu(system[free][:, free], permc_spec="MMD_AT_PLUS_A",
+                 options={"SymmetricMode": True}).solve
+    coupling = tau * stiffness[free][:, fixed]
     x = X.copy()
-    for _ in range(iterations):
-        rhs = mass[free, None] * x[free] - coupling @ x[fixed]
-        x[free] = _jacobi_cg(system_free, rhs, x[free], inverse_diagonal)
+    for _ in range(steps):
+        x[free] = solve(mass[free, None] * x[free] - coupling @ x[fixed])
         x = _restore_volumes(x, F, labels, closed, volumes0)
     return x
 
@@ -147,32 +127,6 @@ def _cotan_stiffness_and_mass(x, F):
     return stiffness.tocsr(), mass
 
 
-def _jacobi_cg(A, B, X, inverse_diagonal):
-    """Solve A X = B for the columns of B (k, 3) by Jacobi-preconditioned conjugate gradients.
-
-    A: (k, k) symmetric positive definite and strictly diagonally dominant (so a few tens of
-    iterations reach the relative residual _CG_TOLERANCE); X: (k, 3) start. Returns (k, 3).
-    """
-    X = X.copy()
-    R = B - A @ X
-    Z = inverse_diagonal[:, None] * R
-    P = Z.copy()
-    rz = np.einsum("ij,ij->j", R, Z)
-    target = _CG_TOLERANCE * np.linalg.norm(B, axis=0)
-    for _ in range(_CG_MAX_ITERATIONS):
-        if np.all(np.linalg.norm(R, axis=0) <= target):
-            break
-        AP = A @ P
-        alpha = rz / np.where(rz == 0.0, 1.0, np.einsum("ij,ij->j", P, AP))
-        X += alpha * P
-        R -= alpha * AP
-        Z = inverse_diagonal[:, None] * R
-        rz_new = np.einsum("ij,ij->j", R, Z)
-        P = Z + (rz_new / np.where(rz == 0.0, 1.0, rz)) * P
-        rz = rz_new
-    return X
-
-
 def _closed_components(F, adjacency, boundary):
     """(n,) component labels and the (n_components,) bool mask of components without boundary."""
     n_components, labels = connected_components(adjacency, directed=False)
@@ -191,7 +145,7 @@ def _restore_volumes(x, F, labels, closed, volumes0):
     """Scale each closed component about its centroid so it encloses its original volume;
     open components are returned untouched."""
     volumes = _component_volumes(x, F, labels)
-    rescale = closed & (volumes * volumes0 > 0)
+    rescale = closed & (np.sign(volumes) == np.sign(volumes0)) & (volumes0 != 0.0)
     scale = np.cbrt(np.where(rescale, volumes0 / np.where(rescale, volumes, 1.0), 1.0))
     counts = np.bincount(labels, minlength=closed.size)[:, None]
     centroids = np.stack([np.bincount(labels, weights=x[:, a], minlength=closed.size) for a in range(3)], 1) / counts

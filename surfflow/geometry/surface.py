@@ -22,7 +22,8 @@ Positions (the cheap part, redone every step for a deforming mesh):
 
 =====================  ===============  =====================================================
 ``vertices``           (n, 3) float64   smoothed positions x_i
-``original_vertices``  (n, 3) float64   the input positions X_i
+``original_vertices``  (n, 3) float64   the input positions X_i (after a deformation: the
+                                        detail surface x_i + b_i n_i)
 ``bottom``             (n,) float64     b_i = (X_i - x_i) . n_i, the detail smoothing removed
 ``normals``            (n, 3) float64   unit vertex normals n_i
 ``dual_areas``         (n,) float64     barycentric control areas A_i (sum = surface area)
@@ -38,7 +39,11 @@ Positions (the cheap part, redone every step for a deforming mesh):
                                         multiplies it by gamma (linear) or 3 nu / d^2 (laminar)
 =====================  ===============  =====================================================
 
-``key`` is the content hash of the input mesh and the precompute parameters.
+``key`` is the content hash of the input mesh and the precompute parameters. How to redo the
+position-dependent part for a deforming mesh (:func:`~surfflow.geometry.precompute.update_positions`):
+``normal_weighting`` ("area" or "angle"), and ``feature_gains``, the (eta1, eta2) of feature-based
+friction tensors (recomputed from the bottom heights), or None when the user gave the tensors
+(they then stay attached to the material).
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ import numpy as np
 
 from ..errors import CacheError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 _FIELD_DTYPES = {
     "faces": np.int64,
@@ -96,12 +101,16 @@ class SurfaceGeometry:
     boundary_normals: np.ndarray
     friction_tensors: np.ndarray
     key: str = ""
+    normal_weighting: str = "area"
+    feature_gains: tuple[float, float] | None = (1.0, 1.0)
 
     def __post_init__(self):
         for name, dtype in _FIELD_DTYPES.items():
             arr = np.ascontiguousarray(getattr(self, name), dtype=dtype)
             arr.setflags(write=False)
             object.__setattr__(self, name, arr)
+        if self.feature_gains is not None:
+            object.__setattr__(self, "feature_gains", tuple(float(eta) for eta in self.feature_gains))
 
     @property
     def n_vertices(self) -> int:
@@ -125,9 +134,12 @@ class SurfaceGeometry:
         return dataclasses.replace(self, **changes)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write every array and the key to an ``.npz`` file; ``load`` reads it back exactly."""
+        """Write every array, the key and the update settings to an ``.npz`` file; ``load`` reads
+        it back exactly."""
         arrays = {name: getattr(self, name) for name in _FIELD_DTYPES}
-        np.savez(path, format_version=np.int64(FORMAT_VERSION), key=np.str_(self.key), **arrays)
+        gains = np.empty(0) if self.feature_gains is None else np.array(self.feature_gains)
+        np.savez(path, format_version=np.int64(FORMAT_VERSION), key=np.str_(self.key),
+                 normal_weighting=np.str_(self.normal_weighting), feature_gains=gains, **arrays)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> SurfaceGeometry:
@@ -145,10 +157,12 @@ class SurfaceGeometry:
                     )
                 arrays = {name: data[name] for name in _FIELD_DTYPES}
                 key = str(data["key"])
+                weighting = str(data["normal_weighting"])
+                gains = tuple(data["feature_gains"].tolist()) or None
         except CacheError:
             raise
         except (OSError, KeyError, ValueError) as exc:
             raise CacheError(
                 f"geometry file {path!r} cannot be read ({exc}); delete it and run precompute again"
             ) from None
-        return cls(key=key, **arrays)
+        return cls(key=key, normal_weighting=weighting, feature_gains=gains, **arrays)

@@ -8,7 +8,8 @@ is and what to do for everything else. The checks, in order:
 
 1. vertices an (n, 3) array of numbers; faces triangles (polygons are fan-triangulated from their
    first corner, with a warning) of whole-number indices;
-2. not empty; every face index in 0..n-1; every coordinate finite;
+2. not empty; every face index in 0..n-1; every coordinate finite and no larger in magnitude than
+   ``TOLERANCES.max_coordinate`` (1e75, beyond which squared areas overflow);
 3. vertices closer than ``TOLERANCES.merge_distance`` x the bounding-box diagonal merged (warning);
 4. no degenerate face: a repeated vertex, or area <= ``TOLERANCES.degenerate_area`` x the mean;
 5. duplicate faces (the same three vertices, in any order) dropped (warning);
@@ -143,6 +144,7 @@ def _checked_arrays(V, F, where: str, process_duplicates: bool,
     _check_not_empty(V, F, where)
     _check_indices(F, len(V), where)
     _check_finite(V, where)
+    _check_magnitude(V, where)
     n_input, vertex_origin = len(V), np.arange(len(V))
     if process_duplicates:
         V, F, vertex_origin = _merge_close_vertices(V, F, where, repairs)
@@ -180,6 +182,17 @@ def _check_finite(V: np.ndarray, where: str) -> None:
         raise MeshError(
             f"{where}: {counted(len(bad), 'vertex', 'vertices')} with NaN or infinite "
             f"coordinates: vertex {listed(bad)}; fix or remove them before loading"
+        )
+
+
+def _check_magnitude(V: np.ndarray, where: str) -> None:
+    bad = np.flatnonzero((np.abs(V) > TOLERANCES.max_coordinate).any(axis=1))
+    if len(bad):
+        shown = listed(f"{v} at ({', '.join(f'{c:.6g}' for c in V[v])})" for v in bad)
+        raise MeshError(
+            f"{where}: {counted(len(bad), 'vertex', 'vertices')} with coordinates beyond "
+            f"+-{TOLERANCES.max_coordinate:g}, too large to compute areas and volumes with (they "
+            f"would overflow): vertex {shown}; scale the mesh to metres or remove the stray vertices"
         )
 
 

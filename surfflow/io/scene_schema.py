@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 
-from ..config import (BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, SMOOTHING_METHODS)
+from ..config import BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, check_feature_size
+from ..errors import ParameterError
 from .presets import LIQUID_PRESETS
 from .procedural import PROCEDURAL_MESHES
 
@@ -119,6 +120,15 @@ def boolean(value):
     return value
 
 
+def feature_size(value):
+    """A length in metres (a number >= 0) or a percentage of the bounding-box diagonal ("2%")."""
+    try:
+        check_feature_size(value)
+    except ParameterError as exc:
+        raise BadValue(str(exc)) from None
+    return float(value) if isinstance(value, int) else value
+
+
 def positive_pair(value):
     pair = vector(2)(value)
     if min(pair) <= 0.0:
@@ -143,8 +153,7 @@ TOP_LEVEL = {
 TABLES = {
     "mesh": {"path": text, "procedural": choice(PROCEDURAL_MESHES), "scale": scale_factor,
              "rotation": vector(3), "translation": vector(3), **_procedural_argument_checkers()},
-    "precompute": {"smoothing_iterations": whole(0), "smoothing_method": choice(SMOOTHING_METHODS),
-                   "taubin_lambda": number(), "taubin_mu": number(), "implicit_step": number(),
+    "precompute": {"feature_size": feature_size, "smoothing_iterations": whole(0),
                    "normal_line_iterations": whole(0), "normal_weighting": choice(NORMAL_WEIGHTINGS),
                    "roughness_gains": vector(2, 0.0), "cache": boolean, "cache_dir": text},
     "liquid": {"preset": choice(LIQUID_PRESETS), "density": number(), "viscosity": number(),
