@@ -119,7 +119,12 @@ def scene_droplets(scene):
         return None
     settings = {k: v for k, v in dataclasses.asdict(spec).items() if k != "engine"}
     if spec.engine == "splishsplash":
-        from ..particles.splishsplash import SplishSplashDroplets
+        try:
+            from ..particles.splishsplash import SplishSplashDroplets
+        except ImportError as exc:
+            raise SceneError(f"{scene.path}: [droplets] engine = \"splishsplash\" needs the SPH "
+                             f"extra ({exc}); pip install \"surfflow[sph]\" or use engine = "
+                             "\"embedded\"") from None
         return SplishSplashDroplets(**settings)
     return Droplets(**settings)
 

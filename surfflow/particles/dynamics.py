@@ -104,12 +104,14 @@ def interact(positions, velocities, volumes, n, cell, table_mask, bucket_start, 
                     b = bucket_of(cx + ox, cy + oy, cz + oz, table_mask)
                     for entry in range(bucket_start[b], bucket_start[b + 1]):
                         j = sorted_particles[entry]
-                        if j == i or cell_of(positions[j], cell) != (cx + ox, cy + oy, cz + oz):
-                            continue  # itself, or another cell hashed into this bucket
                         dx = positions[i, 0] - positions[j, 0]
                         dy = positions[i, 1] - positions[j, 1]
                         dz = positions[i, 2] - positions[j, 2]
-                        distance = math.sqrt(dx * dx + dy * dy + dz * dz)
+                        squared = dx * dx + dy * dy + dz * dz
+                        if (j == i or squared >= cell * cell
+                                or cell_of(positions[j], cell) != (cx + ox, cy + oy, cz + oz)):
+                            continue  # itself, out of range, or another cell in this bucket
+                        distance = math.sqrt(squared)
                         contact = ri + sphere_radius(volumes[j])
                         if distance == 0.0 or distance >= 2.0 * contact:
                             continue
