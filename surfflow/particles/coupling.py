@@ -86,8 +86,7 @@ class ParticleCoupling:
         first = drops.reserve(total)
         emit_particles(g.vertices, g.normals, g.tangent_frames, state.bottom, g.dual_areas,
                        p.keep_depth, self.emit_count, self.emit_offset, first, state.depth,
-                       state.velocity, drops._positions, drops._previous, drops._velocities,
-                       drops._volumes)
+                       state.velocity, *drops.buffers)
         return float(drops.volumes[first:].sum())
 
 

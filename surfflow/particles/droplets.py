@@ -107,12 +107,18 @@ class Droplets:
 
     def reserve(self, extra: int) -> int:
         """Make room for ``extra`` more particles (growing the arrays if needed); returns the
-        index of the first new one. The new rows are the caller's to fill."""
+        index of the first new one. The new rows of :attr:`buffers` are the caller's to fill."""
         first = self.count
         if first + extra > len(self._volumes):
             self._allocate(max(2 * len(self._volumes), first + extra))
         self.count = first + extra
         return first
+
+    @property
+    def buffers(self) -> tuple:
+        """The full-capacity arrays (positions, previous_positions, velocities, volumes) that
+        kernels fill in place after :meth:`reserve`; rows past ``count`` are unused."""
+        return self._positions, self._previous, self._velocities, self._volumes
 
     def remove(self, mask) -> None:
         """Remove the particles where the (p,) bool ``mask`` is set, keeping the others' order."""
