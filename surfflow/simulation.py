@@ -63,8 +63,10 @@ class Simulation:
         self.wind = WindTerm(geom, p) if p.wind is not None and p.wind_coefficient > 0.0 else None
         self.dissolution = None  # built by set_soluble_layer
         self.particles = Droplets() if particles is True else particles or None
-        self.coupling = None if self.particles is None else ParticleCoupling(geom, p, self.particles)
+        self.coupling = None
         self._use_geometry(geom)
+        if self.particles is not None:
+            self.coupling = ParticleCoupling(geom, p, self.particles)
         self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
         self.state.bottom[:] = geom.bottom
         self.sources = []

@@ -82,6 +82,24 @@ def test_column_of_drops_on_an_incline_is_absorbed_exactly_then_runs_down():
     assert abs(sim.ledger()["balance_error"]) < 1e-12 * volumes.sum()
 
 
+def test_collision_grid_follows_a_moved_mesh(plate):
+    """Drops over a plate that moves 1 m aside before they arrive fall through where it was."""
+    V, F = plate
+    geom = sf.precompute((V, F), smoothing_iterations=0)
+    moved = sf.update_positions(geom, geom.vertices + np.array([1.0, 0.0, 0.0]))
+    outcomes = []
+    for move in (False, True):
+        sim = sf.Simulation(geom, sf.Params(gravity=DOWN),
+                            particles=Droplets(bounds=((-2, -2, -0.5), (2, 2, 2))))
+        sim.particles.add([[0.05, 0.05, 0.05]], [[0.0, 0.0, 0.0]], [1e-8])
+        sim.set_depth(np.zeros(geom.n_vertices))
+        if move:
+            sim.set_geometry(moved)
+        sim.advance(0.5)
+        outcomes.append((sim.ledger()["absorbed"], sim.ledger()["lost"]))
+    assert outcomes == [(pytest.approx(1e-8, rel=1e-12), 0.0), (0.0, pytest.approx(1e-8, rel=1e-12))]
+
+
 @pytest.mark.parametrize("drag", [0.0, 2.0])
 def test_free_flight_matches_the_analytic_path(drag):
     drops = Droplets(drag=drag, separation=0.0, smoothing=0.0)

@@ -51,12 +51,16 @@ class ParticleCoupling:
             droplets.bounds = (low - margin, high + margin)
 
     def use_geometry(self, geom) -> None:
-        """Follow a moved mesh: refit the collision grid and the emission thresholds."""
+        """Follow a moved mesh: refit the collision grid and the emission thresholds.
+
+        The particles collide with the surface x_i + b_i n_i (the input surface with the detail
+        smoothing removed put back along the normals), which moves with a deforming mesh."""
         self.geometry = geom
+        surface = geom.vertices + geom.bottom[:, None] * geom.normals
         if self.grid is None:
-            self.grid = TriangleGrid(geom.original_vertices, geom.faces)
+            self.grid = TriangleGrid(surface, geom.faces)
         else:
-            self.grid.refit(geom.original_vertices)
+            self.grid.refit(surface)
         p = self.params
         facing_down = geom.normals @ self.up < 0.0
         self.emit_threshold = np.where(facing_down, p.overhang_emit_depth, p.emit_depth)
