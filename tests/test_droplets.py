@@ -233,3 +233,6 @@ def test_bad_droplet_settings_are_refused():
         Droplets(bounds=((0, 0, 0), (1, -1, 1)))
     with pytest.raises(sf.ParameterError, match="volumes"):
         Droplets().add(np.zeros((2, 3)), np.zeros((2, 3)), [1e-9, 0.0])
+    geom = sf.precompute(rectangle(0.0, 1.0, 0.0, 1.0, 2, 2), smoothing_iterations=0)
+    with pytest.raises(sf.ParameterError, match="sf.Droplets"):
+        sf.Simulation(geom, particles="yes")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..errors import ParameterError
 from ..kernels._jit import parallel_kernel, serial_kernel
 from .droplets import Droplets
 from .dynamics import sphere_radius
@@ -35,6 +36,9 @@ class ParticleCoupling:
     """Emission and absorption between a simulation's film and its ``droplets``."""
 
     def __init__(self, geom, params, droplets: Droplets):
+        if not isinstance(droplets, Droplets):
+            raise ParameterError(f"particles={droplets!r}: pass sf.Droplets(...) (or another "
+                                 "system built on it), True for the defaults, or None")
         self.droplets = droplets
         self.params = params
         gravity = np.asarray(params.gravity, dtype=np.float64)
