@@ -122,6 +122,29 @@ def test_free_flight_matches_the_analytic_path(drag):
     assert np.allclose(drops.velocities, velocity, rtol=0.0, atol=1e-14)
 
 
+def test_interaction_undoes_overlap_and_smooths_velocities():
+    """Two equal drops, no gravity: separation s = 1 puts overlapping ones exactly at contact
+    in one step; XSPH smoothing pulls their velocities together and keeps their sum."""
+    volume = 1e-9
+    r = (0.75 * volume / math.pi) ** (1.0 / 3.0)
+    drops = Droplets(drag=0.0, separation=1.0, smoothing=0.0)
+    drops.gravity = np.zeros(3)
+    drops.add([[0.0, 0.0, 0.0], [1.2 * r, 0.0, 0.0]], np.zeros((2, 3)), [volume, volume])
+    drops.step(0.01)
+    gap = drops.positions[1] - drops.positions[0]
+    assert gap[0] == pytest.approx(2.0 * r, rel=1e-12) and not gap[1:].any()
+    assert drops.velocities[0, 0] == pytest.approx(-0.4 * r / 0.01, rel=1e-12)
+    drops = Droplets(drag=0.0, separation=0.0, smoothing=0.5)
+    drops.gravity = np.zeros(3)
+    drops.add([[0.0, 0.0, 0.0], [3.0 * r, 0.0, 0.0]], [[0.0, 1.0, 0.0], [0.0, -1.0, 0.0]],
+              [volume, volume])
+    drops.step(1e-9)
+    w = 1.0 - 3.0 / 4.0
+    expected = 1.0 - 0.5 * w * 2.0 / (1.0 + w)
+    assert drops.velocities[:, 1] == pytest.approx([expected, -expected], rel=1e-9)
+    assert drops.velocities[:, 1].sum() == pytest.approx(0.0, abs=1e-15)
+
+
 def naive_first_crossing(p0, p1, V, F):
     """Moller-Trumbore against every triangle (numpy): (t, triangle) of the first crossing of
     the segment p0 -> p1, or (inf, -1)."""
