@@ -19,13 +19,14 @@ from .io.mesh import load_mesh, validate_mesh
 from .io.scene import load_scene
 from .io.usd import UsdWriter
 from .kernels.wind import WindGrid
+from .particles import Droplets
 from .simulation import Simulation
 from .sources import Source
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "CacheError", "MeshError", "MeshFileError", "MeshWarning", "ParameterError", "Params",
+    "CacheError", "Droplets", "MeshError", "MeshFileError", "MeshWarning", "ParameterError", "Params",
     "PrecomputeParams", "SceneError", "Simulation", "SimulationError", "Source", "SurfaceGeometry",
     "SurfflowError", "Tolerances", "UsdWriter", "WindGrid", "load_mesh", "load_scene",
     "load_sweep", "motion", "precompute", "sweep", "update_positions", "validate_mesh",

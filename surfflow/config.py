@@ -178,6 +178,11 @@ class Params:
     solute_density_ratio: rho_s / rho_l of the dissolved material.
     solute_drag: c_d of the drag c_d |u - u_s| (u - u_s) between liquid and dissolved material.
     solute_friction: kappa, the dissolved material's bottom friction relative to the liquid's.
+    emit_depth: eps1 (m): with droplets on, a vertex deeper than this sheds the excess as
+        particles (SPEC §8). 1 cm: a film that deep is no longer thin on the scenes' scale.
+    overhang_emit_depth: eps1 where the surface faces away from gravity (g . n > 0). A pendant
+        film detaches at the capillary length sqrt(sigma / (rho g)), 2.7 mm for water.
+    keep_depth: eps2 (m), the depth an emitting vertex keeps; below both thresholds.
     """
 
     gravity: tuple[float, float, float] = (0.0, -9.81, 0.0)
@@ -201,6 +206,9 @@ class Params:
     solute_density_ratio: float = 2.0
     solute_drag: float = 10.0
     solute_friction: float = 2.0
+    emit_depth: float = 0.01
+    overhang_emit_depth: float = 0.0027
+    keep_depth: float = 0.0005
 
     def __post_init__(self):
         object.__setattr__(self, "gravity", check_vector3("gravity", self.gravity))
@@ -223,6 +231,12 @@ class Params:
         check_range("solute_density_ratio", self.solute_density_ratio, 0.0, low_open=True)
         check_range("solute_drag", self.solute_drag, 0.0)
         check_range("solute_friction", self.solute_friction, 0.0)
+        check_range("keep_depth", self.keep_depth, 0.0)
+        for name in ("emit_depth", "overhang_emit_depth"):
+            if not getattr(self, name) > self.keep_depth:
+                raise ParameterError(f"{name}={getattr(self, name)!r} must exceed keep_depth="
+                                     f"{self.keep_depth!r}; lower keep_depth or raise {name}")
+            check_range(name, getattr(self, name), 0.0, low_open=True)
         if self.wind is not None and not callable(self.wind) and not hasattr(self.wind, "sample"):
             object.__setattr__(self, "wind", check_vector3("wind", self.wind))
 

@@ -6,6 +6,10 @@
     sim.advance(1.0)                                  # lands exactly on time + 1.0
     sim.depth, sim.velocity, sim.ledger()
 
+With ``particles=sf.Droplets(...)`` (or True) liquid deeper than ``Params.emit_depth`` leaves
+the film as particles and particles that hit the surface rejoin it (SPEC §8,
+``surfflow.particles``); ``sim.particles`` holds them.
+
 The class owns the clock, the sources, the volume ledger and the step order; the physics lives
 in ``surfflow.kernels`` (one module per term) and the arrays in ``surfflow.state``.
 """
@@ -21,6 +25,7 @@ from .config import Params
 from .errors import ParameterError, SimulationError
 from .geometry.precompute import update_positions
 from .geometry.surface import SurfaceGeometry
+from .particles import Droplets, ParticleCoupling
 from .kernels.advection import advect_velocity
 from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
@@ -41,12 +46,14 @@ class Simulation:
 
     geom: the precomputed surface. params: :class:`Params` (defaults if None). n_dyes: number of
     passive dyes carried by the flow. crash_dir: where the last good state is written if the
-    simulation goes non-finite. motion: a callable ``(rest_vertices, t) -> vertices`` the mesh
-    follows (see :meth:`set_motion`).
+    simulation goes non-finite. particles: a :class:`~surfflow.particles.Droplets` (or another
+    system with its interface), True for ``Droplets()``, None for a film without droplets.
+    motion: a callable ``(rest_vertices, t) -> vertices`` the mesh follows (see
+    :meth:`set_motion`).
     """
 
     def __init__(self, geom: SurfaceGeometry, params: Params | None = None, n_dyes: int = 0,
-                 crash_dir: str | os.PathLike = ".", motion=None):
+                 crash_dir: str | os.PathLike = ".", particles=None, motion=None):
         if not isinstance(geom, SurfaceGeometry):
             raise ParameterError(f"geom is a {type(geom).__name__}; pass the SurfaceGeometry that "
                                  "sf.precompute(mesh) returns")
@@ -59,7 +66,11 @@ class Simulation:
         self.tension = SurfaceTensionTerm(geom, p) if p.surface_tension > 0.0 else None
         self.wind = WindTerm(geom, p) if p.wind is not None and p.wind_coefficient > 0.0 else None
         self.dissolution = None  # built by set_soluble_layer
+        self.particles = Droplets() if particles is True else particles or None
+        self.coupling = None
         self._use_geometry(geom)
+        if self.particles is not None:
+            self.coupling = ParticleCoupling(geom, p, self.particles)
         self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
         self.state.bottom[:] = geom.bottom
         self.sources = []
@@ -110,7 +121,7 @@ class Simulation:
         """Set the depth (n,) >= 0 and restart the ledger with the new volume as ``initial``."""
         self.state.depth[:] = check_vertex_array("depth", depth, self.geometry.n_vertices, minimum=0.0)
         self.state.ledger = dict.fromkeys(self.state.ledger, 0.0)
-        self.state.ledger["initial"] = self.total_volume()
+        self.state.ledger["initial"] = self.total_volume() + self._airborne_volume()
 
     def set_velocity(self, velocity) -> None:
         """Set the velocity from (n, 3) world vectors, projected onto the tangent planes."""
@@ -217,7 +228,7 @@ class Simulation:
 
     def _use_geometry(self, geom: SurfaceGeometry) -> None:
         self.geometry = geom
-        for term in (self.tension, self.wind):
+        for term in (self.tension, self.wind, self.coupling):
             if term is not None:
                 term.use_geometry(geom)
         self.fields = surface_fields(geom, self.params.gravity, self.params.boundary)
@@ -228,7 +239,8 @@ class Simulation:
         ``np.savez(path, **sim.state_dict())`` stores it). Load it into a Simulation built with
         the same geometry (the moved one, after ``set_geometry``), params and n_dyes."""
         motion = {} if self.surface_motion is None else self.surface_motion.to_dict()
-        return {**self.state.to_dict(), **sources_to_arrays(self.sources), **motion,
+        particles = {} if self.particles is None else self.particles.state_dict()
+        return {**self.state.to_dict(), **sources_to_arrays(self.sources), **motion, **particles,
                 "surface_bottom": self.geometry.bottom.copy()}
 
     def load_state_dict(self, data: dict) -> None:
@@ -236,6 +248,8 @@ class Simulation:
         goes back to where it was, with its positions' history."""
         self.sources = restore_state(self.state, data, self.geometry, self.n_dyes)
         self._restore_surface(data)
+        if self.particles is not None:
+            self.particles.load_state_dict(data)
         s = self.state
         if self.dissolution is None and (s.soluble_layer.any() or s.dissolved.any()):
             self.dissolution = DissolutionTerm(self.geometry, self.params, s)
@@ -290,17 +304,24 @@ class Simulation:
         """sum_i A_i d_i (m^3), summed serially with numpy (deterministic)."""
         return self.state.volume(self.geometry.dual_areas)
 
+    def _airborne_volume(self) -> float:
+        return 0.0 if self.particles is None else self.particles.airborne_volume()
+
     def ledger(self) -> dict:
         """Volumes (m^3) since the last ``set_depth``: initial, poured, rained, sunk, outflow,
-        current, and balance_error = current - (initial + poured + rained - sunk - outflow).
+        current (in the film); with particles emitted, absorbed, lost (past the bounds) and
+        airborne (in particles now); balance_error = current + airborne - (initial + poured +
+        rained - sunk - outflow - lost).
         Dissolution: dissolved = sum A s and deposited = sum A m now, solute_outflow (what left
         through outflow boundaries); their sum is constant."""
         book = dict(self.state.ledger)
         book["dissolved"] = self.state.volume(self.geometry.dual_areas, self.state.dissolved)
         book["deposited"] = self.state.volume(self.geometry.dual_areas, self.state.soluble_layer)
         book["current"] = self.total_volume()
-        expected = book["initial"] + book["poured"] + book["rained"] - book["sunk"] - book["outflow"]
-        book["balance_error"] = book["current"] - expected
+        book["airborne"] = self._airborne_volume()
+        expected = (book["initial"] + book["poured"] + book["rained"] - book["sunk"]
+                    - book["outflow"] - book["lost"])
+        book["balance_error"] = book["current"] + book["airborne"] - expected
         return book
 
     # ---- time stepping ----------------------------------------------------------------------
@@ -337,6 +358,7 @@ class Simulation:
         self._apply_friction(dt)                      # 5. friction + damping, implicit
         self._apply_walls()                           #    wall slip: u . n_wall = 0
         self._update_depth(dt)                        # 6. continuity: depth, dye, outflow booked
+        self._couple_particles(dt)                    #    droplets: absorb, emit; booked
         self._clear_dry()                             # 7. wet/dry cleanup
         self.state.time += dt
         self.state.step_count += 1
@@ -453,6 +475,10 @@ class Simulation:
             shoreline_walls(g.neighbor_offsets, g.neighbor_indices, f.vertex_height,
                             f.normal_rise, self._pressure_bottom(), s.depth,
                             self.params.min_depth, s.shoreline_wall)
+
+    def _couple_particles(self, dt: float) -> None:
+        if self.coupling is not None:
+            self.coupling.couple(self.state, dt)
 
     def _clear_dry(self) -> None:
         clear_dry_velocity(self.state.depth, self.params.min_depth, self.state.velocity)

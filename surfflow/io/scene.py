@@ -105,6 +105,20 @@ class RenderSpec:
 
 
 @dataclass(frozen=True)
+class DropletSpec:
+    """The [droplets] table: which particle engine and its settings (the thresholds go to
+    Params); its presence turns droplets on."""
+
+    engine: str = "embedded"
+    floor: float | None = None
+    bounds: tuple | None = None
+    drag: float = 1.5
+    separation: float = 0.5
+    smoothing: float = 0.1
+    max_volume: float = 5e-8
+
+
+@dataclass(frozen=True)
 class Scene:
     """A checked scene; build a run from it with :class:`surfflow.runner.SceneRunner`."""
 
@@ -127,6 +141,7 @@ class Scene:
     render: RenderSpec
     motion: MotionSpec | None = None
     """the [motion] table: what moves the mesh (SPEC §9), None for a still mesh."""
+    droplets: DropletSpec | None = None
 
     @property
     def n_frames(self) -> int:
@@ -209,7 +224,13 @@ class _SceneReader:
             output=OutputSpec(**self.with_directory(sections["output"], Path("output") / name)),
             render=RenderSpec(**self.with_directory(sections["render"], Path("render") / name)),
             motion=self.motion(self.raw.get("motion")),
+            droplets=self.droplets(sections["droplets"]) if "droplets" in self.raw else None,
         )
+
+    @staticmethod
+    def droplets(values: dict) -> DropletSpec:
+        thresholds = ("emit_depth", "keep_depth", "overhang_emit_depth")
+        return DropletSpec(**{k: v for k, v in values.items() if k not in thresholds})
 
     @staticmethod
     def with_directory(values: dict, default: Path) -> dict:

@@ -20,6 +20,7 @@ FRICTION_TENSOR_SOURCES = ("features", "isotropic", "field", "file")
 OUTPUT_FORMATS = ("npz", "vtu", "usd")
 COLOR_MODES = ("depth", "dye", "liquid")
 RENDER_ENGINES = ("polyscope", "blender")
+DROPLET_ENGINES = ("embedded", "splishsplash")
 
 
 class BadValue(ValueError):
@@ -136,6 +137,16 @@ def positive_pair(value):
     return pair
 
 
+def box(value):
+    """A box [[x0, y0, z0], [x1, y1, z1]] with each low coordinate below the high one."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise BadValue(f"must be two corners [[x0, y0, z0], [x1, y1, z1]], not {value!r}")
+    low, high = vector(3)(value[0]), vector(3)(value[1])
+    if not all(a < b for a, b in zip(low, high)):
+        raise BadValue(f"each coordinate of the first corner must be below the second's, not {value!r}")
+    return low, high
+
+
 def _procedural_argument_checkers():
     """Checkers for every argument a procedural mesh builder takes (any builder)."""
     kinds = {"subdivisions": whole(0), "resolution": vector(2, 1.0), "size": positive_pair}
@@ -173,6 +184,11 @@ TABLES = {
                       "radius": number(0.0, low_open=True), "file": text},
     "output": {"directory": text, "formats": choices(OUTPUT_FORMATS),
                "checkpoint_every": whole(0)},
+    "droplets": {"engine": choice(DROPLET_ENGINES), "emit_depth": number(),
+                 "keep_depth": number(), "overhang_emit_depth": number(),
+                 "floor": number(), "bounds": box, "drag": number(0.0),
+                 "separation": number(0.0, 1.0), "smoothing": number(0.0, 1.0),
+                 "max_volume": number(0.0, low_open=True)},
     "render": {"directory": text, "width": whole(16), "height": whole(16),
                "color_by": choice(COLOR_MODES), "video": boolean, "camera": vector(3),
                "target": vector(3), "engine": choice(RENDER_ENGINES)},
@@ -196,5 +212,7 @@ PARAMS_FIELDS = {
     ("dissolution", "rate"): "dissolution_rate", ("dissolution", "solubility"): "solubility",
     ("dissolution", "density_ratio"): "solute_density_ratio",
     ("dissolution", "drag"): "solute_drag", ("dissolution", "friction"): "solute_friction",
+    ("droplets", "emit_depth"): "emit_depth", ("droplets", "keep_depth"): "keep_depth",
+    ("droplets", "overhang_emit_depth"): "overhang_emit_depth",
 }
 """Scene key path -> the :class:`~surfflow.config.Params` field it sets."""

@@ -10,6 +10,7 @@ folder of a surfflow source checkout, so the shipped examples find ``bunny.obj``
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from scipy.spatial.transform import Rotation
 from ..errors import SceneError
 from ..geometry.precompute import precompute
 from ..io.mesh import load_mesh
+from ..particles import Droplets
 from ..simulation import Simulation
 from .procedural import PROCEDURAL_MESHES
 
@@ -110,12 +112,30 @@ def add_scene_source(sim, spec, dye_colors: tuple):
     return sim.add_rain(spec.rate, mask=mask, start=spec.start, stop=spec.stop, dye=dye)
 
 
+def scene_droplets(scene):
+    """The particle system of the scene's [droplets] table, or None without one."""
+    spec = scene.droplets
+    if spec is None:
+        return None
+    settings = {k: v for k, v in dataclasses.asdict(spec).items() if k != "engine"}
+    if spec.engine == "splishsplash":
+        try:
+            from ..particles.splishsplash import SplishSplashDroplets
+        except ImportError as exc:
+            raise SceneError(f"{scene.path}: [droplets] engine = \"splishsplash\" needs the SPH "
+                             f"extra ({exc}); pip install \"surfflow[sph]\" or use engine = "
+                             "\"embedded\"") from None
+        return SplishSplashDroplets(**settings)
+    return Droplets(**settings)
+
+
 def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".") -> Simulation:
     """A Simulation of ``scene`` on ``geom`` at its initial condition with every source added.
 
     params: replaces the scene's Params (the viewer's sliders use this).
     """
-    sim = Simulation(geom, params or scene.params, n_dyes=len(scene.dye_colors), crash_dir=crash_dir)
+    sim = Simulation(geom, params or scene.params, n_dyes=len(scene.dye_colors), crash_dir=crash_dir,
+                     particles=scene_droplets(scene))
     sim.set_depth(initial_depth(scene.initial, geom))
     sim.set_velocity(np.tile(np.asarray(scene.initial.velocity, dtype=np.float64), (geom.n_vertices, 1)))
     layer = scene.soluble_layer

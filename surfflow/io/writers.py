@@ -15,13 +15,16 @@
                                 when the run has one
 ``vertices``       (n, 3)       the smoothed positions now, when the surface moves (SPEC §9)
 ``normals``        (n, 3)       their normals, when the surface moves
+``particle_*``     (p, 3), (p,)  ``particle_positions``, ``particle_velocities``,
+                                ``particle_volumes`` of the droplets, when the run has them
 =================  ===========  ==========================================================
 
 Writers write the frames of one run into one directory. ``NpzFrameWriter`` writes
 ``mesh.npz`` (vertices, faces, normals, dual_areas, original_vertices) once and ``frame_00000.npz`` ... with
 ``time`` and the fields; ``VtuSeriesWriter`` writes ``frame_00000.vtu`` ... (points: the moved
 vertices when the surface moves) and rewrites ``frames.pvd`` after every frame, so an
-interrupted run leaves a readable series. The USD stage (``run.usdc``, optional extra) is
+interrupted run leaves a readable series; the droplets go to ``particles_00000.vtu`` ... (a
+point set, indexed by ``particles.pvd``). The USD stage (``run.usdc``, optional extra) is
 written by :class:`surfflow.io.usd.UsdWriter`.
 """
 
@@ -35,6 +38,15 @@ import meshio
 import numpy as np
 
 PVD_NAME = "frames.pvd"
+PARTICLE_PVD_NAME = "particles.pvd"
+PARTICLE_PREFIX = "particle_"
+
+
+def particle_fields(particles) -> dict[str, np.ndarray]:
+    """Copies of a droplet system's positions (p, 3), velocities (p, 3), volumes (p,)."""
+    return {PARTICLE_PREFIX + "positions": np.array(particles.positions, dtype=np.float64),
+            PARTICLE_PREFIX + "velocities": np.array(particles.velocities, dtype=np.float64),
+            PARTICLE_PREFIX + "volumes": np.array(particles.volumes, dtype=np.float64)}
 
 
 def frame_fields(sim) -> dict[str, np.ndarray]:
@@ -57,6 +69,8 @@ def frame_fields(sim) -> dict[str, np.ndarray]:
     if sim.surface_motion is not None:
         fields["vertices"] = np.array(geom.vertices, dtype=np.float64)
         fields["normals"] = np.array(geom.normals, dtype=np.float64)
+    if sim.particles is not None:
+        fields.update(particle_fields(sim.particles))
     return fields
 
 
@@ -87,17 +101,20 @@ class VtuSeriesWriter:
     first_frame: entries of an existing index before this frame are kept (a resumed run).
     """
 
+    index_name = PVD_NAME
+
     def __init__(self, directory: str | os.PathLike, geometry, first_frame: int = 0):
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.geometry = geometry
-        self.entries = [(t, name) for t, name in read_pvd(self.directory / PVD_NAME)
+        self.entries = [(t, name) for t, name in read_pvd(self.directory / self.index_name)
                         if int(Path(name).stem.split("_")[-1]) < first_frame]
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".vtu")
         point_data = {name: np.ascontiguousarray(values) for name, values in fields.items()
-                      if name not in ("vertices", "normals")}
+                      if name not in ("vertices", "normals")
+                      and not name.startswith(PARTICLE_PREFIX)}
         point_data["normal"] = np.ascontiguousarray(fields.get("normals", self.geometry.normals))
         mesh = meshio.Mesh(fields.get("vertices", self.geometry.vertices),
                            [("triangle", self.geometry.faces)], point_data=point_data)
@@ -112,9 +129,31 @@ class VtuSeriesWriter:
         for time, name in self.entries:
             ET.SubElement(collection, "DataSet", timestep=repr(time), group="", part="0", file=name)
         ET.indent(root)
-        temporary = self.directory / (PVD_NAME + ".tmp")
+        temporary = self.directory / (self.index_name + ".tmp")
         ET.ElementTree(root).write(temporary, encoding="utf-8", xml_declaration=True)
-        os.replace(temporary, self.directory / PVD_NAME)
+        os.replace(temporary, self.directory / self.index_name)
+
+
+class ParticleVtuSeriesWriter(VtuSeriesWriter):
+    """Writes the droplets of each frame as ``particles_NNNNN.vtu`` (vertex cells, point data
+    velocity, volume and radius) and keeps ``particles.pvd``; frames without them are skipped."""
+
+    index_name = PARTICLE_PVD_NAME
+
+    def write(self, frame: int, time: float, fields: dict) -> Path | None:
+        if PARTICLE_PREFIX + "positions" not in fields:
+            return None
+        path = self.directory / f"particles_{frame:05d}.vtu"
+        positions = fields[PARTICLE_PREFIX + "positions"]
+        volumes = fields[PARTICLE_PREFIX + "volumes"]
+        cells = [("vertex", np.arange(len(positions), dtype=np.int64)[:, None])]
+        mesh = meshio.Mesh(positions, cells, point_data={
+            "velocity": fields[PARTICLE_PREFIX + "velocities"], "volume": volumes,
+            "radius": np.cbrt(0.75 * volumes / np.pi)})
+        mesh.write(path, file_format="vtu", binary=True)
+        self.entries.append((float(time), path.name))
+        self._write_index()
+        return path
 
 
 def read_pvd(path: str | os.PathLike) -> list[tuple[float, str]]:
@@ -134,6 +173,7 @@ def make_writers(directory: str | os.PathLike, formats, geometry, first_frame: i
         writers.append(NpzFrameWriter(directory, geometry))
     if "vtu" in formats:
         writers.append(VtuSeriesWriter(directory, geometry, first_frame))
+        writers.append(ParticleVtuSeriesWriter(directory, geometry, first_frame))
     if "usd" in formats:
         from .usd import UsdSettings, UsdWriter
         settings = UsdSettings.from_scene(scene) if scene is not None else None

@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import polyscope as ps
 
+from .droplet_view import draw_droplets
+
 OBJECT_NAME = "object"
 LIQUID_NAME = "liquid"
 OBJECT_COLOR = (0.78, 0.76, 0.72)
@@ -83,3 +85,4 @@ class LiquidView:
                                                  vectortype="ambient", color=(0.1, 0.1, 0.1))
         else:
             self.liquid_mesh.remove_quantity("velocity")
+        draw_droplets(sim.particles, self.liquid_color)

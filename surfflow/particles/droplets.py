@@ -1,0 +1,201 @@
+"""``Droplets``: the embedded particle system for liquid in flight (SPEC §8).
+
+    drops = sf.Droplets(drag=1.5, floor=0.0)
+    drops.add(positions, velocities, volumes)      # (p, 3), (p, 3), (p,) m^3
+    drops.step(dt)                                 # gravity, air drag, interaction
+    drops.positions, drops.velocities, drops.volumes
+
+Particles live in flat preallocated arrays (capacity doubles when full, so steps allocate only
+when the count grows past it). Why contact separation + XSPH velocity smoothing
+(``dynamics.py``) and not SPH or position-based fluids: the drops here live for a fraction of a
+second between leaving the film and landing on it again or leaving the scene; they need to stay
+apart, move together as a stream and never blow up at any time step, not to resolve pressure
+waves in a pool. One gather pass per step does that; a density solve (PBF needs several
+iterations, SPH a time step set by its sound speed) would cost more than the film for no visible
+gain. A real SPH engine can stand in behind the same interface (see ``splishsplash.py``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..config import check_range
+from ..errors import ParameterError
+from .dynamics import (apply_interaction, build_buckets, compact, fly, interact, mark_removed,
+                       sphere_radius)
+
+WATER_DROP_VOLUME = 5e-8  # m^3: a pendant water drop detaches at ~0.05 mL (Tate's law)
+
+
+class Droplets:
+    """Liquid in flight as particles: positions (p, 3), velocities (p, 3), volumes (p,).
+
+    drag: linear air drag k (1/s); the terminal speed is |g| / k (1.5: 6.5 m/s, a 2 mm drop's).
+    separation: s in [0, 1], how much of an overlap between two drops is undone per step.
+    smoothing: c in [0, 1], the XSPH velocity smoothing between neighbours (0: independent).
+    max_volume: the largest volume one particle carries (m^3); emission splits larger volumes.
+    floor: particles below this height (along -gravity) are removed and booked as lost.
+    bounds: ((x0, y0, z0), (x1, y1, z1)), particles outside are lost; None: the mesh's bounding
+        box grown by its diagonal on every side, set when a Simulation takes the droplets.
+    capacity: the number of particles the arrays hold before they first grow.
+    """
+
+    def __init__(self, drag: float = 1.5, separation: float = 0.5, smoothing: float = 0.1,
+                 max_volume: float = WATER_DROP_VOLUME, floor: float | None = None,
+                 bounds=None, capacity: int = 1024):
+        check_range("drag", drag, 0.0)
+        check_range("separation", separation, 0.0, 1.0)
+        check_range("smoothing", smoothing, 0.0, 1.0)
+        check_range("max_volume", max_volume, 0.0, low_open=True)
+        if floor is not None:
+            check_range("floor", floor)
+        self.drag, self.separation, self.smoothing = float(drag), float(separation), float(smoothing)
+        self.max_volume = float(max_volume)
+        self.floor = -math.inf if floor is None else float(floor)
+        self.bounds = None if bounds is None else check_bounds(bounds)
+        self.gravity = np.array([0.0, -9.81, 0.0])
+        self.count = 0
+        self._allocate(max(int(capacity), 16))
+
+    # ---- the interface ----------------------------------------------------------------------
+
+    @property
+    def positions(self) -> np.ndarray:
+        """(p, 3) positions (m), a view of the live particles."""
+        return self._positions[:self.count]
+
+    @property
+    def velocities(self) -> np.ndarray:
+        """(p, 3) velocities (m/s), a view."""
+        return self._velocities[:self.count]
+
+    @property
+    def volumes(self) -> np.ndarray:
+        """(p,) volumes (m^3), a view."""
+        return self._volumes[:self.count]
+
+    @property
+    def previous_positions(self) -> np.ndarray:
+        """(p, 3) positions before the last :meth:`step`: each particle's path is the segment
+        from here to ``positions`` (what the collision query tests)."""
+        return self._previous[:self.count]
+
+    def airborne_volume(self) -> float:
+        """Sum of the particle volumes (m^3), serial (deterministic)."""
+        return float(self.volumes.sum())
+
+    def add(self, positions, velocities, volumes) -> None:
+        """Append particles: positions (p, 3), velocities (p, 3), volumes (p,) > 0."""
+        positions = np.asarray(positions, dtype=np.float64).reshape(-1, 3)
+        p = len(positions)
+        velocities = np.asarray(velocities, dtype=np.float64).reshape(-1, 3)
+        volumes = np.asarray(volumes, dtype=np.float64).reshape(-1)
+        if velocities.shape != (p, 3) or volumes.shape != (p,):
+            raise ParameterError(f"add: velocities {velocities.shape} and volumes {volumes.shape} "
+                                 f"must match positions ({p}, 3): one row per particle")
+        if not (np.isfinite(positions).all() and np.isfinite(velocities).all()
+                and np.isfinite(volumes).all() and (volumes > 0.0).all()):
+            raise ParameterError("add: positions, velocities and volumes must be finite and the "
+                                 "volumes > 0")
+        first = self.reserve(p)
+        self._positions[first:first + p] = positions
+        self._previous[first:first + p] = positions
+        self._velocities[first:first + p] = velocities
+        self._volumes[first:first + p] = volumes
+
+    def reserve(self, extra: int) -> int:
+        """Make room for ``extra`` more particles (growing the arrays if needed); returns the
+        index of the first new one. The new rows of :attr:`buffers` are the caller's to fill."""
+        first = self.count
+        if first + extra > len(self._volumes):
+            self._allocate(max(2 * len(self._volumes), first + extra))
+        self.count = first + extra
+        return first
+
+    @property
+    def buffers(self) -> tuple:
+        """The full-capacity arrays (positions, previous_positions, velocities, volumes) that
+        kernels fill in place after :meth:`reserve`; rows past ``count`` are unused."""
+        return self._positions, self._previous, self._velocities, self._volumes
+
+    def remove(self, mask) -> None:
+        """Remove the particles where the (p,) bool ``mask`` is set, keeping the others' order."""
+        mask = np.asarray(mask, dtype=bool)
+        if mask.shape != (self.count,):
+            raise ParameterError(f"remove: mask has shape {mask.shape}, needs ({self.count},)")
+        self.count = compact(mask, self.count, self._positions, self._velocities, self._volumes)
+
+    def step(self, dt: float) -> None:
+        """Move every particle over dt: free flight, then the neighbour interaction."""
+        n = self.count
+        fly(self._positions, self._velocities, self._previous, self.gravity, self.drag, dt, n)
+        if n < 2 or (self.separation == 0.0 and self.smoothing == 0.0):
+            return
+        cell = 4.0 * float(sphere_radius(self.volumes.max()))
+        build_buckets(self._positions, n, cell, self._table_mask, self._bucket,
+                      self._bucket_start, self._sorted)
+        interact(self._positions, self._velocities, self._volumes, n, cell, self._table_mask,
+                 self._bucket_start, self._sorted, self.separation, self.smoothing, self._shift,
+                 self._velocity_change)
+        apply_interaction(self._positions, self._velocities, self._shift, self._velocity_change,
+                          dt, n)
+
+    def remove_hits_and_lost(self, hit_triangle: np.ndarray, up: np.ndarray) -> float:
+        """Remove the particles that hit the mesh (hit_triangle (p,) >= 0) and those past the
+        floor or the bounds; returns the volume of the latter (lost)."""
+        low, high = self.bounds
+        lost = mark_removed(self._positions, self._volumes, self.count, hit_triangle, up,
+                            self.floor, low, high, self._remove)
+        self.count = compact(self._remove, self.count, self._positions, self._velocities,
+                             self._volumes)
+        return lost
+
+    # ---- state ------------------------------------------------------------------------------
+
+    def state_dict(self) -> dict:
+        """Copies of the particle arrays, for checkpoints."""
+        return {"particle_positions": self.positions.copy(),
+                "particle_velocities": self.velocities.copy(),
+                "particle_volumes": self.volumes.copy()}
+
+    def load_state_dict(self, data: dict) -> None:
+        """Replace the particles with what :meth:`state_dict` returned."""
+        self.count = 0
+        if "particle_volumes" in data:
+            self.add(data["particle_positions"], data["particle_velocities"],
+                     data["particle_volumes"])
+
+    def _allocate(self, capacity: int) -> None:
+        """(Re)allocate every per-particle array for ``capacity`` particles, keeping the live ones."""
+        old = getattr(self, "_volumes", None)
+        n = self.count
+        for name, shape in (("_positions", (capacity, 3)), ("_velocities", (capacity, 3)),
+                            ("_previous", (capacity, 3)), ("_shift", (capacity, 3)),
+                            ("_velocity_change", (capacity, 3)), ("_volumes", (capacity,)),
+                            ("_bucket", (capacity,)), ("_sorted", (capacity,)),
+                            ("_remove", (capacity,)), ("hit_triangle", (capacity,)),
+                            ("hit_weights", (capacity, 3))):
+            dtype = {"_bucket": np.int64, "_sorted": np.int64, "hit_triangle": np.int64,
+                     "_remove": np.bool_}.get(name, np.float64)
+            array = np.zeros(shape, dtype=dtype)
+            if old is not None:
+                array[:n] = getattr(self, name)[:n]
+            setattr(self, name, array)
+        table = 1 << int(math.ceil(math.log2(2 * capacity)))
+        self._table_mask = table - 1
+        self._bucket_start = np.zeros(table + 1, dtype=np.int64)
+
+
+def check_bounds(bounds) -> tuple[np.ndarray, np.ndarray]:
+    """((x0, y0, z0), (x1, y1, z1)) as two float arrays with low < high, or ParameterError."""
+    try:
+        low, high = (np.asarray(corner, dtype=np.float64) for corner in bounds)
+    except (TypeError, ValueError):
+        raise ParameterError(f"bounds={bounds!r} must be two corners ((x0, y0, z0), (x1, y1, z1))") from None
+    if low.shape != (3,) or high.shape != (3,) or not (np.isfinite(low).all() and np.isfinite(high).all()):
+        raise ParameterError(f"bounds={bounds!r} must be two corners of three finite numbers")
+    if not (low < high).all():
+        raise ParameterError(f"bounds={bounds!r}: each low corner coordinate must be below the high one")
+    return low, high

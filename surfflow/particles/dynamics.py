@@ -1,0 +1,172 @@
+"""Numba kernels of the embedded droplet system: free flight, neighbour lists, interaction.
+
+Free flight under gravity g and linear air drag k (1/s), integrated exactly over a step:
+
+    dv/dt = g - k v   =>   v' = v e^{-k dt} + g (1 - e^{-k dt}) / k
+                           x' = x + v phi + g (dt - phi) / k,   phi = (1 - e^{-k dt}) / k
+
+(k = 0: phi = dt, x' = x + v dt + g dt^2 / 2, the ballistic parabola to round-off).
+
+Interaction, one Jacobi pass per step (every particle gathers from its neighbours and writes only
+its own row, so any thread count gives the same numbers). Particle i is a sphere of radius
+r_i = (3 V_i / 4 pi)^(1/3). Two kinds of neighbour effect:
+
+* separation: overlapping spheres (|x_ij| < r_i + r_j) push i out by
+  s (r_i + r_j - |x_ij|) / 2 along x_ij / |x_ij| (s in [0, 1]), and the shift is added to the
+  velocity as shift / dt (position-based, unconditionally stable);
+* velocity smoothing (XSPH): within h_ij = 2 (r_i + r_j), with w = 1 - |x_ij| / h_ij,
+  v_i += c sum_j w (v_j - v_i) / (1 + sum_j w), c in [0, 1]: neighbours move together, so a
+  stream stays a stream.
+
+Neighbours come from a hashed uniform grid (cell = the largest h_ij), built by a serial counting
+sort: particles in order within each bucket, deterministic.
+"""
+
+import math
+
+import numba
+import numpy as np
+
+from ..kernels._jit import parallel_kernel, serial_kernel
+
+HASH_PRIMES = (73856093, 19349663, 83492791)
+
+
+@parallel_kernel
+def fly(positions, velocities, previous, gravity, drag, dt, n):
+    """Free flight of particles [0, n): previous <- positions, then the exact step above."""
+    if drag > 0.0:
+        phi = -math.expm1(-drag * dt) / drag
+        fall = (dt - phi) / drag
+        decay = math.exp(-drag * dt)
+    else:
+        phi = dt
+        fall = 0.5 * dt * dt
+        decay = 1.0
+    for p in numba.prange(n):
+        for a in range(3):
+            previous[p, a] = positions[p, a]
+            positions[p, a] += velocities[p, a] * phi + gravity[a] * fall
+            velocities[p, a] = velocities[p, a] * decay + gravity[a] * phi
+
+
+@serial_kernel
+def sphere_radius(volume):
+    """Radius of a sphere of the given volume."""
+    return np.cbrt(0.75 * volume / np.pi)
+
+
+@serial_kernel
+def cell_of(position, cell):
+    return (int(np.floor(position[0] / cell)), int(np.floor(position[1] / cell)),
+            int(np.floor(position[2] / cell)))
+
+
+@serial_kernel
+def bucket_of(x, y, z, table_mask):
+    return ((x * HASH_PRIMES[0]) ^ (y * HASH_PRIMES[1]) ^ (z * HASH_PRIMES[2])) & table_mask
+
+
+@serial_kernel
+def build_buckets(positions, n, cell, table_mask, bucket, bucket_start, sorted_particles):
+    """Counting sort of particles [0, n) into hash buckets: bucket (n,) of each particle,
+    sorted_particles[bucket_start[b]:bucket_start[b + 1]] its particles in index order."""
+    bucket_start[:] = 0
+    for p in range(n):
+        x, y, z = cell_of(positions[p], cell)
+        bucket[p] = bucket_of(x, y, z, table_mask)
+        bucket_start[bucket[p] + 1] += 1
+    for b in range(table_mask + 1):
+        bucket_start[b + 1] += bucket_start[b]
+    for p in range(n):
+        b = bucket[p]
+        sorted_particles[bucket_start[b]] = p
+        bucket_start[b] += 1
+    for b in range(table_mask, 0, -1):
+        bucket_start[b] = bucket_start[b - 1]
+    bucket_start[0] = 0
+
+
+@parallel_kernel
+def interact(positions, velocities, volumes, n, cell, table_mask, bucket_start, sorted_particles,
+             separation, smoothing, shift, velocity_change):
+    """The Jacobi pass of the module docstring: shift (n, 3) and velocity_change (n, 3) of
+    each particle [0, n) from its neighbours' current positions and velocities."""
+    for i in numba.prange(n):
+        ri = sphere_radius(volumes[i])
+        cx, cy, cz = cell_of(positions[i], cell)
+        sx = sy = sz = 0.0
+        wx = wy = wz = 0.0
+        weight_sum = 0.0
+        for ox in range(-1, 2):
+            for oy in range(-1, 2):
+                for oz in range(-1, 2):
+                    b = bucket_of(cx + ox, cy + oy, cz + oz, table_mask)
+                    for entry in range(bucket_start[b], bucket_start[b + 1]):
+                        j = sorted_particles[entry]
+                        dx = positions[i, 0] - positions[j, 0]
+                        dy = positions[i, 1] - positions[j, 1]
+                        dz = positions[i, 2] - positions[j, 2]
+                        squared = dx * dx + dy * dy + dz * dz
+                        if (j == i or squared >= cell * cell
+                                or cell_of(positions[j], cell) != (cx + ox, cy + oy, cz + oz)):
+                            continue  # itself, out of range, or another cell in this bucket
+                        distance = math.sqrt(squared)
+                        contact = ri + sphere_radius(volumes[j])
+                        if distance == 0.0 or distance >= 2.0 * contact:
+                            continue
+                        if distance < contact:
+                            push = 0.5 * separation * (contact - distance) / distance
+                            sx += push * dx
+                            sy += push * dy
+                            sz += push * dz
+                        w = 1.0 - distance / (2.0 * contact)
+                        weight_sum += w
+                        wx += w * (velocities[j, 0] - velocities[i, 0])
+                        wy += w * (velocities[j, 1] - velocities[i, 1])
+                        wz += w * (velocities[j, 2] - velocities[i, 2])
+        shift[i, 0], shift[i, 1], shift[i, 2] = sx, sy, sz
+        scale = smoothing / (1.0 + weight_sum)
+        velocity_change[i, 0], velocity_change[i, 1], velocity_change[i, 2] = (
+            scale * wx, scale * wy, scale * wz)
+
+
+@parallel_kernel
+def apply_interaction(positions, velocities, shift, velocity_change, dt, n):
+    """x += shift, v += shift / dt + velocity_change for particles [0, n)."""
+    for p in numba.prange(n):
+        for a in range(3):
+            positions[p, a] += shift[p, a]
+            velocities[p, a] += shift[p, a] / dt + velocity_change[p, a]
+
+
+@serial_kernel
+def mark_removed(positions, volumes, n, hit_triangle, up, floor, low, high, remove):
+    """remove[p] = p hit the mesh (hit_triangle[p] >= 0), lies below ``floor`` along ``up`` or
+    outside the box [low, high]; returns the volume of the particles removed for the bounds
+    alone (booked as lost), summed in order."""
+    lost = 0.0
+    for p in range(n):
+        x = positions[p]
+        height = x[0] * up[0] + x[1] * up[1] + x[2] * up[2]
+        outside = (height < floor or x[0] < low[0] or x[1] < low[1] or x[2] < low[2]
+                   or x[0] > high[0] or x[1] > high[1] or x[2] > high[2])
+        remove[p] = outside or hit_triangle[p] >= 0
+        if outside and hit_triangle[p] < 0:
+            lost += volumes[p]
+    return lost
+
+
+@serial_kernel
+def compact(remove, n, positions, velocities, volumes):
+    """Drop the particles [0, n) with remove set, keeping the order; returns the new count."""
+    kept = 0
+    for p in range(n):
+        if remove[p]:
+            continue
+        for a in range(3):
+            positions[kept, a] = positions[p, a]
+            velocities[kept, a] = velocities[p, a]
+        volumes[kept] = volumes[p]
+        kept += 1
+    return kept
