@@ -18,6 +18,8 @@ SOURCE_KINDS = ("pour", "rain", "sink")
 FRICTION_TENSOR_SOURCES = ("features", "isotropic", "field", "file")
 OUTPUT_FORMATS = ("npz", "vtu")
 COLOR_MODES = ("depth", "dye", "liquid")
+LIQUID_MATERIALS = ("water", "wax", "candy", "clay", "flat")
+GROUND_MODES = ("shadow_only", "tile", "tile_reflection", "none")
 
 
 class BadValue(ValueError):
@@ -165,7 +167,9 @@ TABLES = {
                "checkpoint_every": whole(0)},
     "render": {"directory": text, "width": whole(16), "height": whole(16),
                "color_by": choice(COLOR_MODES), "video": boolean, "camera": vector(3),
-               "target": vector(3)},
+               "target": vector(3), "material": choice(LIQUID_MATERIALS), "opacity": number(0.0, 1.0),
+               "tint_depth": number(0.0, low_open=True), "dry_time": number(0.0),
+               "ground": choice(GROUND_MODES)},
 }
 
 SOURCE_KEYS = {
