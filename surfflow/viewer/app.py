@@ -22,7 +22,7 @@ import polyscope.imgui as psim
 from ..io.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from ..simulation import Simulation
 from .camera import place_camera
-from .liquid_view import COLOR_MODES, LIQUID_NAME, OBJECT_NAME, LiquidView
+from .liquid_view import COLOR_MODES, OBJECT_NAME, LiquidView
 from .look import apply_scene_look
 from .pace import KEEPING_UP, RateMeter, RealTimePacer
 
@@ -173,8 +173,12 @@ class ViewerApp:
         io = psim.GetIO()
         if not (io.KeyShift and psim.IsMouseClicked(0)) or io.WantCaptureMouse:
             return
+        liquid = self.view.liquid_mesh
+        shown = liquid.is_enabled()
+        liquid.set_enabled(False)  # with a transparency quantity it hides the object from picks
         hit = ps.pick(screen_coords=io.MousePos)
-        if hit.is_hit and hit.structure_name in (OBJECT_NAME, LIQUID_NAME):
+        liquid.set_enabled(shown)
+        if hit.is_hit and hit.structure_name == OBJECT_NAME:
             self.pending_pours.append(hit.position)
 
 

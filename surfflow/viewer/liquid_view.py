@@ -51,6 +51,8 @@ class LiquidView:
         self.color_by = color_by
         self.look = look
         self.show_velocity = False
+        self._added: set[tuple[str, str]] = set()
+        self._drawn_color_by: str | None = None
         self.wetness = DisplayWetness(geometry.faces, geometry.n_vertices, look.dry_time)
         size = np.linalg.norm(np.ptp(geometry.vertices, axis=0))
         self.min_thickness = 5e-4 * size
@@ -76,24 +78,40 @@ class LiquidView:
     def draw(self, depth, bottom, dye, min_depth: float, time: float, velocity=None) -> None:
         """Move the liquid mesh to depth (n,) over bottom (n,) at simulated ``time`` and refresh
         its opacity, its colours (dye (n, k)), the wet object and the velocity arrows (n, 3)."""
-        look = self.look
+        look, liquid = self.look, self.liquid_mesh
+        recolored = self.color_by != self._drawn_color_by
+        self._drawn_color_by = self.color_by
         wetness = self.wetness.update(depth, min_depth, time)
-        self.liquid_mesh.update_vertex_positions(self.liquid_positions(depth, bottom))
-        self.liquid_mesh.add_scalar_quantity(
-            "opacity", liquid_opacity(wetness, depth, look.tint_depth, look.opacity))
-        self.liquid_mesh.set_transparency_quantity("opacity")
-        self.object_mesh.add_color_quantity("wet", wet_object_colors(OBJECT_COLOR, wetness), enabled=True)
-        if self.color_by == "depth":
-            self.liquid_mesh.add_scalar_quantity("depth", depth, enabled=True, cmap="viridis",
-                                                 vminmax=(0.0, max(float(depth.max()), 1e-9)))
+        liquid.update_vertex_positions(self.liquid_positions(depth, bottom))
+        if self._show(liquid, "scalar", "opacity",
+                      liquid_opacity(wetness, depth, look.tint_depth, look.opacity)):
+            liquid.set_transparency_quantity("opacity")
+        self._show(self.object_mesh, "color", "wet", wet_object_colors(OBJECT_COLOR, wetness), enabled=True)
+        if self.color_by == "depth":  # re-added each time: its colour map range follows the depth
+            liquid.add_scalar_quantity("depth", depth, enabled=True, cmap="viridis",
+                                       vminmax=(0.0, max(float(depth.max()), 1e-9)))
         else:
             base = (dye_mix(dye, self.dye_colors, self.liquid_color) if self.color_by == "dye"
                     else np.tile(self.liquid_color, (len(depth), 1)))
             shown = self.wetness.hold_colors(base, depth, min_depth)
-            self.liquid_mesh.add_color_quantity("color", depth_tint(shown, depth, look.tint_depth),
-                                                enabled=True)
+            self._show(liquid, "color", "color", depth_tint(shown, depth, look.tint_depth),
+                       fresh=recolored, enabled=True)
         if velocity is not None:
-            self.liquid_mesh.add_vector_quantity("velocity", velocity, enabled=True,
-                                                 vectortype="ambient", color=(0.1, 0.1, 0.1))
-        else:
-            self.liquid_mesh.remove_quantity("velocity")
+            self._show(liquid, "vector", "velocity", velocity, enabled=True, vectortype="ambient",
+                       color=(0.1, 0.1, 0.1))
+        elif (LIQUID_NAME, "velocity") in self._added:
+            liquid.remove_quantity("velocity")
+            self._added.discard((LIQUID_NAME, "velocity"))
+
+    def _show(self, mesh, kind: str, name: str, values, fresh: bool = False, **options) -> bool:
+        """Add the ``kind`` ("scalar", "color" or "vector") quantity ``name`` to ``mesh`` with
+        ``values``, or update its values in place when it is there and not ``fresh`` (adding
+        anew compiles its shaders again, slow on a software renderer); True when added."""
+        key = (mesh.get_name(), name)
+        if key in self._added and not fresh:
+            buffer = "colors" if kind == "color" else "values"
+            mesh.get_quantity_buffer(name, buffer).update_data(np.asarray(values, dtype=np.float64))
+            return False
+        getattr(mesh, f"add_{kind}_quantity")(name, values, **options)
+        self._added.add(key)
+        return True
