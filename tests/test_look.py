@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from scene_helpers import TINY_SCENE
 
+from surfflow.errors import SceneError
 from surfflow.io.scene import parse_scene
 from surfflow.io.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from surfflow.viewer.camera import action_points, framing_view
@@ -164,3 +165,19 @@ def test_real_time_pacing_follows_the_wall_clock_up_to_a_cap():
     assert meter.rates()[1] == pytest.approx(0.5)
     pacer.stop()
     assert pacer.advance_for(wall + 10.0) == 0.0
+
+
+def test_scene_render_keys_of_the_look():
+    scene = parse_scene(TINY_SCENE + '\n[render]\nmaterial = "candy"\nopacity = 1.0\ntint_depth = 1e-3\n'
+                        'dry_time = 0.0\nground = "tile_reflection"\n', "tiny.toml")
+    spec = scene.render
+    assert (spec.material, spec.opacity, spec.tint_depth, spec.dry_time, spec.ground) == (
+        "candy", 1.0, 1e-3, 0.0, "tile_reflection")
+    defaults = parse_scene(TINY_SCENE, "tiny.toml").render
+    assert (defaults.material, defaults.opacity, defaults.ground) == ("water", 0.8, "shadow_only")
+    for line, expected in (('material = "glass"', "'water', 'wax', 'candy', 'clay', 'flat'"),
+                           ("opacity = 1.5", "out of range"), ("tint_depth = 0.0", "out of range"),
+                           ('ground = "grass"', "'shadow_only'")):
+        with pytest.raises(SceneError) as info:
+            parse_scene(TINY_SCENE + f"\n[render]\n{line}\n", "bad.toml")
+        assert "render." + line.split()[0] in str(info.value) and expected in str(info.value)
