@@ -49,17 +49,22 @@ def main() -> None:
         apply_scene_look(spec)
         view = LiquidView(geometry, scene.liquid_color, scene.dye_colors, spec.color_by, spec)
         place_camera(scene, geometry)
-        clock = iter(range(1, 1 << 30))
+        update_ms, frame_ms = time_view(view, depth, geometry.bottom, dye, scene, out, args.repeats)
+        print(f"{label}: update {update_ms:.1f} ms, frame {frame_ms:.0f} ms")
 
-        def update():
-            view.draw(depth, geometry.bottom, dye, scene.params.min_depth, next(clock) / scene.fps)
 
-        def frame():
-            update()
-            render_frame(out)
+def time_view(view, depth, bottom, dye, scene, out: Path, repeats: int) -> tuple[float, float]:
+    """Median ms of one display update, and of an update plus a rendered, saved frame."""
+    clock = iter(range(1, 1 << 30))
 
-        print(f"{label}: update {median_ms(update, args.repeats):.1f} ms, "
-              f"frame {median_ms(frame, args.repeats):.0f} ms")
+    def update():
+        view.draw(depth, bottom, dye, scene.params.min_depth, next(clock) / scene.fps)
+
+    def frame():
+        update()
+        render_frame(out)
+
+    return median_ms(update, repeats), median_ms(frame, repeats)
 
 
 if __name__ == "__main__":

@@ -2,13 +2,13 @@
 some of them as small PNGs for the README.
 
     python docs/make_media.py                      # every example, 2 s each, into render/media/
-    python docs/make_media.py --seconds 1 --examples bunny_pour paint_grooves
-    python docs/make_media.py --pictures bunny_pour paint_grooves   # also write docs/<name>.png
+    python docs/make_media.py --seconds 1 --examples bunny_pour drop_in_wind
+    python docs/make_media.py --pictures bunny_pour bumpy_sphere_rain   # also docs/<name>.png
 
 Each example runs from its start for ``--seconds`` of simulated time (the whole scene with
 ``--seconds 0``); the video is render/media/<name>/<name>.mp4 (not committed). The best frame
-of an example is the one that differs most from its first frame (the most liquid in view, the
-latest on ties), scaled to ``--width`` pixels and written to docs/<name>.png.
+of an example is its most coloured one (``best_frame``), scaled to ``--width`` pixels and
+written to docs/<name>.png.
 """
 
 from __future__ import annotations
@@ -40,11 +40,14 @@ def render_example(name: str, seconds: float, out: Path) -> list[Path]:
 
 
 def best_frame(frames: list[Path]) -> Path:
-    """The frame that differs most from the first (the latest of equals)."""
-    first = np.asarray(Image.open(frames[0]).convert("RGB"), dtype=np.float64)
-    change = [np.abs(np.asarray(Image.open(f).convert("RGB"), dtype=np.float64) - first).mean()
-              for f in frames]
-    return frames[len(change) - 1 - int(np.argmax(change[::-1]))]
+    """The most coloured frame (highest mean saturation: the most liquid and dye in view), the
+    latest of equals."""
+    def saturation(frame: Path) -> float:
+        rgb = np.asarray(Image.open(frame).convert("RGB"), dtype=np.float64)
+        return float(np.mean((rgb.max(axis=-1) - rgb.min(axis=-1)) / np.maximum(rgb.max(axis=-1), 1.0)))
+
+    scores = [saturation(f) for f in frames]
+    return frames[len(scores) - 1 - int(np.argmax(scores[::-1]))]
 
 
 def write_picture(frame: Path, destination: Path, width: int) -> None:

@@ -83,8 +83,9 @@ class LiquidView:
         self._drawn_color_by = self.color_by
         wetness = self.wetness.update(depth, min_depth, time)
         liquid.update_vertex_positions(self.liquid_positions(depth, bottom))
+        shade_depth = self.wetness.smoothed(depth)
         if self._show(liquid, "scalar", "opacity",
-                      liquid_opacity(wetness, depth, look.tint_depth, look.opacity)):
+                      liquid_opacity(wetness, shade_depth, look.tint_depth, look.opacity)):
             liquid.set_transparency_quantity("opacity")
         self._show(self.object_mesh, "color", "wet", wet_object_colors(OBJECT_COLOR, wetness), enabled=True)
         if self.color_by == "depth":  # re-added each time: its colour map range follows the depth
@@ -94,7 +95,7 @@ class LiquidView:
             base = (dye_mix(dye, self.dye_colors, self.liquid_color) if self.color_by == "dye"
                     else np.tile(self.liquid_color, (len(depth), 1)))
             shown = self.wetness.hold_colors(base, depth, min_depth)
-            self._show(liquid, "color", "color", depth_tint(shown, depth, look.tint_depth),
+            self._show(liquid, "color", "color", depth_tint(shown, shade_depth, look.tint_depth),
                        fresh=recolored, enabled=True)
         if velocity is not None:
             self._show(liquid, "vector", "velocity", velocity, enabled=True, vectortype="ambient",

@@ -12,7 +12,9 @@ A drying vertex fades out over ``dry_time`` seconds instead of vanishing at once
     w(t) = max(target(t), w(t - dt) - dt / dry_time),
 
 so a vertex whose depth crosses d_min every other frame stays shown rather than blinking. The
-liquid's optical thickness s = 1 - exp(-d / tint_depth) then sets its opacity and colour,
+liquid's optical thickness s = 1 - exp(-d' / tint_depth), with d' the depth averaged with its
+one-ring mean (display only: a film whose depth alternates from vertex to vertex is shown
+evenly, not mottled), then sets its opacity and colour,
 
     alpha = w (FILM_OPACITY + (opacity - FILM_OPACITY) s),
     rgb = base sqrt(s) (1 - DEEP_DARKENING s),
@@ -75,6 +77,10 @@ class DisplayWetness:
             self.wetness = np.maximum(target, self.wetness - (time - self.time) / self.dry_time)
         self.time = time
         return self.wetness
+
+    def smoothed(self, field: np.ndarray) -> np.ndarray:
+        """(n,) ``field`` (n,) averaged with the mean of its one-ring: (f + mean_ring f) / 2."""
+        return 0.5 * (field + self.ring_mean @ field)
 
     def hold_colors(self, colors: np.ndarray, depth: np.ndarray, min_depth: float) -> np.ndarray:
         """(n, 3) colours to show: ``colors`` (n, 3) where wet; where dry (and perhaps still
