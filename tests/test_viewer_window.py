@@ -63,10 +63,13 @@ def window_run(tmp_path_factory):
     scene = write_scene(directory, PLATE, "plate.toml")
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
-    subprocess.run([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", sys.executable,
-                    str(Path(__file__).with_name("window_driver.py")), str(scene), str(directory / "out")],
-                   cwd=directory, env=env, capture_output=True, text=True, timeout=240, check=True)
+    result = subprocess.run([XVFB_RUN, "-a", "-s", "-screen 0 1280x1024x24", sys.executable,
+                             str(Path(__file__).with_name("window_driver.py")), str(scene),
+                             str(directory / "out")],
+                            cwd=directory, env=env, capture_output=True, text=True, timeout=240)
     out = directory / "out"
+    log = out / "viewer.log"
+    assert result.returncode == 0, (result.stdout, result.stderr, log.exists() and log.read_text())
     report = json.loads((out / "report.json").read_text())
     images = {name: np.asarray(Image.open(out / f"{name}.png").convert("RGB")).astype(int)
               for name in ("before", "poured", "later")}

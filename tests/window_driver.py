@@ -32,6 +32,12 @@ def wait_for(condition, timeout: float, poll: float = 0.25):
     return None
 
 
+def panel_drawn() -> bool:
+    """Whether the screen shows a good deal of the control panel's grey (76, 76, 76)."""
+    colors = ImageGrab.grab().getcolors(1 << 24) or []
+    return any(color == (76, 76, 76) and count > 10000 for count, color in colors)
+
+
 def main(scene: str, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     log = out / "viewer.log"
@@ -46,9 +52,7 @@ def main(scene: str, out: Path) -> None:
         place = dict(line.split("=") for line in geometry.split())
         report["window"] = {key: int(place[key]) for key in ("X", "Y", "WIDTH", "HEIGHT")}
         report["window_seconds"] = time.monotonic() - start
-        # the panel is drawn once some of its grey (76, 76, 76) background is on screen
-        wait_for(lambda: ImageGrab.grab().getcolors(1 << 24) and any(
-            color == (76, 76, 76) and count > 10000 for count, color in ImageGrab.grab().getcolors(1 << 24)), 60)
+        wait_for(panel_drawn, 60)
         time.sleep(1.0)
         ImageGrab.grab().save(out / "before.png")
         w, h = report["window"]["WIDTH"], report["window"]["HEIGHT"]
