@@ -88,7 +88,7 @@ def command_run(args) -> int:
 
 def command_view(args) -> int:
     from .viewer.app import view_scene
-    view_scene(load_args_scene(args), cache_dir=args.cache_dir)
+    view_scene(load_args_scene(args), cache_dir=args.cache_dir, play=args.play)
     return 0
 
 
@@ -188,7 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-o", "--output", help="output folder (default: the scene's [output] directory)")
     run.add_argument("--resume", metavar="CHECKPOINT", help="continue from a checkpoint file")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    scene_command("view", command_view, "open the interactive polyscope viewer on a scene")
+    view = scene_command("view", command_view, "open the interactive polyscope viewer on a scene")
+    view.add_argument("--play", action="store_true", help="start playing at once")
     render = scene_command("render", command_render, "render a scene headless to PNG frames and an MP4")
     render.add_argument("-o", "--output", help="image folder (default: the scene's [render] directory)")
     render.add_argument("--frames", type=int, help="render only N frames after the first")

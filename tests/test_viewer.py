@@ -28,7 +28,9 @@ def app(tmp_path_factory):
 
 def test_structures_and_quantities(app):
     assert ps.has_surface_mesh("object") and ps.has_surface_mesh("liquid")
-    app.view.liquid_mesh.get_quantity_buffer("dye", "colors")
+    app.view.liquid_mesh.get_quantity_buffer("color", "colors")
+    app.view.liquid_mesh.get_quantity_buffer("opacity", "values")
+    app.view.object_mesh.get_quantity_buffer("wet", "colors")
     app.view.color_by, app.view.show_velocity = "depth", True
     app.view.update(app.simulation)
     app.view.liquid_mesh.get_quantity_buffer("depth", "values")
@@ -56,10 +58,34 @@ def test_scripted_pour_through_the_callback(app):
     assert wet.any() and np.all(near[wet])
 
 
-def test_dry_liquid_hides_under_the_object(app):
+def test_dry_liquid_is_clear_and_over_the_object(app):
     app.reset()
-    positions = app.view.liquid_positions(app.simulation.depth * 0, app.simulation.bottom, 1e-6)
-    assert np.all(positions[:, 1] < 0.0)
+    sim = app.simulation
+    positions = app.view.liquid_positions(sim.depth * 0, sim.bottom)
+    assert np.all(positions[:, 1] > 0.0)
+    app.view.update(sim)
+    opacity = app.view.liquid_mesh.get_quantity_buffer("opacity", "values")
+    assert opacity is not None and np.all(app.view.wetness.wetness == 0.0)
+
+
+def test_real_time_advances_by_the_wall_clock(app):
+    """A fake clock 0.04 s per read: playing in real time covers exactly the wall time between
+    drawn frames (not one 1/fps frame per draw), and the panel's meter reads 1 s per s."""
+    app.reset()
+    wall = [0.0]
+
+    def clock():
+        wall[0] += 0.02  # read twice per frame: 0.04 s of wall time per drawn frame
+        return wall[0]
+
+    app.clock, app.real_time, app.playing = clock, True, True
+    for _ in range(6):
+        ps.frame_tick()
+    app.playing = app.real_time = False
+    ps.frame_tick()
+    assert app.simulation.time == pytest.approx(5 * 0.04)
+    assert app.simulation.time != pytest.approx(6 / app.scene.fps)
+    assert not app.meter.samples
 
 
 def test_parameter_change_keeps_the_state(app):

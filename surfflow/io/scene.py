@@ -102,6 +102,16 @@ class RenderSpec:
     target: tuple | None = None
     engine: str = "polyscope"
     """"polyscope" (the default) or "blender" (Cycles, the optional extra "blender")."""
+    material: str = "water"
+    """the liquid's polyscope material: "water" (glossy, surfflow's own) or wax, candy, clay, flat."""
+    opacity: float = 0.8
+    """opacity of deep liquid (0..1); thin films are FILM_OPACITY of it (viewer/look.py)."""
+    tint_depth: float = 5e-5
+    """depth (m) over which the liquid turns from a clear film to its full colour and opacity."""
+    dry_time: float = 0.5
+    """seconds over which a drying vertex fades out (0: at once)."""
+    ground: str = "shadow_only"
+    """polyscope's ground plane: shadow_only, tile, tile_reflection or none."""
 
 
 @dataclass(frozen=True)

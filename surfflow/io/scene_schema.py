@@ -21,6 +21,8 @@ OUTPUT_FORMATS = ("npz", "vtu", "usd")
 COLOR_MODES = ("depth", "dye", "liquid")
 RENDER_ENGINES = ("polyscope", "blender")
 DROPLET_ENGINES = ("embedded", "splishsplash")
+LIQUID_MATERIALS = ("water", "wax", "candy", "clay", "flat")
+GROUND_MODES = ("shadow_only", "tile", "tile_reflection", "none")
 
 
 class BadValue(ValueError):
@@ -191,7 +193,10 @@ TABLES = {
                  "max_volume": number(0.0, low_open=True)},
     "render": {"directory": text, "width": whole(16), "height": whole(16),
                "color_by": choice(COLOR_MODES), "video": boolean, "camera": vector(3),
-               "target": vector(3), "engine": choice(RENDER_ENGINES)},
+               "target": vector(3), "engine": choice(RENDER_ENGINES),
+               "material": choice(LIQUID_MATERIALS), "opacity": number(0.0, 1.0),
+               "tint_depth": number(0.0, low_open=True), "dry_time": number(0.0),
+               "ground": choice(GROUND_MODES)},
 }
 
 SOURCE_KEYS = {

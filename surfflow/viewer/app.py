@@ -2,11 +2,12 @@
 
 ``ViewerApp`` owns nothing but UI settings: it builds the scene's Simulation and reads it each
 frame. Its ``callback`` (polyscope's user callback) draws the panel (play/pause, step, reset,
-colouring, velocity arrows, sliders for the pour rate and radius, friction, surface tension,
-contact angle and the gravity direction, readouts of time, volume and steps per second), pours
-where the user shift-clicks the object, and advances the simulation by one frame (1 / fps of
-simulated time) per drawn frame while playing. Tests drive it through ``pending_pours`` and
-``ps.frame_tick()`` under the mock backend.
+real time, colouring, velocity arrows, sliders for the pour rate and radius, friction, surface
+tension, contact angle and the gravity direction, readouts of time, volume, steps per second and
+simulated seconds per wall second), pours where the user shift-clicks the object, and while
+playing advances the simulation per drawn frame by one frame (1 / fps of simulated time) or, in
+real time, by the wall time since the last frame (``pace``). Tests drive it through
+``pending_pours``, ``clock`` and ``ps.frame_tick()`` under the mock backend.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ import polyscope.imgui as psim
 
 from ..io.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from ..simulation import Simulation
+from .camera import place_camera
 from .liquid_view import COLOR_MODES, OBJECT_NAME, LiquidView
+from .look import apply_scene_look
+from .pace import KEEPING_UP, RateMeter, RealTimePacer
 
 
 def gravity_from_angles(magnitude: float, azimuth: float, elevation: float) -> tuple:
@@ -45,37 +49,59 @@ class ViewerApp:
         self.scene, self.geometry = scene, geometry
         self.params = scene.params
         self.simulation = scene_simulation(scene, geometry)
-        self.view = LiquidView(geometry, scene.liquid_color, scene.dye_colors, scene.render.color_by)
+        self.view = LiquidView(geometry, scene.liquid_color, scene.dye_colors, scene.render.color_by,
+                               scene.render)
         self.playing = False
+        self.real_time = False
+        self.clock = time.perf_counter
+        self.meter, self.pacer = RateMeter(), RealTimePacer()
         self.pending_pours: list[np.ndarray] = []
         size = float(np.linalg.norm(np.ptp(geometry.vertices, axis=0)))
         self.pour_radius = 0.03 * size
         self.pour_rate = 1e-3 * size ** 3
         self.pour_seconds = 1.0
         self.azimuth, self.elevation = angles_from_gravity(self.params.gravity)
-        self._steps_per_second = 0.0
         self.view.update(self.simulation)
 
     # ---- actions (what the buttons do; tests call them directly) -----------------------------
 
     def step_frame(self) -> None:
         """Advance the simulation by one frame, 1 / fps of simulated time."""
-        start, steps = time.perf_counter(), self.simulation.state.step_count
-        self.simulation.advance(1.0 / self.scene.fps)
-        elapsed = max(time.perf_counter() - start, 1e-9)
-        self._steps_per_second = (self.simulation.state.step_count - steps) / elapsed
+        self.advance(1.0 / self.scene.fps)
+
+    def play_frame(self) -> None:
+        """Advance for one drawn frame while playing: one frame, or in real time the wall time
+        since the previous drawn frame (``RealTimePacer``)."""
+        if self.real_time:
+            self.advance(self.pacer.advance_for(self.clock()))
+        else:
+            self.pacer.stop()
+            self.step_frame()
+
+    def advance(self, duration: float) -> None:
+        """Advance the simulation by ``duration`` seconds, redraw and record the rates."""
+        self.simulation.advance(duration)
         self.view.update(self.simulation)
+        self.meter.record(self.clock(), self.simulation.time, self.simulation.state.step_count)
+
+    def keeping_up(self) -> bool:
+        """Whether simulated time kept up with the wall clock over the meter's window."""
+        return self.meter.rates()[1] >= KEEPING_UP
 
     def reset(self) -> None:
         """Back to the scene's initial condition, keeping the current slider values."""
         self.simulation = scene_simulation(self.scene, self.geometry, params=self.params)
+        self.meter.reset()
         self.view.update(self.simulation)
 
     def pour_at(self, point) -> None:
         """Pour at ``point`` (3,) for ``pour_seconds`` from now, with the current rate and radius."""
         now = self.simulation.time
-        self.simulation.add_source(tuple(np.asarray(point, dtype=np.float64)), self.pour_radius,
-                                   self.pour_rate, start=now, stop=now + self.pour_seconds)
+        center = tuple(float(x) for x in point)
+        self.simulation.add_source(center, self.pour_radius, self.pour_rate, start=now,
+                                   stop=now + self.pour_seconds)
+        print(f"pouring {self.pour_rate:.3g} m^3/s at ({center[0]:.4g}, {center[1]:.4g}, "
+              f"{center[2]:.4g}) from t = {now:.3f} s for {self.pour_seconds:g} s", flush=True)
 
     def set_params(self, **changes) -> None:
         """Change Params fields mid-run: the state (sources included) moves to a new Simulation."""
@@ -95,7 +121,10 @@ class ViewerApp:
         while self.pending_pours:
             self.pour_at(self.pending_pours.pop(0))
         if self.playing:
-            self.step_frame()
+            self.play_frame()
+        else:
+            self.pacer.stop()
+            self.meter.reset()
 
     def _controls(self) -> None:
         sim = self.simulation
@@ -107,13 +136,20 @@ class ViewerApp:
         psim.SameLine()
         if psim.Button("Reset"):
             self.reset()
+        psim.SameLine()
+        _, self.real_time = psim.Checkbox("real time", self.real_time)
         changed, index = psim.Combo("colour by", COLOR_MODES.index(self.view.color_by), list(COLOR_MODES))
         changed_arrows, self.view.show_velocity = psim.Checkbox("velocity arrows", self.view.show_velocity)
         if changed or changed_arrows:
             self.view.color_by = COLOR_MODES[index]
             self.view.update(sim)
+        steps_per_second, sim_per_wall = self.meter.rates()
         psim.Text(f"time {sim.time:.3f} s   volume {sim.total_volume():.4g} m^3")
-        psim.Text(f"{self._steps_per_second:.0f} steps/s   shift-click the object to pour")
+        psim.Text(f"{steps_per_second:.0f} steps/s   {sim_per_wall:.2f} simulated s per wall s")
+        if self.real_time and self.playing and len(self.meter.samples) > 1:
+            psim.Text("real time: keeping up" if self.keeping_up() else
+                      f"real time: behind, the machine manages {sim_per_wall:.2f}x")
+        psim.Text("shift-click the object to pour")
 
     def _sliders(self) -> None:
         _, self.pour_rate = psim.InputFloat("pour rate (m^3/s)", self.pour_rate, format="%.3e")
@@ -137,22 +173,24 @@ class ViewerApp:
         io = psim.GetIO()
         if not (io.KeyShift and psim.IsMouseClicked(0)) or io.WantCaptureMouse:
             return
+        liquid = self.view.liquid_mesh
+        shown = liquid.is_enabled()
+        liquid.set_enabled(False)  # with a transparency quantity it hides the object from picks
         hit = ps.pick(screen_coords=io.MousePos)
+        liquid.set_enabled(shown)
         if hit.is_hit and hit.structure_name == OBJECT_NAME:
             self.pending_pours.append(hit.position)
 
 
-def view_scene(scene, cache_dir=None) -> None:
-    """Open the interactive viewer on ``scene`` (blocks until the window closes)."""
+def view_scene(scene, cache_dir=None, play: bool = False) -> None:
+    """Open the interactive viewer on ``scene`` (blocks until the window closes); ``play``
+    starts it playing."""
     geometry = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir)
+    ps.set_program_name(f"surfflow: {scene.name}")
     ps.init()
-    ps.set_up_dir(up_direction(scene.params.gravity))
+    apply_scene_look(scene.render)
     app = ViewerApp(scene, geometry)
+    app.playing = play
+    place_camera(scene, geometry)
     ps.set_user_callback(app.callback)
     ps.show()
-
-
-def up_direction(gravity) -> str:
-    """Polyscope's name of the axis closest to -gravity ("y_up", "neg_z_up", ...)."""
-    axis = int(np.argmax(np.abs(gravity)))
-    return ("neg_" if gravity[axis] > 0 else "") + "xyz"[axis] + "_up"

@@ -1,11 +1,14 @@
 """Drawing a run in polyscope: the object and the liquid's free surface as two meshes.
 
-The object is the input surface (``original_vertices``). The liquid is a second mesh on the same
-triangles whose vertex i sits at the free surface x_i + (b_i + d_i) n_i where the vertex is wet
-(d_i >= min_depth) and just under the object's surface where it is dry, so only the wet part
-shows and the shoreline tapers into the object. Films much thinner than the mesh are drawn at
-least ``min_thickness`` thick (display only) so they do not flicker into the object. On a
-moving surface (SPEC §9) both meshes follow the simulation's current geometry every update.
+The object is the input surface (``original_vertices``), darkened where wet. The liquid is a
+second mesh on the same triangles whose vertex i sits at the free surface x_i + (b_i + d_i) n_i,
+at least ``min_thickness`` over the object (display only) so it never sinks into it. Its
+per-vertex opacity and colour come from ``look``: fully clear where the displayed wetness is
+zero (dry), clear glossy thin films, darker and denser deep pools, dyes mixed in. On a moving
+surface (SPEC §9) both meshes follow the simulation's current geometry every update, and the
+droplets are drawn as spheres (``droplet_view.py``).
+
+``LiquidView.draw`` takes the state arrays; ``update`` reads them from a Simulation.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from __future__ import annotations
 import numpy as np
 import polyscope as ps
 
+from ..io.scene import RenderSpec
 from .droplet_view import draw_droplets
+from .look import (OBJECT_MATERIAL, DisplayWetness, depth_tint, liquid_material, liquid_opacity,
+                   wet_object_colors)
 
 OBJECT_NAME = "object"
 LIQUID_NAME = "liquid"
@@ -35,28 +41,37 @@ class LiquidView:
     """Registers and updates the "object" and "liquid" polyscope meshes of one geometry.
 
     color_by: "depth" (a colour map), "dye" (the dyes mixed over the liquid's colour) or
-    "liquid" (the liquid's colour).
+    "liquid" (the liquid's colour). look: the [render] settings of the material, opacity,
+    tint depth and drying time (``apply_scene_look`` sets the scene-wide ones).
     """
 
-    def __init__(self, geometry, liquid_color, dye_colors=(), color_by: str = "dye"):
+    def __init__(self, geometry, liquid_color, dye_colors=(), color_by: str = "dye",
+                 look: RenderSpec | None = None):
+        look = look or RenderSpec()
         self.geometry = geometry
         self.liquid_color = tuple(liquid_color)
         self.dye_colors = tuple(dye_colors)
         self.color_by = color_by
+        self.look = look
         self.show_velocity = False
+        self._added: set[tuple[str, str]] = set()
+        self._drawn_color_by: str | None = None
+        self.wetness = DisplayWetness(geometry.faces, geometry.n_vertices, look.dry_time)
         size = np.linalg.norm(np.ptp(geometry.vertices, axis=0))
         self.min_thickness = 5e-4 * size
-        self.object_mesh = ps.register_surface_mesh(OBJECT_NAME, geometry.original_vertices,
-                                                    geometry.faces, color=OBJECT_COLOR, smooth_shade=True)
-        self.liquid_mesh = ps.register_surface_mesh(LIQUID_NAME, geometry.vertices, geometry.faces,
-                                                    color=self.liquid_color, smooth_shade=True)
+        self.object_mesh = ps.register_surface_mesh(
+            OBJECT_NAME, geometry.original_vertices, geometry.faces, color=OBJECT_COLOR,
+            smooth_shade=True, material=OBJECT_MATERIAL)
+        self.liquid_mesh = ps.register_surface_mesh(
+            LIQUID_NAME, geometry.vertices, geometry.faces, color=self.liquid_color,
+            smooth_shade=True, material=liquid_material(look))
 
-    def liquid_positions(self, depth: np.ndarray, bottom: np.ndarray, min_depth: float) -> np.ndarray:
-        """(n, 3) liquid vertex positions: free surface where wet, under the object where dry."""
-        geom = self.geometry
-        wet = depth >= min_depth
-        offset = np.where(wet, bottom + np.maximum(depth, self.min_thickness), bottom - self.min_thickness)
-        return geom.vertices + offset[:, None] * geom.normals
+    def liquid_positions(self, depth: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+        """(n, 3) liquid vertex positions x + (b + max(d, min_thickness)) n: on the free surface,
+        and just over the object where it is dry (clear there). The liquid never cuts through
+        the object, where depth peeling would leave a seam."""
+        offset = bottom + np.maximum(depth, self.min_thickness)
+        return self.geometry.vertices + offset[:, None] * self.geometry.normals
 
     def follow_surface(self, geometry) -> None:
         """Draw a moved surface: the object at x_i + b_i n_i (the input surface, carried along)."""
@@ -65,24 +80,51 @@ class LiquidView:
             geometry.vertices + geometry.bottom[:, None] * geometry.normals)
 
     def update(self, sim) -> None:
-        """Move the liquid mesh to ``sim``'s state and refresh its colours and arrows."""
+        """Draw ``sim``'s state (see :meth:`draw`) on its current surface, with its droplets."""
         if sim.geometry is not self.geometry:
             self.follow_surface(sim.geometry)
-        depth = sim.depth
-        self.liquid_mesh.update_vertex_positions(
-            self.liquid_positions(depth, sim.bottom, sim.params.min_depth))
-        if self.color_by == "depth":
-            self.liquid_mesh.add_scalar_quantity("depth", depth, enabled=True, cmap="viridis",
-                                                 vminmax=(0.0, max(float(depth.max()), 1e-9)))
-        elif self.color_by == "dye":
-            colors = dye_mix(sim.dye, self.dye_colors, self.liquid_color)
-            self.liquid_mesh.add_color_quantity("dye", colors, enabled=True)
-        else:
-            self.liquid_mesh.remove_all_quantities()
-            self.liquid_mesh.set_color(self.liquid_color)
-        if self.show_velocity:
-            self.liquid_mesh.add_vector_quantity("velocity", sim.velocity, enabled=True,
-                                                 vectortype="ambient", color=(0.1, 0.1, 0.1))
-        else:
-            self.liquid_mesh.remove_quantity("velocity")
+        self.draw(sim.depth, sim.bottom, sim.dye, sim.params.min_depth, sim.time,
+                  sim.velocity if self.show_velocity else None)
         draw_droplets(sim.particles, self.liquid_color)
+
+    def draw(self, depth, bottom, dye, min_depth: float, time: float, velocity=None) -> None:
+        """Move the liquid mesh to depth (n,) over bottom (n,) at simulated ``time`` and refresh
+        its opacity, its colours (dye (n, k)), the wet object and the velocity arrows (n, 3)."""
+        look, liquid = self.look, self.liquid_mesh
+        recolored = self.color_by != self._drawn_color_by
+        self._drawn_color_by = self.color_by
+        wetness = self.wetness.update(depth, min_depth, time)
+        liquid.update_vertex_positions(self.liquid_positions(depth, bottom))
+        shade_depth = self.wetness.smoothed(depth)
+        if self._show(liquid, "scalar", "opacity",
+                      liquid_opacity(wetness, shade_depth, look.tint_depth, look.opacity)):
+            liquid.set_transparency_quantity("opacity")
+        self._show(self.object_mesh, "color", "wet", wet_object_colors(OBJECT_COLOR, wetness), enabled=True)
+        if self.color_by == "depth":  # re-added each time: its colour map range follows the depth
+            liquid.add_scalar_quantity("depth", depth, enabled=True, cmap="viridis",
+                                       vminmax=(0.0, max(float(depth.max()), 1e-9)))
+        else:
+            base = (dye_mix(dye, self.dye_colors, self.liquid_color) if self.color_by == "dye"
+                    else np.tile(self.liquid_color, (len(depth), 1)))
+            shown = self.wetness.hold_colors(base, depth, min_depth)
+            self._show(liquid, "color", "color", depth_tint(shown, shade_depth, look.tint_depth),
+                       fresh=recolored, enabled=True)
+        if velocity is not None:
+            self._show(liquid, "vector", "velocity", velocity, enabled=True, vectortype="ambient",
+                       color=(0.1, 0.1, 0.1))
+        elif (LIQUID_NAME, "velocity") in self._added:
+            liquid.remove_quantity("velocity")
+            self._added.discard((LIQUID_NAME, "velocity"))
+
+    def _show(self, mesh, kind: str, name: str, values, fresh: bool = False, **options) -> bool:
+        """Add the ``kind`` ("scalar", "color" or "vector") quantity ``name`` to ``mesh`` with
+        ``values``, or update its values in place when it is there and not ``fresh`` (adding
+        anew compiles its shaders again, slow on a software renderer); True when added."""
+        key = (mesh.get_name(), name)
+        if key in self._added and not fresh:
+            buffer = "colors" if kind == "color" else "values"
+            mesh.get_quantity_buffer(name, buffer).update_data(np.asarray(values, dtype=np.float64))
+            return False
+        getattr(mesh, f"add_{kind}_quantity")(name, values, **options)
+        self._added.add(key)
+        return True

@@ -4,7 +4,8 @@ Polyscope draws through EGL without a display (``set_allow_headless_backends``);
 the scene becomes ``frame_00000.png`` ... in the render folder, and with ``video=True`` the
 frames are also encoded to ``<scene name>.mp4`` (imageio-ffmpeg, H.264) at the scene's fps.
 The camera is the scene's ``[render] camera`` looking at ``target`` (default: the mesh centre),
-or polyscope's home view with the axis against gravity up.
+or one that frames the mesh and the sources (``camera``), with the axis against gravity up; the
+liquid's look (material, opacity, ground) follows the ``[render]`` table (``look``).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import numpy as np
 import polyscope as ps
 
 from ..runner import SceneRunner
-from .app import up_direction
+from .camera import place_camera
 from .liquid_view import LiquidView
+from .look import apply_scene_look
 
 
 @dataclass(frozen=True)
@@ -34,17 +36,6 @@ def init_headless(width: int, height: int, backend: str = "openGL3_egl") -> None
     ps.set_verbosity(0)
     ps.init(backend)
     ps.set_window_size(width, height)
-    ps.set_ground_plane_mode("shadow_only")
-
-
-def place_camera(render_spec, geometry, gravity) -> None:
-    """Point the camera as the scene's [render] table says, else polyscope's home view."""
-    ps.set_up_dir(up_direction(gravity))
-    if render_spec.camera is not None:
-        target = render_spec.target or tuple(geometry.vertices.mean(axis=0))
-        ps.look_at(render_spec.camera, target)
-    else:
-        ps.reset_camera_to_home_view()
 
 
 def render_frame(path: Path) -> np.ndarray:
@@ -65,8 +56,9 @@ def render_scene(scene, output_dir=None, cache_dir=None, frames: int | None = No
     directory.mkdir(parents=True, exist_ok=True)
     runner = SceneRunner(scene, output_dir=directory, cache_dir=cache_dir, resume=resume)
     init_headless(spec.width, spec.height, backend)
-    view = LiquidView(runner.geometry, scene.liquid_color, scene.dye_colors, spec.color_by)
-    place_camera(spec, runner.geometry, scene.params.gravity)
+    apply_scene_look(spec)
+    view = LiquidView(runner.geometry, scene.liquid_color, scene.dye_colors, spec.color_by, spec)
+    place_camera(scene, runner.geometry)
     first = runner.frame
     last = scene.n_frames if frames is None else min(first + frames, scene.n_frames)
     video_path = directory / f"{scene.name}.mp4" if video and spec.video else None

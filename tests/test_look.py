@@ -1,0 +1,183 @@
+"""How the liquid is displayed (no drawing): wetness that does not blink, opacity and colour by
+depth, the water material's formulas, default camera framing and real-time pacing."""
+
+import math
+
+import numpy as np
+import pytest
+from scene_helpers import TINY_SCENE
+
+from surfflow.errors import SceneError
+from surfflow.io.scene import parse_scene
+from surfflow.io.scene_setup import scene_geometry, scene_mesh, scene_simulation
+from surfflow.viewer.camera import action_points, framing_view
+from surfflow.viewer.look import (FILM_OPACITY, DisplayWetness, depth_tint, liquid_opacity,
+                                  wet_object_colors, wetness_target)
+from surfflow.viewer.matcap import KEY_LIGHT, matcap_normals, water_terms, write_hdr
+from surfflow.viewer.pace import RateMeter, RealTimePacer
+
+DRAINING_FILM = """\
+name = "film"
+duration = 1.5
+fps = 30
+
+[mesh]
+procedural = "plane"
+size = [0.2, 0.2]
+resolution = [16, 16]
+rotation = [-60.0, 0.0, 0.0]
+
+[precompute]
+smoothing_iterations = 0
+
+[liquid]
+preset = "water"
+
+[solver]
+boundary = "outflow"
+
+[initial]
+depth = 0.002
+center = [0.0, 0.05, -0.03]
+radius = 0.05
+"""
+"""A 2 mm cap of water on a plate tilted 60 degrees, draining off its lower edge."""
+
+
+@pytest.fixture(scope="module")
+def film(tmp_path_factory):
+    """(faces, depth frames (n_frames + 1, n), min_depth, fps) of the draining film."""
+    scene = parse_scene(DRAINING_FILM, "film.toml")
+    geometry = scene_geometry(scene, *scene_mesh(scene.mesh), tmp_path_factory.mktemp("cache"))
+    sim = scene_simulation(scene, geometry)
+    frames = [sim.depth]
+    for _ in range(scene.n_frames):
+        sim.advance(1.0 / scene.fps)
+        frames.append(sim.depth)
+    return geometry.faces, np.array(frames), sim.params.min_depth, scene.fps
+
+
+def display_jumps(wetness_frames: np.ndarray) -> tuple[int, int]:
+    """(vertex-frames whose displayed wetness changes by 1/2 or more from the frame before,
+    vertices ever shown)."""
+    jumps = int(np.sum(np.abs(np.diff(wetness_frames, axis=0)) >= 0.5))
+    return jumps, int(np.sum(np.any(wetness_frames > 0.0, axis=0)))
+
+
+def test_draining_film_does_not_blink(film):
+    """The old display (shown iff d >= d_min) jumps on and off several times per vertex as the
+    film drains; the new one at most once per vertex (when the liquid arrives)."""
+    faces, depths, min_depth, fps = film
+    old_jumps, old_shown = display_jumps((depths >= min_depth).astype(float))
+    wetness = DisplayWetness(faces, depths.shape[1], dry_time=0.5)
+    shown = np.array([wetness.update(d, min_depth, k / fps).copy() for k, d in enumerate(depths)])
+    new_jumps, new_shown = display_jumps(shown)
+    assert old_jumps > 2 * old_shown, (old_jumps, old_shown)
+    assert new_jumps <= new_shown, (new_jumps, new_shown)
+    assert np.all(np.diff(shown, axis=0) > -1.0 / (fps * 0.5) - 1e-12)  # drying only fades
+
+
+def test_wetness_fades_in_with_depth_and_out_with_time():
+    faces = np.array([[0, 1, 2], [1, 3, 2]])
+    assert np.allclose(wetness_target(np.array([0.0, 1e-6, 2e-6, 1.0]), 1e-6), [0, 0.5, 1, 1])
+    display = DisplayWetness(faces, 4, dry_time=0.4)
+    wet, dry = np.array([1e-3, 1e-3, 1e-3, 1e-3]), np.zeros(4)
+    assert np.allclose(display.update(wet, 1e-6, 0.0), 1.0)
+    assert np.allclose(display.update(dry, 1e-6, 0.1), 0.75)
+    assert np.allclose(display.update(dry, 1e-6, 0.3), 0.25)
+    assert np.allclose(display.update(wet, 1e-6, 0.35), 1.0)
+    assert np.allclose(display.update(dry, 1e-6, 0.0), 0.0)  # time went back: a reset
+
+
+def test_a_dry_vertex_inside_a_film_shows_wet_in_its_neighbours_colour():
+    faces = np.array([[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 1]])  # vertex 0 in a ring of 4
+    display = DisplayWetness(faces, 5, dry_time=0.0)
+    depth = np.array([0.0, 1e-3, 1e-3, 1e-3, 1e-3])
+    assert np.allclose(display.update(depth, 1e-6, 0.0), 1.0)
+    colors = np.array([[0, 0, 0], [1, 0, 0], [1, 0, 0], [0, 0, 1], [0, 0, 1.0]])
+    assert np.allclose(display.hold_colors(colors, depth, 1e-6)[0], [0.5, 0.0, 0.5])
+    everything_dry = np.zeros(5)
+    assert np.allclose(display.hold_colors(colors * 0, everything_dry, 1e-6)[0], [0.5, 0.0, 0.5])
+
+
+def test_thin_films_are_clear_and_dark_deep_pools_dense_and_coloured():
+    depth = np.array([0.0, 1e-7, 5e-5, 1.0])
+    alpha = liquid_opacity(np.ones(4), depth, 5e-5, 0.8)
+    assert alpha[0] == pytest.approx(FILM_OPACITY) and alpha[-1] == pytest.approx(0.8)
+    assert np.all(np.diff(alpha) > 0)
+    assert np.allclose(liquid_opacity(np.zeros(4), depth, 5e-5, 0.8), 0.0)
+    colors = depth_tint(np.tile([0.2, 0.4, 0.8], (4, 1)), depth, 5e-5)
+    assert np.allclose(colors[0], 0.0)  # a film of no depth adds only highlights
+    assert colors[1, 2] < colors[2, 2] and colors[-1, 2] < 0.8
+    assert np.allclose(wet_object_colors((1.0, 0.5, 0.5), np.array([0.0, 1.0]))[0], [1.0, 0.5, 0.5])
+
+
+def test_water_material_has_bright_highlights_on_a_tinted_body(tmp_path):
+    normals = matcap_normals(64)
+    assert np.allclose(np.linalg.norm(normals, axis=-1), 1.0)
+    diffuse, reflection = water_terms(normals)
+    key = np.array(KEY_LIGHT) / np.linalg.norm(KEY_LIGHT)
+    half = (key + [0, 0, 1]) / np.linalg.norm(key + [0, 0, 1])
+    brightest = np.unravel_index(np.argmax(reflection), reflection.shape)
+    assert np.dot(normals[brightest], half) > 0.99
+    assert reflection.max() > 2.0 and np.median(reflection) < 0.5
+    assert diffuse.min() >= 0.3 and diffuse.max() <= 1.0
+    image = np.stack([diffuse, reflection, diffuse + reflection], axis=-1)
+    write_hdr(tmp_path / "m.hdr", image)
+    raw = (tmp_path / "m.hdr").read_bytes()
+    header, pixels = raw.split(b"-Y 64 +X 64\n")
+    rgbe = np.frombuffer(pixels, dtype=np.uint8).reshape(64, 64, 4).astype(float)
+    decoded = np.where(rgbe[..., 3:] > 0, rgbe[..., :3] * 2.0 ** (rgbe[..., 3:] - 136.0), 0.0)
+    assert header.startswith(b"#?RADIANCE")
+    step = image.max(axis=-1, keepdims=True) / 128.0  # RGBE keeps 8 bits under the largest channel
+    assert np.all(decoded <= image) and np.all(image - decoded <= step)
+
+
+def test_default_camera_faces_the_side_the_liquid_runs_down():
+    scene = parse_scene(TINY_SCENE, "tiny.toml")
+    assert np.allclose(action_points(scene), [[0.0, 0.0, 0.0]])
+    square = np.array([[-1, 0, -1], [1, 0, -1], [1, 0, 1], [-1, 0, 1.0]])
+    up = np.tile([0.0, 1.0, 0.0], (4, 1))
+    eye, target = framing_view(square, up, np.zeros((1, 3)), (0.0, -9.81, 0.0))
+    assert np.allclose(target, 0.0)
+    elevation = math.degrees(math.asin(eye[1] / np.linalg.norm(eye)))
+    assert elevation == pytest.approx(25.0)
+    assert np.linalg.norm(eye) > math.sqrt(2) / math.sin(math.radians(22.5))  # it all fits
+    tilted = np.tile([0.0, 0.5, -0.866], (4, 1))  # facing up and towards -z
+    eye, _ = framing_view(square, tilted, np.zeros((1, 3)), (0.0, -9.81, 0.0))
+    assert eye[2] < 0 and abs(eye[0]) < 1e-12
+
+
+def test_real_time_pacing_follows_the_wall_clock_up_to_a_cap():
+    pacer, meter = RealTimePacer(max_advance=0.25), RateMeter(window=1.0)
+    wall = sim_time = 0.0
+    assert pacer.advance_for(wall) == 0.0
+    for step in range(40):
+        wall += 0.05
+        sim_time += pacer.advance_for(wall)
+        meter.record(wall, sim_time, step)
+    assert sim_time == pytest.approx(wall) and meter.rates()[1] == pytest.approx(1.0)
+    assert meter.rates()[0] == pytest.approx(20.0)
+    for step in range(40, 60):  # a slow machine: 0.5 s per frame, capped at 0.25 s of flow
+        wall += 0.5
+        sim_time += pacer.advance_for(wall)
+        meter.record(wall, sim_time, step)
+    assert meter.rates()[1] == pytest.approx(0.5)
+    pacer.stop()
+    assert pacer.advance_for(wall + 10.0) == 0.0
+
+
+def test_scene_render_keys_of_the_look():
+    scene = parse_scene(TINY_SCENE + '\n[render]\nmaterial = "candy"\nopacity = 1.0\ntint_depth = 1e-3\n'
+                        'dry_time = 0.0\nground = "tile_reflection"\n', "tiny.toml")
+    spec = scene.render
+    assert (spec.material, spec.opacity, spec.tint_depth, spec.dry_time, spec.ground) == (
+        "candy", 1.0, 1e-3, 0.0, "tile_reflection")
+    defaults = parse_scene(TINY_SCENE, "tiny.toml").render
+    assert (defaults.material, defaults.opacity, defaults.ground) == ("water", 0.8, "shadow_only")
+    for line, expected in (('material = "glass"', "'water', 'wax', 'candy', 'clay', 'flat'"),
+                           ("opacity = 1.5", "out of range"), ("tint_depth = 0.0", "out of range"),
+                           ('ground = "grass"', "'shadow_only'")):
+        with pytest.raises(SceneError) as info:
+            parse_scene(TINY_SCENE + f"\n[render]\n{line}\n", "bad.toml")
+        assert "render." + line.split()[0] in str(info.value) and expected in str(info.value)

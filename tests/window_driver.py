@@ -1,0 +1,82 @@
+"""Drive `surfflow view` in a real X window; run under xvfb-run by test_viewer_window.py.
+
+    python window_driver.py SCENE OUT_DIR
+
+Starts `python -m surfflow view SCENE --play`, waits for its window, photographs the X screen
+(Pillow's ImageGrab) once the panel is drawn, shift-clicks the middle of the window with xdotool
+(holding shift until the viewer reports the pour: a software renderer draws about one frame a
+second, and imgui takes one input event per frame), then photographs it twice more as the
+liquid spreads. Writes before.png, poured.png, later.png and report.json into OUT_DIR.
+"""
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from PIL import ImageGrab
+
+
+def xdotool(*args: str) -> str:
+    return subprocess.run(["xdotool", *args], capture_output=True, text=True, timeout=60).stdout
+
+
+def wait_for(condition, timeout: float, poll: float = 0.25):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(poll)
+    return None
+
+
+def panel_drawn() -> bool:
+    """Whether the screen shows a good deal of the control panel's grey (76, 76, 76)."""
+    colors = ImageGrab.grab().getcolors(1 << 24) or []
+    return any(color == (76, 76, 76) and count > 10000 for count, color in colors)
+
+
+def main(scene: str, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / "viewer.log"
+    start = time.monotonic()
+    with open(log, "w") as stream:
+        viewer = subprocess.Popen([sys.executable, "-m", "surfflow", "view", scene, "--play"],
+                                  stdout=stream, stderr=subprocess.STDOUT)
+    report = {}
+    try:
+        window = xdotool("search", "--sync", "--name", "surfflow").split()[0]
+        geometry = xdotool("getwindowgeometry", "--shell", window)
+        place = dict(line.split("=") for line in geometry.split())
+        report["window"] = {key: int(place[key]) for key in ("X", "Y", "WIDTH", "HEIGHT")}
+        report["window_seconds"] = time.monotonic() - start
+        wait_for(panel_drawn, 60)
+        time.sleep(1.0)
+        ImageGrab.grab().save(out / "before.png")
+        w, h = report["window"]["WIDTH"], report["window"]["HEIGHT"]
+        xdotool("mousemove", "--window", window, str(w // 2), str(h // 2))
+        xdotool("keydown", "shift")
+        time.sleep(0.5)
+        xdotool("mousedown", "1")
+        time.sleep(0.5)
+        xdotool("mouseup", "1")
+        poured = wait_for(lambda: "pouring" in log.read_text(), 30)
+        xdotool("keyup", "shift")
+        report["poured"] = bool(poured)
+        report["pour_seconds"] = time.monotonic() - start
+        time.sleep(3.0)
+        ImageGrab.grab().save(out / "poured.png")
+        time.sleep(3.0)
+        ImageGrab.grab().save(out / "later.png")
+        report["total_seconds"] = time.monotonic() - start
+    finally:
+        viewer.terminate()
+        viewer.wait(timeout=30)
+        report["log"] = log.read_text()
+        (out / "report.json").write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], Path(sys.argv[2]))
