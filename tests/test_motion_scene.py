@@ -97,5 +97,5 @@ def test_the_view_follows_the_moving_surface(twisting, tmp_path):
     view.update(runner.simulation)
     geometry = runner.simulation.geometry
     assert view.geometry is geometry and np.abs(geometry.vertices - runner.geometry.vertices).max() > 0.01
-    liquid = view.liquid_positions(runner.simulation.depth, runner.simulation.bottom, 1e-6)
+    liquid = view.liquid_positions(runner.simulation.depth, runner.simulation.bottom)
     assert np.abs(liquid - geometry.vertices).max() < 0.01
