@@ -17,6 +17,7 @@ SMOOTHING_METHODS = ("taubin", "implicit")
 NORMAL_WEIGHTINGS = ("area", "angle")
 FRICTION_MODELS = ("linear", "laminar")
 BOUNDARY_CONDITIONS = ("wall", "outflow")
+SCHEMES = ("semi_lagrangian", "conservative")
 
 
 def check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
@@ -154,6 +155,9 @@ class Params:
     solute_density_ratio: rho_s / rho_l of the dissolved material.
     solute_drag: c_d of the drag c_d |u - u_s| (u - u_s) between liquid and dissolved material.
     solute_friction: kappa, the dissolved material's bottom friction relative to the liquid's.
+    scheme: the momentum scheme (``surfflow/schemes.py``): "semi_lagrangian" (velocity form,
+        the fastest per step) or "conservative" (finite volumes on d and d u with HLL fluxes:
+        shocks, bores and hydraulic jumps in the right place; boundary segments).
     """
 
     gravity: tuple[float, float, float] = (0.0, -9.81, 0.0)
@@ -177,6 +181,7 @@ class Params:
     solute_density_ratio: float = 2.0
     solute_drag: float = 10.0
     solute_friction: float = 2.0
+    scheme: str = "semi_lagrangian"
 
     def __post_init__(self):
         object.__setattr__(self, "gravity", check_vector3("gravity", self.gravity))
@@ -189,6 +194,7 @@ class Params:
         check_range("contact_angle_hysteresis", self.contact_angle_hysteresis, 0.0, 180.0)
         check_range("contact_line_width", self.contact_line_width, 0.0, low_open=True)
         check_choice("boundary", self.boundary, BOUNDARY_CONDITIONS)
+        check_choice("scheme", self.scheme, SCHEMES)
         check_range("cfl", self.cfl, 0.0, 1.0, low_open=True)
         check_range("max_dt", self.max_dt, 0.0, low_open=True)
         check_range("min_depth", self.min_depth, 0.0, low_open=True)

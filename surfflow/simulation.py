@@ -20,15 +20,14 @@ import numpy as np
 from .config import Params
 from .errors import ParameterError, SimulationError
 from .geometry.surface import SurfaceGeometry
-from .kernels.advection import advect_velocity
 from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
-from .kernels.continuity import edge_fluxes, shoreline_walls, update_depth
+from .kernels.continuity import shoreline_walls
 from .kernels.friction import apply_friction, friction_shares
-from .kernels.pressure import apply_gravity_pressure
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
 from .physics_terms import DissolutionTerm, SurfaceTensionTerm, WindTerm
+from .schemes import BOUNDARY_KINDS, make_scheme, select_boundary
 from .sources import gather_source_rates, make_source, place_source, sources_to_arrays
 from .state import (SimulationState, check_vertex_array, restore_state, surface_fields,
                     write_crash_state)
@@ -56,6 +55,7 @@ class Simulation:
         self.tension = SurfaceTensionTerm(geom, p) if p.surface_tension > 0.0 else None
         self.wind = WindTerm(geom, p) if p.wind is not None and p.wind_coefficient > 0.0 else None
         self.dissolution = None  # built by set_soluble_layer
+        self.scheme = make_scheme(geom, p, self.n_dyes)
         self._use_geometry(geom)
         self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
         self.state.bottom[:] = geom.bottom
@@ -165,6 +165,7 @@ class Simulation:
             if term is not None:
                 term.use_geometry(geom)
         self.fields = surface_fields(geom, self.params.gravity, self.params.boundary)
+        self.scheme.use_geometry(geom, self.fields)
         self._has_walls = self.params.boundary == "wall" and bool(geom.is_boundary.any())
 
     def state_dict(self) -> dict:
@@ -201,6 +202,28 @@ class Simulation:
         """Stop and forget a source returned by ``add_source``, ``add_rain`` or ``add_sink``."""
         self.sources = [s for s in self.sources if s is not handle]
 
+    def set_boundary(self, kind: str, discharge=None, level=None, mask=None, plane=None) -> None:
+        """Open a segment of the mesh's boundary (conservative scheme only; SPEC §10).
+
+        kind: "inflow" (``discharge`` m^2/s per unit length flowing in, a number or a callable
+        of time), "level" (a free-surface height ``level`` m along the up direction: water enters
+        or leaves to hold it) or "transmissive" (outflow). The segment is the boundary vertices of
+        the (n,) bool ``mask``, or those on ``plane`` = (point, normal). Volumes are booked in
+        the ledger as inflow and outflow.
+        """
+        if kind not in BOUNDARY_KINDS:
+            raise ParameterError(f"boundary kind {kind!r} is not allowed; use one of "
+                                 f"{', '.join(map(repr, BOUNDARY_KINDS))}")
+        needs = {"inflow": "discharge", "level": "level"}.get(kind)
+        given = {"discharge": discharge, "level": level}
+        if (needs and given[needs] is None) or any(v is not None for k, v in given.items()
+                                                   if k != needs):
+            raise ParameterError(f"a {kind!r} boundary takes "
+                                 + (f"{needs}=... only" if needs else "neither discharge nor level"))
+        vertices = select_boundary(self.geometry, mask, plane)
+        self.scheme.set_boundary(kind, given[needs] if needs else 0.0, vertices, self.geometry,
+                                 self.fields)
+
     def _add(self, source):
         place_source(source, self.geometry.vertices, self.geometry.dual_areas)
         self.sources.append(source)
@@ -213,15 +236,17 @@ class Simulation:
         return self.state.volume(self.geometry.dual_areas)
 
     def ledger(self) -> dict:
-        """Volumes (m^3) since the last ``set_depth``: initial, poured, rained, sunk, outflow,
-        current, and balance_error = current - (initial + poured + rained - sunk - outflow).
+        """Volumes (m^3) since the last ``set_depth``: initial, poured, rained, inflow (through
+        boundary segments), sunk, outflow, current, and
+        balance_error = current - (initial + poured + rained + inflow - sunk - outflow).
         Dissolution: dissolved = sum A s and deposited = sum A m now, solute_outflow (what left
         through outflow boundaries); their sum is constant."""
         book = dict(self.state.ledger)
         book["dissolved"] = self.state.volume(self.geometry.dual_areas, self.state.dissolved)
         book["deposited"] = self.state.volume(self.geometry.dual_areas, self.state.soluble_layer)
         book["current"] = self.total_volume()
-        expected = book["initial"] + book["poured"] + book["rained"] - book["sunk"] - book["outflow"]
+        expected = (book["initial"] + book["poured"] + book["rained"] + book["inflow"]
+                    - book["sunk"] - book["outflow"])
         book["balance_error"] = book["current"] - expected
         return book
 
@@ -252,11 +277,11 @@ class Simulation:
         self.state.save_last_good()
         dt = min(self._stable_time_step(), dt_limit)  # 1. CFL on the one-ring, user's max_dt
         self._apply_sources(dt)                       # 2. pour, rain (in), sinks (out); booked
-        self._advect_velocity(dt)                     # 3. semi-Lagrangian advection of u
-        self._apply_forces(dt)                        # 4. gravity + pressure (tension, wind here)
+        self._advect_velocity(dt)                     # 3. advection of u (scheme's)
+        self._apply_forces(dt)                        # 4. gravity-pressure, tension, wind
         self._apply_friction(dt)                      # 5. friction + damping, implicit
         self._apply_walls()                           #    wall slip: u . n_wall = 0
-        self._update_depth(dt)                        # 6. continuity: depth, dye, outflow booked
+        self._update_depth(dt)                        # 6. transport: depth, dye, boundaries
         self._clear_dry()                             # 7. wet/dry cleanup
         self.state.time += dt
         self.state.step_count += 1
@@ -290,10 +315,7 @@ class Simulation:
 
     def _advect_velocity(self, dt: float) -> None:
         g, s = self.geometry, self.state
-        advect_velocity(g.neighbor_offsets, g.neighbor_indices, g.is_boundary, g.neighbor_coords,
-                        g.edge_transforms, s.depth, s.velocity, self.params.min_depth, dt,
-                        s.velocity_next)
-        s.swap_velocity()
+        self.scheme.advect(g, s, dt)
         if self.dissolution is not None:
             self.dissolution.advect(g, s, dt)
 
@@ -305,10 +327,7 @@ class Simulation:
         friction_shares(g.friction_tensors, s.depth, s.damping, self._linear_friction,
                         self._laminar_friction, self.params.laminar_min_depth, dt,
                         s.friction_share)
-        apply_gravity_pressure(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
-                               g.dual_areas, f.fit_weights, s.friction_share, f.vertex_height,
-                               f.normal_rise, f.tangent_gravity, self.params.gravity_magnitude,
-                               bottom, s.depth, self.params.min_depth, dt, s.velocity)
+        self.scheme.apply_gravity(g, f, s, bottom, dt)
         if self.tension is not None:
             self.tension.apply(g, f, s, bottom, dt)
         if self.wind is not None:
@@ -339,18 +358,9 @@ class Simulation:
         g, s = self.geometry, self.state
         f = self.fields
         self._find_shoreline_walls()
-        edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
-                    f.reverse_dual_edge_vectors, f.boundary_outflow_normals, g.dual_areas,
-                    s.shoreline_wall, s.depth, s.velocity, s.friction_share,
-                    self.params.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor)
-        update_depth(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms, g.dual_areas,
-                     s.depth, s.velocity, s.dye, s.edge_flux, s.boundary_flux, s.outflow_factor,
-                     self.params.min_depth, dt, s.depth_next, s.velocity_next, s.dye_next,
-                     s.outflow_volume)
-        s.swap_depth()
-        s.swap_velocity()
-        if self.params.boundary == "outflow":
-            s.ledger["outflow"] += float(s.outflow_volume.sum())
+        outflow, inflow = self.scheme.transport(g, f, s, self._pressure_bottom(), s.time, dt)
+        s.ledger["outflow"] += outflow
+        s.ledger["inflow"] += inflow
         if self.dissolution is not None:
             s.ledger["solute_outflow"] += self.dissolution.transport_and_exchange(g, f, s, dt)
 

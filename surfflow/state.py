@@ -16,7 +16,7 @@ from .geometry.surface import SurfaceGeometry
 from .kernels.ring_fit import ring_fit_weights
 from .sources import place_source, sources_from_arrays
 
-LEDGER_ENTRIES = ("initial", "poured", "rained", "sunk", "outflow", "solute_outflow")
+LEDGER_ENTRIES = ("initial", "poured", "rained", "inflow", "sunk", "outflow", "solute_outflow")
 CORNER_ANGLE = np.radians(60.0)  # a wall that turns by more than this at a vertex is a corner
 
 
@@ -177,7 +177,7 @@ class SimulationState:
         for name in ("depth", "velocity", "dye", "bottom", "damping", "soluble_layer", "dissolved",
                      "solute_velocity"):
             np.copyto(getattr(self, name), data[name])
-        self.ledger = {key: float(data[f"ledger_{key}"]) for key in LEDGER_ENTRIES}
+        self.ledger = {key: float(data.get(f"ledger_{key}", 0.0)) for key in LEDGER_ENTRIES}
 
 
 def check_vertex_array(name: str, values, n_vertices: int, columns: int | None = None,

@@ -42,6 +42,41 @@ def ritter_depth(x: np.ndarray, t: float, x0: float, left_depth: float, g: float
     return np.where(x < x0 - c * t, left_depth, np.where(x <= x0 + 2.0 * c * t, fan, 0.0))
 
 
+def stoker_middle_depth(left_depth: float, right_depth: float, g: float = G) -> float:
+    """The depth h_m between the rarefaction and the bore of Stoker's wet dam break: the root of
+    2 (sqrt(g h_l) - sqrt(g h_m)) = (h_m - h_r) sqrt(g (h_m + h_r) / (2 h_m h_r)) (SWASHES 4.1.1),
+    by bisection (the left side falls, the right side rises with h_m)."""
+    low, high = right_depth, left_depth
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        rarefaction = 2.0 * (np.sqrt(g * left_depth) - np.sqrt(g * middle))
+        bore = (middle - right_depth) * np.sqrt(g * (middle + right_depth) / (2.0 * middle * right_depth))
+        low, high = (middle, high) if rarefaction > bore else (low, middle)
+    return 0.5 * (low + high)
+
+
+def stoker_depth(x: np.ndarray, t: float, x0: float, left_depth: float, right_depth: float,
+                 g: float = G) -> np.ndarray:
+    """Stoker's dam break on a wet bed (SWASHES 4.1.1), (n,) -> (n,): h_l, the rarefaction
+    4/(9g) (c_l - (x - x0)/(2t))^2, the middle state h_m, then h_r beyond the bore at
+    x0 + s t, s = h_m u_m / (h_m - h_r), u_m = 2 (c_l - c_m)."""
+    middle = stoker_middle_depth(left_depth, right_depth, g)
+    c_left, c_middle = np.sqrt(g * left_depth), np.sqrt(g * middle)
+    u_middle = 2.0 * (c_left - c_middle)
+    shock = x0 + t * middle * u_middle / (middle - right_depth)
+    fan = 4.0 / (9.0 * g) * (c_left - (x - x0) / (2.0 * t)) ** 2
+    return np.where(x < x0 - c_left * t, left_depth,
+                    np.where(x <= x0 + (u_middle - c_middle) * t, fan,
+                             np.where(x <= shock, middle, right_depth)))
+
+
+def stoker_shock(t: float, x0: float, left_depth: float, right_depth: float, g: float = G) -> float:
+    """The bore's position x0 + s t (m) of :func:`stoker_depth`."""
+    middle = stoker_middle_depth(left_depth, right_depth, g)
+    u_middle = 2.0 * (np.sqrt(g * left_depth) - np.sqrt(g * middle))
+    return float(x0 + t * middle * u_middle / (middle - right_depth))
+
+
 def thacker_omega(h0: float, a: float, g: float = G) -> float:
     """Angular frequency omega = sqrt(8 g h0) / a of Thacker's radial paraboloid."""
     return float(np.sqrt(8.0 * g * h0) / a)
