@@ -15,6 +15,9 @@ set_boundary             not available (ParameterError)           inflow, level,
 =======================  =======================================  ===============================
 
 ``transport`` returns the volumes (m^3) that left and entered through the boundary this step.
+``owns_friction``: the conservative scheme applies the implicit friction and damping of stage
+5 to the liquid inside each of its stages, after the gravity it adds there (a stiff friction
+must act on every stage's velocity, or a creeping film moves at the undamped dt a for a stage).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import numpy as np
 from .errors import ParameterError
 from .kernels.advection import advect_velocity
 from .kernels.continuity import edge_fluxes, update_depth
+from .kernels.friction import apply_friction
 from .kernels.pressure import apply_gravity_pressure
 from .kernels.reconstruction import limited_gradients
 from .kernels.riemann import (DISCHARGE, LEVEL, NO_BOUNDARY, TRANSMISSIVE, average_stages,
@@ -34,6 +38,12 @@ from .kernels.riemann import (DISCHARGE, LEVEL, NO_BOUNDARY, TRANSMISSIVE, avera
                               outflow_factors)
 
 BOUNDARY_KINDS = {"inflow": DISCHARGE, "level": LEVEL, "transmissive": TRANSMISSIVE}
+
+
+def friction_coefficients(params) -> tuple[float, float]:
+    """(linear gamma (1/s), laminar 3 nu (m^2/s)) of kernels/friction.py for ``params``."""
+    laminar = params.friction_model == "laminar"
+    return (0.0 if laminar else params.friction), (3.0 * params.viscosity if laminar else 0.0)
 
 
 def gravity_pressure(geom, fields, state, params, bottom, dt, velocity) -> None:
@@ -47,6 +57,8 @@ def gravity_pressure(geom, fields, state, params, bottom, dt, velocity) -> None:
 
 class SemiLagrangianScheme:
     """Velocity form: semi-Lagrangian advection, then the continuity with the new velocity."""
+
+    owns_friction = False  # Simulation's stage 5 applies it to u before the continuity
 
     def __init__(self, geom, params, n_dyes: int):
         self.params = params
@@ -95,6 +107,8 @@ class BoundarySegment(NamedTuple):
 class ConservativeScheme:
     """Finite volumes on d and d u (kernels/riemann.py), second order in space and time."""
 
+    owns_friction = True  # implicit in every stage, so a film's u = a / k exactly
+
     def __init__(self, geom, params, n_dyes: int):
         self.params = params
         n, nnz = geom.n_vertices, len(geom.neighbor_indices)
@@ -116,6 +130,7 @@ class ConservativeScheme:
         self.boundary_value = np.zeros(n)
         self.boundary_segments = np.zeros((n, 2))
         self.segments: list[BoundarySegment] = []
+        self.linear_friction, self.laminar_friction = friction_coefficients(params)
 
     def use_geometry(self, geom, fields) -> None:
         """Reset the boundary arrays from the global boundary kind, then the named segments."""
@@ -201,6 +216,8 @@ class ConservativeScheme:
                            self.momentum_flux, self.boundary_mass, self.boundary_momentum,
                            self.outflow_factor, p.min_depth, dt, depth_out, velocity_out,
                            dye_out, self.outflow_volume, self.inflow_volume)
+        apply_friction(g.friction_tensors, depth_out, state.damping, self.linear_friction,
+                       self.laminar_friction, p.laminar_min_depth, dt, velocity_out)
 
 
 def segment_normals(geom, vertices: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ from .kernels.friction import apply_friction, friction_shares
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
 from .physics_terms import DissolutionTerm, SurfaceTensionTerm, WindTerm
-from .schemes import BOUNDARY_KINDS, make_scheme, select_boundary
+from .schemes import BOUNDARY_KINDS, friction_coefficients, make_scheme, select_boundary
 from .sources import gather_source_rates, make_source, place_source, sources_to_arrays
 from .state import (SimulationState, check_vertex_array, restore_state, surface_fields,
                     write_crash_state)
@@ -60,9 +60,7 @@ class Simulation:
         self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
         self.state.bottom[:] = geom.bottom
         self.sources = []
-        laminar = self.params.friction_model == "laminar"
-        self._linear_friction = 0.0 if laminar else self.params.friction
-        self._laminar_friction = 3.0 * self.params.viscosity if laminar else 0.0
+        self._linear_friction, self._laminar_friction = friction_coefficients(self.params)
 
     # ---- state in and out -------------------------------------------------------------------
 
@@ -343,8 +341,10 @@ class Simulation:
 
     def _apply_friction(self, dt: float) -> None:
         s = self.state
-        apply_friction(self.geometry.friction_tensors, s.depth, s.damping, self._linear_friction,
-                       self._laminar_friction, self.params.laminar_min_depth, dt, s.velocity)
+        if not self.scheme.owns_friction:
+            apply_friction(self.geometry.friction_tensors, s.depth, s.damping,
+                           self._linear_friction, self._laminar_friction,
+                           self.params.laminar_min_depth, dt, s.velocity)
         if self.dissolution is not None:
             self.dissolution.apply_friction(self.geometry, s, self._linear_friction,
                                             self._laminar_friction, dt)
