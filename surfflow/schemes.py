@@ -148,12 +148,18 @@ class ConservativeScheme:
         self.place(segment, geom, fields)
 
     def place(self, segment: BoundarySegment, geom, fields) -> None:
-        """Write a segment's kind, value and boundary normals; open its vertices' walls."""
+        """Write a segment's kind, value and boundary normals; its vertices' slip projections keep
+        only the wall that meets the segment at its ends (a corner), if any."""
         v = segment.vertices
+        open_normals, wall_normals = segment_normals(geom, v)
         self.boundary_kind[v] = segment.kind
-        self.boundary_segments[v] = segment_normals(geom, v)
+        self.boundary_segments[v] = open_normals
         self.boundary_value[v] = self.value_at(segment, 0.0)
-        fields.wall_projections[v] = np.eye(2)
+        length = np.linalg.norm(wall_normals, axis=1)
+        if self.params.boundary == "outflow":
+            length[:] = 0.0
+        unit = wall_normals / np.where(length > 0.0, length, 1.0)[:, None]
+        fields.wall_projections[v] = np.eye(2) - unit[:, :, None] * unit[:, None, :]
 
     @staticmethod
     def value_at(segment: BoundarySegment, time: float) -> float:
@@ -220,10 +226,11 @@ class ConservativeScheme:
                        self.laminar_friction, p.laminar_min_depth, dt, velocity_out)
 
 
-def segment_normals(geom, vertices: np.ndarray) -> np.ndarray:
-    """(k, 2) boundary normals (length x outward normal, in each vertex's frame) of the part of
-    the boundary between selected vertices: the outward halves of the boundary edges whose other
-    end is selected too (a vertex's ring starts and ends on its two boundary neighbours)."""
+def segment_normals(geom, vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Boundary normals (k, 2) (length x outward normal, in each vertex's frame) of the part of
+    the boundary between selected vertices, the outward halves of the boundary edges whose other
+    end is selected too (a vertex's ring starts and ends on its two boundary neighbours), and
+    (k, 2) those of the other halves (the walls the segment meets at its ends)."""
     selected = np.zeros(geom.n_vertices, dtype=bool)
     selected[vertices] = True
     first = geom.neighbor_offsets[vertices]
@@ -233,7 +240,8 @@ def segment_normals(geom, vertices: np.ndarray) -> np.ndarray:
     half_last = 0.5 * np.stack([-c_last[:, 1], c_last[:, 0]], axis=1)
     use_first = selected[geom.neighbor_indices[first]][:, None]
     use_last = selected[geom.neighbor_indices[last]][:, None]
-    return half_first * use_first + half_last * use_last
+    return (half_first * use_first + half_last * use_last,
+            half_first * ~use_first + half_last * ~use_last)
 
 
 def select_boundary(geom, mask=None, plane=None) -> np.ndarray:
