@@ -62,6 +62,18 @@ class SourceSpec:
 
 
 @dataclass(frozen=True)
+class BoundarySpec:
+    """An open boundary segment (``Simulation.set_boundary``): the boundary vertices on the plane
+    through ``point`` with ``normal``; ``discharge`` (m^2/s) for inflow, ``level`` (m) for level."""
+
+    kind: str
+    point: tuple
+    normal: tuple
+    discharge: float | None = None
+    level: float | None = None
+
+
+@dataclass(frozen=True)
 class InitialSpec:
     """Initial depth: ``depth`` everywhere or inside the ball (center, radius), or from ``file``
     (an .npy of n depths); a uniform world-space ``velocity``, projected on the surface."""
@@ -128,6 +140,7 @@ class Scene:
     soluble_layer: LayerSpec | None
     output: OutputSpec
     render: RenderSpec
+    boundaries: tuple = ()
 
     @property
     def n_frames(self) -> int:
@@ -195,7 +208,7 @@ class _SceneReader:
         return checked
 
     def scene(self) -> Scene:
-        table_names = (*schema.TABLES, "sources")
+        table_names = (*schema.TABLES, "sources", "boundaries")
         top = self.table((), self.raw, {**schema.TOP_LEVEL, **dict.fromkeys(table_names, _unchanged)})
         sections = {name: self.table((name,), self.raw.get(name, {}), checkers)
                     for name, checkers in schema.TABLES.items()}
@@ -218,6 +231,7 @@ class _SceneReader:
                            if sections["soluble_layer"] else None),
             output=OutputSpec(**self.with_directory(sections["output"], Path("output") / name)),
             render=RenderSpec(**self.with_directory(sections["render"], Path("render") / name)),
+            boundaries=self.boundaries(self.raw.get("boundaries", []), sections["solver"]),
         )
 
     @staticmethod
@@ -306,6 +320,26 @@ class _SceneReader:
             if values.get("stop", float("inf")) <= values.get("start", 0.0):
                 raise self.fail(("sources", k, "stop"), "must be later than 'start'")
             specs.append(SourceSpec(kind=kind, **values))
+        return tuple(specs)
+
+    def boundaries(self, entries, solver: dict) -> tuple:
+        if not isinstance(entries, list):
+            raise self.fail(("boundaries",), "write boundary segments as [[boundaries]] tables")
+        specs = []
+        for k, entry in enumerate(entries):
+            values = self.table(("boundaries", k), entry, schema.BOUNDARY_KEYS)
+            kind = values.pop("type", None)
+            needs = {"inflow": "discharge", "level": "level"}.get(kind)
+            if kind is None or not {"point", "normal"} <= values.keys():
+                raise self.fail(("boundaries", k), "every boundary needs 'type' (inflow, level or "
+                                "transmissive), 'point' [x, y, z] and 'normal' [x, y, z]")
+            if (needs and needs not in values) or {"discharge", "level"} - {needs} & values.keys():
+                raise self.fail(("boundaries", k), f"a {kind} boundary takes "
+                                + (f"'{needs}' only" if needs else "neither 'discharge' nor 'level'"))
+            if solver.get("scheme") != "conservative":
+                raise self.fail(("boundaries", k), "boundary segments need scheme = "
+                                "\"conservative\" in [solver]")
+            specs.append(BoundarySpec(kind=kind, **values))
         return tuple(specs)
 
     def region(self, table: str, value_key: str, values: dict) -> dict:

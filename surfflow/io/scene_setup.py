@@ -124,4 +124,7 @@ def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".
                                            geom, "soluble layer"))
     for spec in scene.sources:
         add_scene_source(sim, spec, scene.dye_colors)
+    for spec in scene.boundaries:
+        sim.set_boundary(spec.kind, discharge=spec.discharge, level=spec.level,
+                         plane=(spec.point, spec.normal))
     return sim
