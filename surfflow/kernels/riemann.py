@@ -16,7 +16,10 @@ edge N_ij between the states reconstructed at the edge midpoint (``reconstructio
     G = L (s_R q_L a_L - s_L q_R a_R + s_L s_R (q_R - q_L)) / (s_R - s_L)           s_R <= 0)
 
 a the normal velocities from i towards j, L = (|N_ij| + |N_ji|) / 2, q_R carried into i's frame
-by M_ij; a dry end gets the dry-bed speeds s = a -+ 2 c of the other (Toro). The mass diffusion
+by M_ij; a dry end gets the dry-bed speeds s = a -+ 2 c of the other (Toro). A cell that was dry
+(d < d_min) has no momentum of its own: when wetted it takes the velocity of the liquid flowing
+in, G / F summed over its edges (else the liquid left below d_min at a front's tip would stop the
+water arriving behind it: measured, Ritter's front 0.15 m ahead, piled up, at 2,000 along). The mass diffusion
 Delta = minmod(d_R - d_L, (H_j - H_i) / (e . n)_ij) is the depth jump limited by the jump of the
 free surface: zero for a lake at rest on any bottom (well balanced), the depth jump on a flat one.
 F_ij is computed once per edge in the orientation from the lower vertex index to the higher, so
@@ -260,14 +263,18 @@ def conservative_stage(offsets, indices, neighbor_coords, reverse_coords, wall_p
         if new_depth < 0.0:  # round-off of a fully drained cell; NaN passes through to the check
             new_depth = 0.0
         depth_out[i] = new_depth
-        wet = depth[i] >= min_depth
-        m0 = (depth[i] * (velocity[i, 0] + dt * acceleration[i, 0]) if wet else 0.0) - scale * q0
-        m1 = (depth[i] * (velocity[i, 1] + dt * acceleration[i, 1]) if wet else 0.0) - scale * q1
         u0, u1 = 0.0, 0.0
         if new_depth >= min_depth:
+            if depth[i] >= min_depth:
+                m0 = (depth[i] * (velocity[i, 0] + dt * acceleration[i, 0]) - scale * q0) / new_depth
+                m1 = (depth[i] * (velocity[i, 1] + dt * acceleration[i, 1]) - scale * q1) / new_depth
+            elif net < 0.0:  # a dry cell wetted: the velocity of the liquid flowing in
+                m0, m1 = q0 / net, q1 / net
+            else:
+                m0, m1 = 0.0, 0.0
             p = wall_projections[i]
-            u0 = (p[0, 0] * m0 + p[0, 1] * m1) / new_depth
-            u1 = (p[1, 0] * m0 + p[1, 1] * m1) / new_depth
+            u0 = p[0, 0] * m0 + p[0, 1] * m1
+            u1 = p[1, 0] * m0 + p[1, 1] * m1
         velocity_out[i, 0] = u0
         velocity_out[i, 1] = u1
         for n in range(n_dyes):
