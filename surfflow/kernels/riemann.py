@@ -18,8 +18,9 @@ edge N_ij between the states reconstructed at the edge midpoint (``reconstructio
 a the normal velocities from i towards j, L = (|N_ij| + |N_ji|) / 2, q_R carried into i's frame
 by M_ij; a dry end gets the dry-bed speeds s = a -+ 2 c of the other (Toro). A cell that was dry
 (d < d_min) has no momentum of its own: when wetted it takes the velocity of the liquid flowing
-in, G / F summed over its edges (else the liquid left below d_min at a front's tip would stop the
-water arriving behind it: measured, Ritter's front 0.15 m ahead, piled up, at 2,000 along). The mass diffusion
+in, the sum of -G over its inflowing edges over the sum of -F there (else the liquid left below
+d_min at a front's tip stops the water arriving behind it: measured, Ritter's front 0.15 m
+ahead, piled up, at 2,000 along). The mass diffusion
 Delta = minmod(d_R - d_L, (H_j - H_i) / (e . n)_ij) is the depth jump limited by the jump of the
 free surface: zero for a lake at rest on any bottom (well balanced), the depth jump on a flat one.
 F_ij is computed once per edge in the orientation from the lower vertex index to the higher, so
@@ -246,11 +247,18 @@ def conservative_stage(offsets, indices, neighbor_coords, reverse_coords, wall_p
         net = 0.0
         q0 = 0.0
         q1 = 0.0
+        inflow = 0.0  # what flows in through the edges: volume rate and momentum
+        in0 = 0.0
+        in1 = 0.0
         for e in range(offsets[i], offsets[i + 1]):
             factor = alpha_i if mass_flux[e] > 0.0 else outflow_factor[indices[e]]
             net += factor * mass_flux[e]
             q0 += factor * momentum_flux[e, 0]
             q1 += factor * momentum_flux[e, 1]
+            if mass_flux[e] < 0.0:
+                inflow -= factor * mass_flux[e]
+                in0 -= factor * momentum_flux[e, 0]
+                in1 -= factor * momentum_flux[e, 1]
         leaving = boundary_mass[i]
         factor = alpha_i if leaving > 0.0 else 1.0
         net += factor * leaving
@@ -268,8 +276,8 @@ def conservative_stage(offsets, indices, neighbor_coords, reverse_coords, wall_p
             if depth[i] >= min_depth:
                 m0 = (depth[i] * (velocity[i, 0] + dt * acceleration[i, 0]) - scale * q0) / new_depth
                 m1 = (depth[i] * (velocity[i, 1] + dt * acceleration[i, 1]) - scale * q1) / new_depth
-            elif net < 0.0:  # a dry cell wetted: the velocity of the liquid flowing in
-                m0, m1 = q0 / net, q1 / net
+            elif inflow > 0.0:  # a dry cell wetted: the velocity of the liquid flowing in
+                m0, m1 = in0 / inflow, in1 / inflow
             else:
                 m0, m1 = 0.0, 0.0
             p = wall_projections[i]
