@@ -135,6 +135,8 @@ class ConservativeScheme:
     def use_geometry(self, geom, fields) -> None:
         """Reset the boundary arrays from the global boundary kind, then the named segments."""
         self.reverse_coords = np.ascontiguousarray(geom.neighbor_coords[geom.reverse_edges])
+        self.edge_lengths = np.linalg.norm(geom.dual_edge_vectors, axis=1)
+        self.reverse_edge_lengths = np.ascontiguousarray(self.edge_lengths[geom.reverse_edges])
         outflow = self.params.boundary == "outflow"
         self.boundary_kind[:] = np.where(geom.is_boundary & outflow, TRANSMISSIVE, NO_BOUNDARY)
         self.boundary_segments[:] = geom.boundary_normals if outflow else 0.0
@@ -202,7 +204,8 @@ class ConservativeScheme:
                           self.grad_depth, self.grad_velocity, self.grad_dye)
         hll_edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
                         self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
-                        g.edge_transforms, state.shoreline_wall, f.vertex_height, f.normal_rise,
+                        self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
+                        state.shoreline_wall, f.vertex_height, f.normal_rise,
                         p.gravity_magnitude, bottom, depth, velocity, self.grad_depth,
                         self.grad_velocity, p.min_depth, self.mass_flux, self.momentum_flux)
         boundary_fluxes(self.boundary_kind, self.boundary_value, self.boundary_segments,

@@ -102,22 +102,24 @@ def mass_jump(d_low, d_high, level_low, level_high, rise_low, rise_high):
 
 @parallel_kernel
 def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge_vectors,
-                    reverse_dual_edge_vectors, edge_transforms, wall, vertex_height, normal_rise,
-                    gravity_magnitude, bottom, depth, velocity, grad_depth, grad_velocity,
-                    min_depth, mass_flux, momentum_flux):
+                    reverse_dual_edge_vectors, dual_edge_lengths, reverse_dual_edge_lengths,
+                    edge_transforms, wall, vertex_height, normal_rise, gravity_magnitude, bottom,
+                    depth, velocity, grad_depth, grad_velocity, min_depth, mass_flux,
+                    momentum_flux):
     """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of every CSR entry; zero through a wall.
 
     neighbor_coords, reverse_coords (nnz, 2): c_ij in i's frame and c_ji in j's frame at the
-    entry (i, j); dual_edge_vectors, reverse_dual_edge_vectors (nnz, 2): N_ij and N_ji likewise;
-    edge_transforms (nnz, 2, 2); wall (nnz,) bool; vertex_height, normal_rise, bottom, depth
-    (n,) (kernels/pressure.py); velocity (n, 2); grad_depth (n, 2), grad_velocity (n, 2, 2).
+    entry (i, j); dual_edge_vectors, reverse_dual_edge_vectors (nnz, 2): N_ij and N_ji likewise,
+    dual_edge_lengths, reverse_dual_edge_lengths (nnz,) their lengths; edge_transforms
+    (nnz, 2, 2); wall (nnz,) bool; vertex_height, normal_rise, bottom, depth (n,)
+    (kernels/pressure.py); velocity (n, 2); grad_depth (n, 2), grad_velocity (n, 2, 2).
     """
     for i in numba.prange(depth.shape[0]):
         level_i = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
-            length_i = math.hypot(dual_edge_vectors[e, 0], dual_edge_vectors[e, 1])
-            length_j = math.hypot(reverse_dual_edge_vectors[e, 0], reverse_dual_edge_vectors[e, 1])
+            length_i = dual_edge_lengths[e]
+            length_j = reverse_dual_edge_lengths[e]
             if wall[e] or length_i == 0.0 or length_j == 0.0:
                 mass_flux[e] = 0.0
                 momentum_flux[e, 0] = 0.0
@@ -146,9 +148,8 @@ def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge
             mass_flux[e] = sign * length * hll(s_lo, s_hi, d_lo * a_lo, d_hi * a_hi, jump)
             # the momentum flux, in i's frame and orientation
             s_left, s_right = hll_speeds(d_i, out_i, c_i, d_j, -out_j, c_j)
-            m = edge_transforms[e]
-            qj0 = d_j * (m[0, 0] * uj0 + m[0, 1] * uj1)
-            qj1 = d_j * (m[1, 0] * uj0 + m[1, 1] * uj1)
+            qj0 = d_j * (edge_transforms[e, 0, 0] * uj0 + edge_transforms[e, 0, 1] * uj1)
+            qj1 = d_j * (edge_transforms[e, 1, 0] * uj0 + edge_transforms[e, 1, 1] * uj1)
             momentum_flux[e, 0] = length * hll(s_left, s_right, d_i * ui0 * out_i,
                                                -qj0 * out_j, qj0 - d_i * ui0)
             momentum_flux[e, 1] = length * hll(s_left, s_right, d_i * ui1 * out_i,
@@ -156,14 +157,16 @@ def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge
 
 
 @serial_kernel
-def boundary_flux(i, kind, value, segment, vertex_height, normal_rise, gravity_magnitude, bottom,
-                  depth, velocity, min_depth):
+def boundary_flux(i, kind, value, segment_0, segment_1, vertex_height, normal_rise,
+                  gravity_magnitude, bottom, depth, velocity, min_depth):
     """(F_b, G_b0, G_b1): the mass and momentum flux out through i's boundary segment
-    (segment (2,) = N_b in i's frame) for boundary ``kind`` with its ``value``."""
-    length = math.hypot(segment[0], segment[1])
-    if kind == NO_BOUNDARY or length == 0.0:
+    (N_b = (segment_0, segment_1) in i's frame) for boundary ``kind`` with its ``value``."""
+    if kind == NO_BOUNDARY:
         return 0.0, 0.0, 0.0
-    n0, n1 = segment[0] / length, segment[1] / length
+    length = math.hypot(segment_0, segment_1)
+    if length == 0.0:
+        return 0.0, 0.0, 0.0
+    n0, n1 = segment_0 / length, segment_1 / length
     wet = depth[i] >= min_depth
     d = depth[i] if wet else 0.0
     u0 = velocity[i, 0] if wet else 0.0
@@ -191,7 +194,7 @@ def boundary_flux(i, kind, value, segment, vertex_height, normal_rise, gravity_m
     q1 = length * hll(s_left, s_right, d * u1 * normal, d_ghost * u1 * normal, (d_ghost - d) * u1)
     # the ghost's hydrostatic push on the segment, the pressure kernel's missing boundary term
     push = 0.5 * gravity_magnitude * d * (d_ghost - d) * rise
-    return flux, q0 + push * segment[0], q1 + push * segment[1]
+    return flux, q0 + push * segment_0, q1 + push * segment_1
 
 
 @parallel_kernel
@@ -201,7 +204,8 @@ def boundary_fluxes(boundary_kind, boundary_value, boundary_segments, vertex_hei
     """F_b (n,) and G_b (n, 2) of every vertex (``boundary_flux``); boundary_kind (n,) int64,
     boundary_value (n,), boundary_segments (n, 2)."""
     for i in numba.prange(depth.shape[0]):
-        flux, q0, q1 = boundary_flux(i, boundary_kind[i], boundary_value[i], boundary_segments[i],
+        flux, q0, q1 = boundary_flux(i, boundary_kind[i], boundary_value[i],
+                                     boundary_segments[i, 0], boundary_segments[i, 1],
                                      vertex_height, normal_rise, gravity_magnitude, bottom, depth,
                                      velocity, min_depth)
         boundary_mass[i] = flux
@@ -280,9 +284,8 @@ def conservative_stage(offsets, indices, neighbor_coords, reverse_coords, wall_p
                 m0, m1 = in0 / inflow, in1 / inflow
             else:
                 m0, m1 = 0.0, 0.0
-            p = wall_projections[i]
-            u0 = p[0, 0] * m0 + p[0, 1] * m1
-            u1 = p[1, 0] * m0 + p[1, 1] * m1
+            u0 = wall_projections[i, 0, 0] * m0 + wall_projections[i, 0, 1] * m1
+            u1 = wall_projections[i, 1, 0] * m0 + wall_projections[i, 1, 1] * m1
         velocity_out[i, 0] = u0
         velocity_out[i, 1] = u1
         for n in range(n_dyes):
