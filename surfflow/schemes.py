@@ -46,12 +46,13 @@ def friction_coefficients(params) -> tuple[float, float]:
     return (0.0 if laminar else params.friction), (3.0 * params.viscosity if laminar else 0.0)
 
 
-def gravity_pressure(geom, fields, state, params, bottom, dt, velocity) -> None:
-    """velocity += dt a, a the well-balanced gravity-pressure acceleration (kernels/pressure.py)."""
+def gravity_pressure(geom, fields, state, params, bottom, depth, dt, velocity) -> None:
+    """velocity += dt a on the wet vertices of ``depth``, a the well-balanced gravity-pressure
+    acceleration (kernels/pressure.py)."""
     apply_gravity_pressure(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                            geom.dual_areas, fields.fit_weights, state.friction_share,
                            fields.vertex_height, fields.normal_rise, fields.tangent_gravity,
-                           params.gravity_magnitude, bottom, state.depth, params.min_depth, dt,
+                           params.gravity_magnitude, bottom, depth, params.min_depth, dt,
                            velocity)
 
 
@@ -78,7 +79,7 @@ class SemiLagrangianScheme:
         state.swap_velocity()
 
     def apply_gravity(self, geom, fields, state, bottom, dt: float) -> None:
-        gravity_pressure(geom, fields, state, self.params, bottom, dt, state.velocity)
+        gravity_pressure(geom, fields, state, self.params, bottom, state.depth, dt, state.velocity)
 
     def transport(self, geom, fields, state, bottom, time: float, dt: float) -> tuple:
         f, s = fields, state
@@ -214,11 +215,7 @@ class ConservativeScheme:
         outflow_factors(g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
                         self.boundary_mass, dt, self.outflow_factor)
         self.acceleration.fill(0.0)
-        apply_gravity_pressure(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
-                               g.dual_areas, f.fit_weights, state.friction_share,
-                               f.vertex_height, f.normal_rise, f.tangent_gravity,
-                               p.gravity_magnitude, bottom, depth, p.min_depth, 1.0,
-                               self.acceleration)
+        gravity_pressure(g, f, state, p, bottom, depth, 1.0, self.acceleration)
         conservative_stage(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
                            self.reverse_coords, f.wall_projections, g.dual_areas, depth,
                            velocity, dye, self.grad_dye, self.acceleration, self.mass_flux,
