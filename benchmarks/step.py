@@ -3,6 +3,8 @@
 Meshes: the Stanford bunny, a 41k-vertex icosphere and a 205k-vertex torus; liquid covers about
 half of each surface (the upper half for gravity -y), a pour and rain run, linear friction with
 the precomputed anisotropy, a sponge on a tenth of the vertices, numba's default thread count.
+Each mesh runs with both momentum schemes (``Params(scheme=...)``); simulated seconds per wall
+second use the mean time step of the timed steps.
 
     /work/venv/bin/python benchmarks/step.py [--steps 20] [--repeats 5] [--meshes bunny,ico41k]
 """
@@ -35,11 +37,11 @@ def load(name):
     return sf.precompute(mesh, smoothing_iterations=10, cache_dir=cache)
 
 
-def half_wet_simulation(geom):
+def half_wet_simulation(geom, scheme="semi_lagrangian"):
     """Liquid 0.5 % of the mesh size deep on the upper half, a pour, rain on a band, a sponge."""
     x = geom.vertices
     size = float(np.linalg.norm(x.max(0) - x.min(0)))
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0), friction=1.3))
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0), friction=1.3, scheme=scheme))
     upper = x[:, 1] > np.median(x[:, 1])
     sim.set_depth(np.where(upper, 0.005 * size, 0.0))
     top = x[np.argmax(x[:, 1])]
@@ -66,22 +68,30 @@ def time_stages(sim):
 
 def benchmark(name, steps, repeats):
     geom = load(name)
-    sim = half_wet_simulation(geom)
+    for scheme in ("semi_lagrangian", "conservative"):
+        benchmark_scheme(name, geom, scheme, steps, repeats)
+
+
+def benchmark_scheme(name, geom, scheme, steps, repeats):
+    sim = half_wet_simulation(geom, scheme)
     for _ in range(3):
         sim.step()
     runs = []
+    simulated = sim.time
     for _ in range(repeats):
         start = time.perf_counter()
         for _ in range(steps):
             sim.step()
         runs.append((time.perf_counter() - start) / steps)
+    mean_dt = (sim.time - simulated) / (repeats * steps)
     spent = time_stages(sim)
     for _ in range(steps):
         sim.step()
     per_step = statistics.median(runs)
     n = geom.n_vertices
-    print(f"{name:7s} {n:7d} vertices  {1e3 * per_step:8.2f} ms/step (median of {repeats} x {steps}, "
-          f"min {1e3 * min(runs):.2f})  {n / per_step:10.3e} vertex-steps/s")
+    print(f"{name:7s} {scheme:15s} {n:7d} vertices  {1e3 * per_step:8.2f} ms/step (median of "
+          f"{repeats} x {steps}, min {1e3 * min(runs):.2f})  {n / per_step:10.3e} vertex-steps/s  "
+          f"{mean_dt / per_step:6.3f} simulated s per wall s")
     total = sum(spent.values())
     for stage, seconds in sorted(spent.items(), key=lambda item: -item[1]):
         print(f"    {stage.lstrip('_'):20s} {1e3 * seconds / steps:7.3f} ms  {100 * seconds / total:5.1f} %")

@@ -26,16 +26,15 @@ from .errors import ParameterError, SimulationError
 from .geometry.precompute import update_positions
 from .geometry.surface import SurfaceGeometry
 from .particles import Droplets, ParticleCoupling
-from .kernels.advection import advect_velocity
 from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
-from .kernels.continuity import edge_fluxes, shoreline_walls, update_depth
+from .kernels.continuity import shoreline_walls
 from .kernels.friction import apply_friction, friction_shares
-from .kernels.pressure import apply_gravity_pressure
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
 from .motion.surface_motion import BoundMotion, SurfaceMotion
 from .physics_terms import DissolutionTerm, SurfaceTensionTerm, WindTerm
+from .schemes import BOUNDARY_KINDS, friction_coefficients, make_scheme, select_boundary
 from .sources import gather_source_rates, make_source, place_source, sources_to_arrays
 from .state import (SimulationState, check_vertex_array, restore_state, surface_fields,
                     write_crash_state)
@@ -68,15 +67,14 @@ class Simulation:
         self.dissolution = None  # built by set_soluble_layer
         self.particles = Droplets() if particles is True else particles or None
         self.coupling = None
+        self.scheme = make_scheme(geom, p, self.n_dyes)
         self._use_geometry(geom)
         if self.particles is not None:
             self.coupling = ParticleCoupling(geom, p, self.particles)
         self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
         self.state.bottom[:] = geom.bottom
         self.sources = []
-        laminar = self.params.friction_model == "laminar"
-        self._linear_friction = 0.0 if laminar else self.params.friction
-        self._laminar_friction = 3.0 * self.params.viscosity if laminar else 0.0
+        self._linear_friction, self._laminar_friction = friction_coefficients(self.params)
         self.surface_motion = None  # a SurfaceMotion once the surface moves
         if motion is not None:
             self.set_motion(motion)
@@ -232,6 +230,7 @@ class Simulation:
             if term is not None:
                 term.use_geometry(geom)
         self.fields = surface_fields(geom, self.params.gravity, self.params.boundary)
+        self.scheme.use_geometry(geom, self.fields)
         self._has_walls = self.params.boundary == "wall" and bool(geom.is_boundary.any())
 
     def state_dict(self) -> dict:
@@ -293,6 +292,28 @@ class Simulation:
         """Stop and forget a source returned by ``add_source``, ``add_rain`` or ``add_sink``."""
         self.sources = [s for s in self.sources if s is not handle]
 
+    def set_boundary(self, kind: str, discharge=None, level=None, mask=None, plane=None) -> None:
+        """Open a segment of the mesh's boundary (conservative scheme only; SPEC §10).
+
+        kind: "inflow" (``discharge`` m^2/s per unit length flowing in, a number or a callable
+        of time), "level" (a free-surface height ``level`` m along the up direction: water enters
+        or leaves to hold it) or "transmissive" (outflow). The segment is the boundary vertices of
+        the (n,) bool ``mask``, or those on ``plane`` = (point, normal). Volumes are booked in
+        the ledger as inflow and outflow.
+        """
+        if kind not in BOUNDARY_KINDS:
+            raise ParameterError(f"boundary kind {kind!r} is not allowed; use one of "
+                                 f"{', '.join(map(repr, BOUNDARY_KINDS))}")
+        needs = {"inflow": "discharge", "level": "level"}.get(kind)
+        given = {"discharge": discharge, "level": level}
+        if (needs and given[needs] is None) or any(v is not None for k, v in given.items()
+                                                   if k != needs):
+            raise ParameterError(f"a {kind!r} boundary takes "
+                                 + (f"{needs}=... only" if needs else "neither discharge nor level"))
+        vertices = select_boundary(self.geometry, mask, plane)
+        self.scheme.set_boundary(kind, given[needs] if needs else 0.0, vertices, self.geometry,
+                                 self.fields)
+
     def _add(self, source):
         place_source(source, self.geometry.vertices, self.geometry.dual_areas)
         self.sources.append(source)
@@ -308,10 +329,10 @@ class Simulation:
         return 0.0 if self.particles is None else self.particles.airborne_volume()
 
     def ledger(self) -> dict:
-        """Volumes (m^3) since the last ``set_depth``: initial, poured, rained, sunk, outflow,
-        current (in the film); with particles emitted, absorbed, lost (past the bounds) and
-        airborne (in particles now); balance_error = current + airborne - (initial + poured +
-        rained - sunk - outflow - lost).
+        """Volumes (m^3) since the last ``set_depth``: initial, poured, rained, inflow (through
+        boundary segments), sunk, outflow, current (in the film); with particles emitted,
+        absorbed, lost (past the bounds) and airborne (in particles now); balance_error =
+        current + airborne - (initial + poured + rained + inflow - sunk - outflow - lost).
         Dissolution: dissolved = sum A s and deposited = sum A m now, solute_outflow (what left
         through outflow boundaries); their sum is constant."""
         book = dict(self.state.ledger)
@@ -319,8 +340,8 @@ class Simulation:
         book["deposited"] = self.state.volume(self.geometry.dual_areas, self.state.soluble_layer)
         book["current"] = self.total_volume()
         book["airborne"] = self._airborne_volume()
-        expected = (book["initial"] + book["poured"] + book["rained"] - book["sunk"]
-                    - book["outflow"] - book["lost"])
+        expected = (book["initial"] + book["poured"] + book["rained"] + book["inflow"]
+                    - book["sunk"] - book["outflow"] - book["lost"])
         book["balance_error"] = book["current"] + book["airborne"] - expected
         return book
 
@@ -353,11 +374,11 @@ class Simulation:
         self.state.save_last_good()
         dt = min(self._stable_time_step(), dt_limit)  # 1. CFL on the one-ring, user's max_dt
         self._apply_sources(dt)                       # 2. pour, rain (in), sinks (out); booked
-        self._advect_velocity(dt)                     # 3. semi-Lagrangian advection of u
-        self._apply_forces(dt)                        # 4. gravity + pressure (tension, wind here)
+        self._advect_velocity(dt)                     # 3. advection of u (scheme's)
+        self._apply_forces(dt)                        # 4. gravity-pressure, tension, wind
         self._apply_friction(dt)                      # 5. friction + damping, implicit
         self._apply_walls()                           #    wall slip: u . n_wall = 0
-        self._update_depth(dt)                        # 6. continuity: depth, dye, outflow booked
+        self._update_depth(dt)                        # 6. transport: depth, dye, boundaries
         self._couple_particles(dt)                    #    droplets: absorb, emit; booked
         self._clear_dry()                             # 7. wet/dry cleanup
         self.state.time += dt
@@ -398,10 +419,7 @@ class Simulation:
 
     def _advect_velocity(self, dt: float) -> None:
         g, s = self.geometry, self.state
-        advect_velocity(g.neighbor_offsets, g.neighbor_indices, g.is_boundary, g.neighbor_coords,
-                        g.edge_transforms, s.depth, s.velocity, self.params.min_depth, dt,
-                        s.velocity_next)
-        s.swap_velocity()
+        self.scheme.advect(g, s, dt)
         if self.dissolution is not None:
             self.dissolution.advect(g, s, dt)
 
@@ -413,10 +431,7 @@ class Simulation:
         friction_shares(g.friction_tensors, s.depth, s.damping, self._linear_friction,
                         self._laminar_friction, self.params.laminar_min_depth, dt,
                         s.friction_share)
-        apply_gravity_pressure(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
-                               g.dual_areas, f.fit_weights, s.friction_share, f.vertex_height,
-                               f.normal_rise, f.tangent_gravity, self.params.gravity_magnitude,
-                               bottom, s.depth, self.params.min_depth, dt, s.velocity)
+        self.scheme.apply_gravity(g, f, s, bottom, dt)
         if self.surface_motion is not None:
             self.surface_motion.apply(g, f, s, bottom, self.params.gravity_magnitude,
                                       self.params.min_depth, dt)
@@ -435,8 +450,10 @@ class Simulation:
 
     def _apply_friction(self, dt: float) -> None:
         s = self.state
-        apply_friction(self.geometry.friction_tensors, s.depth, s.damping, self._linear_friction,
-                       self._laminar_friction, self.params.laminar_min_depth, dt, s.velocity)
+        if not self.scheme.owns_friction:
+            apply_friction(self.geometry.friction_tensors, s.depth, s.damping,
+                           self._linear_friction, self._laminar_friction,
+                           self.params.laminar_min_depth, dt, s.velocity)
         if self.dissolution is not None:
             self.dissolution.apply_friction(self.geometry, s, self._linear_friction,
                                             self._laminar_friction, dt)
@@ -450,18 +467,9 @@ class Simulation:
         g, s = self.geometry, self.state
         f = self.fields
         self._find_shoreline_walls()
-        edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
-                    f.reverse_dual_edge_vectors, f.boundary_outflow_normals, g.dual_areas,
-                    s.shoreline_wall, s.depth, s.velocity, s.friction_share,
-                    self.params.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor)
-        update_depth(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms, g.dual_areas,
-                     s.depth, s.velocity, s.dye, s.edge_flux, s.boundary_flux, s.outflow_factor,
-                     self.params.min_depth, dt, s.depth_next, s.velocity_next, s.dye_next,
-                     s.outflow_volume)
-        s.swap_depth()
-        s.swap_velocity()
-        if self.params.boundary == "outflow":
-            s.ledger["outflow"] += float(s.outflow_volume.sum())
+        outflow, inflow = self.scheme.transport(g, f, s, self._pressure_bottom(), s.time, dt)
+        s.ledger["outflow"] += outflow
+        s.ledger["inflow"] += inflow
         if self.dissolution is not None:
             s.ledger["solute_outflow"] += self.dissolution.transport_and_exchange(g, f, s, dt)
 

@@ -16,8 +16,8 @@ from .geometry.surface import SurfaceGeometry
 from .kernels.ring_fit import ring_fit_weights
 from .sources import place_source, sources_from_arrays
 
-LEDGER_ENTRIES = ("initial", "poured", "rained", "sunk", "outflow", "solute_outflow", "emitted",
-                  "absorbed", "lost")
+LEDGER_ENTRIES = ("initial", "poured", "rained", "inflow", "sunk", "outflow", "solute_outflow",
+                  "emitted", "absorbed", "lost")
 CORNER_ANGLE = np.radians(60.0)  # a wall that turns by more than this at a vertex is a corner
 
 

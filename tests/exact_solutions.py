@@ -42,6 +42,94 @@ def ritter_depth(x: np.ndarray, t: float, x0: float, left_depth: float, g: float
     return np.where(x < x0 - c * t, left_depth, np.where(x <= x0 + 2.0 * c * t, fan, 0.0))
 
 
+def stoker_middle_depth(left_depth: float, right_depth: float, g: float = G) -> float:
+    """The depth h_m between the rarefaction and the bore of Stoker's wet dam break: the root of
+    2 (sqrt(g h_l) - sqrt(g h_m)) = (h_m - h_r) sqrt(g (h_m + h_r) / (2 h_m h_r)) (SWASHES 4.1.1),
+    by bisection (the left side falls, the right side rises with h_m)."""
+    low, high = right_depth, left_depth
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        rarefaction = 2.0 * (np.sqrt(g * left_depth) - np.sqrt(g * middle))
+        bore = (middle - right_depth) * np.sqrt(g * (middle + right_depth) / (2.0 * middle * right_depth))
+        low, high = (middle, high) if rarefaction > bore else (low, middle)
+    return 0.5 * (low + high)
+
+
+def stoker_depth(x: np.ndarray, t: float, x0: float, left_depth: float, right_depth: float,
+                 g: float = G) -> np.ndarray:
+    """Stoker's dam break on a wet bed (SWASHES 4.1.1), (n,) -> (n,): h_l, the rarefaction
+    4/(9g) (c_l - (x - x0)/(2t))^2, the middle state h_m, then h_r beyond the bore at
+    x0 + s t, s = h_m u_m / (h_m - h_r), u_m = 2 (c_l - c_m)."""
+    middle = stoker_middle_depth(left_depth, right_depth, g)
+    c_left, c_middle = np.sqrt(g * left_depth), np.sqrt(g * middle)
+    u_middle = 2.0 * (c_left - c_middle)
+    shock = x0 + t * middle * u_middle / (middle - right_depth)
+    fan = 4.0 / (9.0 * g) * (c_left - (x - x0) / (2.0 * t)) ** 2
+    return np.where(x < x0 - c_left * t, left_depth,
+                    np.where(x <= x0 + (u_middle - c_middle) * t, fan,
+                             np.where(x <= shock, middle, right_depth)))
+
+
+def stoker_shock(t: float, x0: float, left_depth: float, right_depth: float, g: float = G) -> float:
+    """The bore's position x0 + s t (m) of :func:`stoker_depth`."""
+    middle = stoker_middle_depth(left_depth, right_depth, g)
+    u_middle = 2.0 * (np.sqrt(g * left_depth) - np.sqrt(g * middle))
+    return float(x0 + t * middle * u_middle / (middle - right_depth))
+
+
+def bernoulli_depth(energy: float, bottom: float, discharge: float, supercritical: bool,
+                    g: float = G) -> float:
+    """The depth h with q^2 / (2 g h^2) + h + b = ``energy`` on the sub- or supercritical branch
+    (bisection on either side of the critical depth (q^2 / g)^(1/3)); the critical depth where
+    the energy is below the branch's minimum."""
+    critical = (discharge ** 2 / g) ** (1.0 / 3.0)
+    low, high = (1e-9, critical) if supercritical else (critical, 10.0 * energy + critical)
+    head = lambda h: discharge ** 2 / (2.0 * g * h * h) + h + bottom - energy  # noqa: E731
+    if head(critical) >= 0.0:
+        return critical
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        # the head falls towards the critical depth on both branches
+        if (head(middle) > 0.0) == supercritical:
+            low = middle
+        else:
+            high = middle
+    return 0.5 * (low + high)
+
+
+def transcritical_bump(x: np.ndarray, discharge: float = 0.18, outflow_depth: float = 0.33,
+                       g: float = G) -> tuple[np.ndarray, float]:
+    """SWASHES' steady transcritical flow with a hydraulic jump over ``bump_bottom``: subcritical
+    upstream at the energy of the critical depth on the crest (x = 10), supercritical downstream
+    of it, a jump at x_s back to the subcritical branch of the outflow's energy, where the two
+    depths are conjugate (h_2 = h_1 (sqrt(1 + 8 Fr_1^2) - 1) / 2). Returns (depth (n,), x_s)."""
+    critical = (discharge ** 2 / g) ** (1.0 / 3.0)
+    crest_energy = 1.5 * critical + 0.2
+    outflow_energy = discharge ** 2 / (2.0 * g * outflow_depth ** 2) + outflow_depth
+
+    def jump_mismatch(position: float) -> float:
+        b = float(bump_bottom(np.array([position]))[0])
+        h1 = bernoulli_depth(crest_energy, b, discharge, True, g)
+        h2 = bernoulli_depth(outflow_energy, b, discharge, False, g)
+        froude = discharge / np.sqrt(g * h1 ** 3)
+        return 0.5 * h1 * (np.sqrt(1.0 + 8.0 * froude ** 2) - 1.0) - h2
+
+    low, high = 10.5, 12.0  # the conjugate depth is above the subcritical one at 10.5, below at 12
+    for _ in range(100):
+        middle = 0.5 * (low + high)
+        low, high = (low, middle) if jump_mismatch(middle) < 0.0 else (middle, high)
+    shock = 0.5 * (low + high)
+    depth = np.empty_like(x, dtype=np.float64)
+    for k, (xk, bk) in enumerate(zip(x, bump_bottom(x))):
+        if xk <= 10.0:
+            depth[k] = bernoulli_depth(crest_energy, bk, discharge, False, g)
+        elif xk < shock:
+            depth[k] = bernoulli_depth(crest_energy, bk, discharge, True, g)
+        else:
+            depth[k] = bernoulli_depth(outflow_energy, bk, discharge, False, g)
+    return depth, shock
+
+
 def thacker_omega(h0: float, a: float, g: float = G) -> float:
     """Angular frequency omega = sqrt(8 g h0) / a of Thacker's radial paraboloid."""
     return float(np.sqrt(8.0 * g * h0) / a)

@@ -33,7 +33,7 @@ def test_tiny_scene_values():
 
 @pytest.mark.parametrize("name", ["bunny_pour", "bumpy_sphere_rain", "paint_grooves",
                                   "sugar_stripe_dissolving", "drop_in_wind", "tilting_tray",
-                                  "waving_flag", "dripping_ceiling"])
+                                  "waving_flag", "dripping_ceiling", "channel_bore"])
 def test_examples_parse(name):
     scene = load_scene(EXAMPLES_DIR / f"{name}.toml")
     assert scene.name == name and scene.n_frames > 10
@@ -200,3 +200,41 @@ def test_render_engine_and_usd_output_are_scene_keys():
     assert parse_scene(TINY_SCENE).render.engine == "polyscope"
     with pytest.raises(SceneError, match=r"render\.engine: 'cycles' is not allowed; use one of 'polyscope', 'blender'"):
         parse_scene(TINY_SCENE + '\n[render]\nengine = "cycles"\n')
+
+
+BOUNDARY_SCENE = """
+[mesh]
+procedural = "plane"
+size = [1.0, 0.2]
+resolution = [20, 4]
+[solver]
+scheme = "conservative"
+[initial]
+depth = 0.01
+[[boundaries]]
+type = "inflow"
+discharge = 0.02
+point = [-0.5, 0.0, 0.0]
+normal = [-1.0, 0.0, 0.0]
+"""
+
+
+def test_boundary_segments_reach_the_simulation(tmp_path):
+    scene = parse_scene(BOUNDARY_SCENE, tmp_path / "channel.toml")
+    assert scene.params.scheme == "conservative"
+    assert scene.boundaries[0].kind == "inflow" and scene.boundaries[0].discharge == 0.02
+    geom = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=tmp_path)
+    sim = scene_simulation(scene, geom)
+    sim.advance(0.1)
+    assert sim.ledger()["inflow"] == pytest.approx(0.02 * 0.2 * 0.1, rel=1e-12)
+
+
+@pytest.mark.parametrize("change, message", [
+    (("discharge = 0.02", "level = 0.02"), "takes 'discharge' only"),
+    (('scheme = "conservative"', 'scheme = "semi_lagrangian"'), "scheme"),
+    (("point = [-0.5, 0.0, 0.0]\n", ""), "'point'"),
+    (('type = "inflow"', 'type = "drain"'), "not allowed"),
+])
+def test_bad_boundary_tables_are_named(tmp_path, change, message):
+    with pytest.raises(SceneError, match=message):
+        parse_scene(BOUNDARY_SCENE.replace(*change), tmp_path / "channel.toml")

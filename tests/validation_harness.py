@@ -72,14 +72,16 @@ class InvariantMonitor:
 
 
 def booked_net_inflow(ledger: dict) -> float:
-    """Net volume (m^3) the ledger books as having entered: poured/rained in, minus sunk and
-    drained out."""
-    return float(ledger["poured"] + ledger["rained"] - ledger["sunk"] - ledger["outflow"])
+    """Net volume (m^3) the ledger books as having entered: poured, rained and boundary inflow,
+    minus sunk and drained out."""
+    return float(ledger["poured"] + ledger["rained"] + ledger["inflow"] - ledger["sunk"]
+                 - ledger["outflow"])
 
 
 def booked_throughput(ledger: dict) -> float:
     """Total volume (m^3) that entered plus left through sources, sinks and outflow."""
-    return float(ledger["poured"] + ledger["rained"] + ledger["sunk"] + ledger["outflow"])
+    return float(ledger["poured"] + ledger["rained"] + ledger["inflow"] + ledger["sunk"]
+                 + ledger["outflow"])
 
 
 def advance_checked(sim: sf.Simulation, duration: float, monitor: InvariantMonitor,

@@ -57,6 +57,18 @@ class SourceSpec:
 
 
 @dataclass(frozen=True)
+class BoundarySpec:
+    """An open boundary segment (``Simulation.set_boundary``): the boundary vertices on the plane
+    through ``point`` with ``normal``; ``discharge`` (m^2/s) for inflow, ``level`` (m) for level."""
+
+    kind: str
+    point: tuple
+    normal: tuple
+    discharge: float | None = None
+    level: float | None = None
+
+
+@dataclass(frozen=True)
 class InitialSpec:
     """Initial depth: ``depth`` everywhere or inside the ball (center, radius), or from ``file``
     (an .npy of n depths); a uniform world-space ``velocity``, projected on the surface."""
@@ -152,6 +164,8 @@ class Scene:
     motion: MotionSpec | None = None
     """the [motion] table: what moves the mesh (SPEC §9), None for a still mesh."""
     droplets: DropletSpec | None = None
+    boundaries: tuple = ()
+    """the [[boundaries]] segments (BoundarySpec), empty for none."""
 
     @property
     def n_frames(self) -> int:
@@ -210,7 +224,7 @@ class _SceneReader:
         return checked
 
     def scene(self) -> Scene:
-        table_names = (*schema.TABLES, "sources", "motion")
+        table_names = (*schema.TABLES, "sources", "motion", "boundaries")
         top = self.table((), self.raw, {**schema.TOP_LEVEL, **dict.fromkeys(table_names, _unchanged)})
         sections = {name: self.table((name,), self.raw.get(name, {}), checkers)
                     for name, checkers in schema.TABLES.items()}
@@ -235,6 +249,7 @@ class _SceneReader:
             render=RenderSpec(**self.with_directory(sections["render"], Path("render") / name)),
             motion=self.motion(self.raw.get("motion")),
             droplets=self.droplets(sections["droplets"]) if "droplets" in self.raw else None,
+            boundaries=self.boundaries(self.raw.get("boundaries", []), sections["solver"]),
         )
 
     @staticmethod
@@ -343,6 +358,26 @@ class _SceneReader:
         except (ParameterError, MeshError) as exc:
             raise self.fail(("motion",), str(exc)) from None
         return spec
+
+    def boundaries(self, entries, solver: dict) -> tuple:
+        if not isinstance(entries, list):
+            raise self.fail(("boundaries",), "write boundary segments as [[boundaries]] tables")
+        specs = []
+        for k, entry in enumerate(entries):
+            values = self.table(("boundaries", k), entry, schema.BOUNDARY_KEYS)
+            kind = values.pop("type", None)
+            needs = {"inflow": "discharge", "level": "level"}.get(kind)
+            if kind is None or not {"point", "normal"} <= values.keys():
+                raise self.fail(("boundaries", k), "every boundary needs 'type' (inflow, level or "
+                                "transmissive), 'point' [x, y, z] and 'normal' [x, y, z]")
+            if (needs and needs not in values) or {"discharge", "level"} - {needs} & values.keys():
+                raise self.fail(("boundaries", k), f"a {kind} boundary takes "
+                                + (f"'{needs}' only" if needs else "neither 'discharge' nor 'level'"))
+            if solver.get("scheme") != "conservative":
+                raise self.fail(("boundaries", k), "boundary segments need scheme = "
+                                "\"conservative\" in [solver]")
+            specs.append(BoundarySpec(kind=kind, **values))
+        return tuple(specs)
 
     def region(self, table: str, value_key: str, values: dict) -> dict:
         """A per-vertex field's table ([initial], [soluble_layer]): ``value_key`` everywhere or

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 
-from ..config import BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, check_feature_size
+from ..config import (BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, SCHEMES,
+                      check_feature_size)
 from ..errors import ParameterError
 from .presets import LIQUID_PRESETS
 from .procedural import PROCEDURAL_MESHES
@@ -176,7 +177,8 @@ TABLES = {
     "friction": {"model": choice(FRICTION_MODELS), "coefficient": number(),
                  "tensor": choice(FRICTION_TENSOR_SOURCES), "file": text},
     "solver": {"cfl": number(), "max_dt": number(), "min_depth": number(),
-               "laminar_min_depth": number(), "boundary": choice(BOUNDARY_CONDITIONS)},
+               "laminar_min_depth": number(), "boundary": choice(BOUNDARY_CONDITIONS),
+               "scheme": choice(SCHEMES)},
     "wind": {"velocity": vector(3), "file": text, "coefficient": number()},
     "dissolution": {"rate": number(), "solubility": number(), "density_ratio": number(),
                     "drag": number(), "friction": number()},
@@ -204,6 +206,12 @@ SOURCE_KEYS = {
     "rate": number(0.0), "start": number(0.0), "stop": number(0.0), "color": color,
 }
 
+BOUNDARY_KEYS = {
+    "type": choice(("inflow", "level", "transmissive")), "discharge": number(0.0),
+    "level": number(), "point": vector(3), "normal": vector(3),
+}
+"""A ``[[boundaries]]`` segment: the boundary vertices on the plane (point, normal)."""
+
 PARAMS_FIELDS = {
     ("gravity",): "gravity",
     ("liquid", "density"): "density", ("liquid", "viscosity"): "viscosity",
@@ -213,6 +221,7 @@ PARAMS_FIELDS = {
     ("friction", "model"): "friction_model", ("friction", "coefficient"): "friction",
     ("solver", "cfl"): "cfl", ("solver", "max_dt"): "max_dt", ("solver", "min_depth"): "min_depth",
     ("solver", "laminar_min_depth"): "laminar_min_depth", ("solver", "boundary"): "boundary",
+    ("solver", "scheme"): "scheme",
     ("wind", "velocity"): "wind", ("wind", "coefficient"): "wind_coefficient",
     ("dissolution", "rate"): "dissolution_rate", ("dissolution", "solubility"): "solubility",
     ("dissolution", "density_ratio"): "solute_density_ratio",

@@ -146,4 +146,7 @@ def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".
         add_scene_source(sim, spec, scene.dye_colors)
     if scene.motion is not None:
         sim.set_motion(scene.motion.build())
+    for spec in scene.boundaries:
+        sim.set_boundary(spec.kind, discharge=spec.discharge, level=spec.level,
+                         plane=(spec.point, spec.normal))
     return sim
