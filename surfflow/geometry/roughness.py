@@ -107,8 +107,11 @@ def _quadratic_fit_gradient(values, offsets, indices, coords, is_boundary, i, no
         difference = values[indices[e]] - values[i]
         for row in range(5):
             rhs[row, 0] += difference * basis[row]
-            for col in range(5):
+            for col in range(row + 1):
                 normal[row, col] += basis[row] * basis[col]
+    for row in range(5):
+        for col in range(row):
+            normal[col, row] = normal[row, col]  # symmetric
     if not solve_normal_equations(normal, rhs):
         return _ring_gradient(values, offsets, indices, coords, is_boundary, i)
     return rhs[0, 0] / scale, rhs[1, 0] / scale
