@@ -6,8 +6,11 @@ period 1 s) while the liquid setup of ``step.py`` runs on it (half wet, a pour, 
 frames, M_ij, dual areas and vectors), the derived fields, the volume-keeping depth rescale and
 the acceleration from the positions' history; "step" is the whole step, inertial force
 included; "still mesh" the same simulation without motion, timed in turns with it. Medians
-(and minima, nearer an idle machine) of --repeats runs of --steps steps. Reference (SPEC §9, on a GPU): 28.9 ms
-recompute and 41.4 ms per step at 23k vertices.
+(and minima, nearer an idle machine) of --repeats runs of --steps steps. A second line times
+the geometry and fields recompute alone both ways, in turns: the one-shot functions
+(``sf.update_positions`` and ``surface_fields``, new arrays every call) and the in-place path
+the step uses (``GeometryWorkspace.update`` and ``update_surface_fields``, same bits).
+Reference (SPEC §9, on a GPU): 28.9 ms recompute and 41.4 ms per step at 23k vertices.
 
     /work/venv/bin/python benchmarks/motion.py [--steps 20] [--repeats 5] [--meshes plane23k,bunny,torus205k]
 """

@@ -181,7 +181,9 @@ class Simulation:
         are attached to the material), and records the positions: from the third move on, their
         second time difference is the surface acceleration a_i the film feels as the inertial
         force -a_i (``kernels/inertia.py``). Moves come at increasing times; a second move at
-        the same time replaces the first.
+        the same time replaces the first. The new geometry equals ``update_positions``' bit for
+        bit but is filled in place (``geometry/workspace.py``: no array allocated per move), so
+        its arrays hold until the second next move; copy one to keep it longer.
         """
         vertices = check_vertex_array("vertices", vertices, self.geometry.n_vertices, columns=3)
         if self.surface_motion is None:
