@@ -57,11 +57,11 @@ class Simulation:
         self.n_dyes = int(n_dyes)
         self.crash_dir = os.fspath(crash_dir)
         p = self.params
+        self.fields = empty_surface_fields(geom.n_vertices, len(geom.neighbor_indices))
+        self._moving_geometry = None  # a GeometryWorkspace once the surface moves
         self.tension = SurfaceTensionTerm(geom, p) if p.surface_tension > 0.0 else None
         self.wind = WindTerm(geom, p) if p.wind is not None and p.wind_coefficient > 0.0 else None
         self.dissolution = None  # built by set_soluble_layer
-        self.fields = empty_surface_fields(geom.n_vertices, len(geom.neighbor_indices))
-        self._moving_geometry = None  # a GeometryWorkspace once the surface moves
         self._use_geometry(geom)
         self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
         self.state.bottom[:] = geom.bottom
