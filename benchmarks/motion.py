@@ -6,8 +6,11 @@ period 1 s) while the liquid setup of ``step.py`` runs on it (half wet, a pour, 
 frames, M_ij, dual areas and vectors), the derived fields, the volume-keeping depth rescale and
 the acceleration from the positions' history; "step" is the whole step, inertial force
 included; "still mesh" the same simulation without motion, timed in turns with it. Medians
-(and minima, nearer an idle machine) of --repeats runs of --steps steps. Reference (SPEC §9, on a GPU): 28.9 ms
-recompute and 41.4 ms per step at 23k vertices.
+(and minima, nearer an idle machine) of --repeats runs of --steps steps. A second line times
+the geometry and fields recompute alone both ways, in turns: the one-shot functions
+(``sf.update_positions`` and ``surface_fields``, new arrays every call) and the in-place path
+the step uses (``GeometryWorkspace.update`` and ``update_surface_fields``, same bits).
+Reference (SPEC §9, on a GPU): 28.9 ms recompute and 41.4 ms per step at 23k vertices.
 
     /work/venv/bin/python benchmarks/motion.py [--steps 20] [--repeats 5] [--meshes plane23k,bunny,torus205k]
 """
@@ -22,6 +25,9 @@ import numpy as np
 import surfflow as sf
 from step import half_wet_simulation, load
 from surfflow.io.procedural import plane
+from surfflow.geometry.precompute import update_positions
+from surfflow.geometry.workspace import GeometryWorkspace
+from surfflow.state import surface_fields, update_surface_fields
 from timing import run_for_meshes
 
 
@@ -65,12 +71,36 @@ def benchmark(name, steps, repeats):
         still_runs.append(per_step_seconds(still, steps))
     book = sim.ledger()
     n = geom.n_vertices
+    one_shot, in_place = recompute_paths(sim, repeats)
     per_step = statistics.median(runs)
     print(f"{name:9s} {n:7d} vertices  recompute {1e3 * statistics.median(recomputes):7.2f} ms "
           f"(min {1e3 * min(recomputes):.2f})  step {1e3 * per_step:7.2f} ms (min "
           f"{1e3 * min(runs):.2f})  still mesh {1e3 * statistics.median(still_runs):7.2f} ms (min "
           f"{1e3 * min(still_runs):.2f})  {n / per_step:9.3e} vertex-steps/s  volume error "
           f"{book['balance_error'] / book['current']:.1e}  (medians of {repeats} x {steps})")
+    print(f"{'':9s} geometry + fields: one-shot (update_positions, surface_fields) "
+          f"{one_shot:7.2f} ms, in place (GeometryWorkspace, update_surface_fields) {in_place:7.2f} ms")
+
+
+def recompute_paths(sim, repeats):
+    """Median ms of the position-dependent recompute alone, taken in turns: the one-shot
+    functions that allocate new arrays, and the in-place path the step uses (same results)."""
+    geom, gravity, boundary = sim.geometry, sim.params.gravity, sim.params.boundary
+    vertices = np.array(geom.vertices)
+    workspace, fields = GeometryWorkspace(geom), surface_fields(geom, gravity, boundary)
+    one_shot, in_place = [], []
+    for _ in range(2 * repeats + 1):  # the first round warms up
+        one_shot.append(seconds(lambda: surface_fields(update_positions(geom, vertices), gravity,
+                                                       boundary)))
+        in_place.append(seconds(lambda: update_surface_fields(
+            fields, workspace.update(geom, vertices), gravity, boundary)))
+    return 1e3 * statistics.median(one_shot[1:]), 1e3 * statistics.median(in_place[1:])
+
+
+def seconds(action):
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
 
 
 if __name__ == "__main__":

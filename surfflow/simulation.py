@@ -24,6 +24,7 @@ import numpy as np
 from .config import Params
 from .errors import ParameterError, SimulationError
 from .geometry.precompute import update_positions
+from .geometry.workspace import GeometryWorkspace
 from .geometry.surface import SurfaceGeometry
 from .particles import Droplets, ParticleCoupling
 from .kernels.boundaries import apply_wall_slip
@@ -36,8 +37,8 @@ from .motion.surface_motion import BoundMotion, SurfaceMotion
 from .physics_terms import DissolutionTerm, SurfaceTensionTerm, WindTerm
 from .schemes import BOUNDARY_KINDS, friction_coefficients, make_scheme, select_boundary
 from .sources import gather_source_rates, make_source, place_source, sources_to_arrays
-from .state import (SimulationState, check_vertex_array, restore_state, surface_fields,
-                    write_crash_state)
+from .state import (SimulationState, check_vertex_array, empty_surface_fields, restore_state,
+                    update_surface_fields, write_crash_state)
 
 
 class Simulation:
@@ -62,6 +63,8 @@ class Simulation:
         self.n_dyes = int(n_dyes)
         self.crash_dir = os.fspath(crash_dir)
         p = self.params
+        self.fields = empty_surface_fields(geom.n_vertices, len(geom.neighbor_indices))
+        self._moving_geometry = None  # a GeometryWorkspace once the surface moves
         self.tension = SurfaceTensionTerm(geom, p) if p.surface_tension > 0.0 else None
         self.wind = WindTerm(geom, p) if p.wind is not None and p.wind_coefficient > 0.0 else None
         self.dissolution = None  # built by set_soluble_layer
@@ -187,13 +190,16 @@ class Simulation:
         are attached to the material), and records the positions: from the third move on, their
         second time difference is the surface acceleration a_i the film feels as the inertial
         force -a_i (``kernels/inertia.py``). Moves come at increasing times; a second move at
-        the same time replaces the first.
+        the same time replaces the first. The new geometry equals ``update_positions``' bit for
+        bit but is filled in place (``geometry/workspace.py``: no array allocated per move), so
+        its arrays hold until the second next move; copy one to keep it longer.
         """
-        vertices = np.array(check_vertex_array("vertices", vertices, self.geometry.n_vertices,
-                                               columns=3))  # the geometry freezes its arrays
+        vertices = check_vertex_array("vertices", vertices, self.geometry.n_vertices, columns=3)
         if self.surface_motion is None:
             self.surface_motion = SurfaceMotion(self.geometry.n_vertices)
-        self._take_geometry(update_positions(self.geometry, vertices))
+        if self._moving_geometry is None:
+            self._moving_geometry = GeometryWorkspace(self.geometry)
+        self._take_geometry(self._moving_geometry.update(self.geometry, vertices))
         self.surface_motion.record(self.state.time, vertices)
 
     def set_motion(self, motion) -> None:
@@ -213,13 +219,15 @@ class Simulation:
         """Use ``geom`` (same connectivity), keeping every vertex's volume A_i d_i (and, with
         dissolution, its dissolved and deposited volumes A_i s_i and A_i m_i)."""
         old, s = self.geometry, self.state
-        s.depth[:] = old.dual_areas * s.depth / geom.dual_areas
+        np.multiply(old.dual_areas, s.depth, out=s.depth)  # in place: a moving surface's every step
+        np.divide(s.depth, geom.dual_areas, out=s.depth)
         if self.dissolution is not None:
             s.dissolved[:] = old.dual_areas * s.dissolved / geom.dual_areas
             layer = old.dual_areas * s.soluble_layer / geom.dual_areas
             s.bottom += layer - s.soluble_layer
             s.soluble_layer[:] = layer
-        s.bottom += geom.bottom - old.bottom
+        if geom.bottom is not old.bottom:
+            s.bottom += geom.bottom - old.bottom
         self._use_geometry(geom)
         for source in self.sources:
             place_source(source, geom.vertices, geom.dual_areas)
@@ -229,7 +237,7 @@ class Simulation:
         for term in (self.tension, self.wind, self.coupling):
             if term is not None:
                 term.use_geometry(geom)
-        self.fields = surface_fields(geom, self.params.gravity, self.params.boundary)
+        update_surface_fields(self.fields, geom, self.params.gravity, self.params.boundary)
         self.scheme.use_geometry(geom, self.fields)
         self._has_walls = self.params.boundary == "wall" and bool(geom.is_boundary.any())
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from .errors import ParameterError
 from .geometry.surface import SurfaceGeometry
+from .kernels.fields import ring_edge_fields, vertex_gravity_fields, wall_slip_projections
 from .kernels.ring_fit import ring_fit_weights
 from .sources import place_source, sources_from_arrays
 
@@ -51,45 +52,35 @@ class SurfaceFields(NamedTuple):
 
 def surface_fields(geom: SurfaceGeometry, gravity, boundary: str) -> SurfaceFields:
     """Derive :class:`SurfaceFields` from a geometry, the gravity vector and the boundary kind."""
+    fields = empty_surface_fields(geom.n_vertices, geom.neighbor_indices.shape[0])
+    update_surface_fields(fields, geom, gravity, boundary)
+    return fields
+
+
+def empty_surface_fields(n_vertices: int, n_entries: int) -> SurfaceFields:
+    """Unfilled :class:`SurfaceFields` for n vertices and nnz CSR entries."""
+    n, nnz = n_vertices, n_entries
+    return SurfaceFields(np.empty(n), np.empty(n), np.empty((n, 2)), np.empty(n), np.empty((n, 2)),
+                         np.empty((n, 2, 2)), np.empty((nnz, 2)), np.empty((nnz, 2)))
+
+
+def update_surface_fields(fields: SurfaceFields, geom: SurfaceGeometry, gravity, boundary: str) -> None:
+    """Fill ``fields`` in place from the geometry (a deforming surface does it every step)."""
     gravity = np.asarray(gravity, dtype=np.float64)
     magnitude = float(np.linalg.norm(gravity))
     up = -gravity / magnitude if magnitude > 0.0 else np.zeros(3)
-    tangent_gravity = np.einsum("iaj,j->ia", geom.tangent_frames, gravity)
-    edge_length = np.linalg.norm(geom.neighbor_coords, axis=1)
-    ring_spacing = np.minimum.reduceat(edge_length, geom.neighbor_offsets[:-1])
-    no_normals = np.zeros_like(geom.boundary_normals)
-    identity = np.broadcast_to(np.eye(2), (geom.n_vertices, 2, 2))
-    fit_weights = np.empty_like(geom.neighbor_coords)
-    ring_fit_weights(geom.neighbor_offsets, geom.neighbor_coords, fit_weights)
-    return SurfaceFields(
-        geom.vertices @ up, geom.normals @ up, np.ascontiguousarray(tangent_gravity), ring_spacing,
-        np.ascontiguousarray(geom.boundary_normals if boundary == "outflow" else no_normals),
-        wall_projections(geom) if boundary == "wall" else np.ascontiguousarray(identity),
-        np.ascontiguousarray(geom.dual_edge_vectors[geom.reverse_edges]), fit_weights)
-
-
-def unit_rows(vectors: np.ndarray) -> np.ndarray:
-    """(m, 2) vectors scaled to unit length."""
-    return vectors / np.linalg.norm(vectors, axis=1)[:, None]
-
-
-def wall_projections(geom: SurfaceGeometry) -> np.ndarray:
-    """(n, 2, 2) slip projections of the velocity (see :class:`SurfaceFields`).
-
-    A boundary vertex's ring starts and ends on its two boundary neighbours; the outward normals
-    of those two boundary edges are their ring vectors turned by -90 and +90 degrees.
-    """
-    projections = np.tile(np.eye(2), (geom.n_vertices, 1, 1))
-    wall = np.flatnonzero(geom.is_boundary)
-    first = geom.neighbor_coords[geom.neighbor_offsets[wall]]
-    last = geom.neighbor_coords[geom.neighbor_offsets[wall + 1] - 1]
-    first_normal = unit_rows(np.stack([first[:, 1], -first[:, 0]], axis=1))
-    last_normal = unit_rows(np.stack([-last[:, 1], last[:, 0]], axis=1))
-    normal = unit_rows(geom.boundary_normals[wall])
-    projections[wall] -= normal[:, :, None] * normal[:, None, :]
-    corner = np.einsum("ia,ia->i", first_normal, last_normal) < np.cos(CORNER_ANGLE)
-    projections[wall[corner]] = 0.0
-    return projections
+    vertex_gravity_fields(geom.vertices, geom.normals, geom.tangent_frames, gravity, up,
+                          fields.vertex_height, fields.normal_rise, fields.tangent_gravity)
+    ring_edge_fields(geom.neighbor_offsets, geom.neighbor_coords, geom.dual_edge_vectors,
+                     geom.reverse_edges, fields.ring_spacing, fields.reverse_dual_edge_vectors)
+    if boundary == "outflow":
+        fields.boundary_outflow_normals[:] = geom.boundary_normals
+    else:
+        fields.boundary_outflow_normals[:] = 0.0
+    wall_slip_projections(geom.neighbor_offsets, geom.neighbor_coords, geom.boundary_normals,
+                          geom.is_boundary, boundary == "wall", np.cos(CORNER_ANGLE),
+                          fields.wall_projections)
+    ring_fit_weights(geom.neighbor_offsets, geom.neighbor_coords, fields.fit_weights)
 
 
 class SimulationState:

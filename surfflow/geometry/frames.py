@@ -121,3 +121,11 @@ def ring_normals_areas_frames(V, neighbor_offsets, neighbor_indices, is_boundary
             normals[i, axis] = normal[axis]
             tangent_frames[i, 0, axis] = t1[axis]
             tangent_frames[i, 1, axis] = t2[axis]
+
+
+@parallel_kernel
+def offset_along_normals(vertices, heights, normals, out):
+    """out (n, 3), written: x_i + b_i n_i, from vertices and normals (n, 3) and heights (n,)."""
+    for i in numba.prange(vertices.shape[0]):
+        for axis in range(3):
+            out[i, axis] = vertices[i, axis] + heights[i] * normals[i, axis]

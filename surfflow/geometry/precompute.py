@@ -17,7 +17,7 @@ import numpy as np
 from ..config import PrecomputeParams
 from ..errors import ParameterError
 from . import roughness
-from .frames import ring_normals_areas_frames
+from .frames import offset_along_normals, ring_normals_areas_frames
 from .smoothing import smooth_surface
 from .surface import FORMAT_VERSION, SurfaceGeometry
 from .topology import Topology, build_topology
@@ -33,8 +33,14 @@ def position_arrays(V: np.ndarray, topology: Topology, weighting: str = "area") 
     boundary_normals (n, 2).
     """
     V = np.ascontiguousarray(V, dtype=np.float64)
-    n, nnz = len(V), len(topology.neighbor_indices)
-    out = {
+    out = position_buffers(len(V), len(topology.neighbor_indices))
+    fill_position_arrays(V, topology, weighting, out)
+    return out
+
+
+def position_buffers(n: int, nnz: int) -> dict:
+    """Unfilled arrays for :func:`position_arrays` (n vertices, nnz CSR entries)."""
+    return {
         "normals": np.empty((n, 3)),
         "dual_areas": np.empty(n),
         "tangent_frames": np.empty((n, 2, 3)),
@@ -43,13 +49,16 @@ def position_arrays(V: np.ndarray, topology: Topology, weighting: str = "area") 
         "dual_edge_vectors": np.empty((nnz, 2)),
         "boundary_normals": np.empty((n, 2)),
     }
+
+
+def fill_position_arrays(V: np.ndarray, topology: Topology, weighting: str, out: dict) -> None:
+    """:func:`position_arrays` into ``out`` (from :func:`position_buffers`); V (n, 3) float64."""
     ring_normals_areas_frames(V, topology.neighbor_offsets, topology.neighbor_indices,
                               topology.is_boundary, weighting == "angle",
                               out["normals"], out["dual_areas"], out["tangent_frames"])
     ring_edge_geometry(V, topology.neighbor_offsets, topology.neighbor_indices, topology.is_boundary,
                        out["normals"], out["tangent_frames"], out["edge_transforms"],
                        out["neighbor_coords"], out["dual_edge_vectors"], out["boundary_normals"])
-    return out
 
 
 def update_positions(geom: SurfaceGeometry, vertices: np.ndarray,
@@ -64,23 +73,56 @@ def update_positions(geom: SurfaceGeometry, vertices: np.ndarray,
 
     vertices: (n, 3) new smoothed positions; bottom: (n,) new bottom heights (the detail itself
     grows, shrinks or moves), or None to keep ``geom.bottom``. The detail surface
-    ``original_vertices`` becomes x + b n.
+    ``original_vertices`` becomes x + b n. A simulation's ``move_to`` fills the same arrays in
+    place (:class:`~surfflow.geometry.workspace.GeometryWorkspace`), with the same result.
     """
-    vertices = np.asarray(vertices, dtype=np.float64)
+    vertices = np.ascontiguousarray(vertices, dtype=np.float64)
     if vertices.shape != geom.vertices.shape:
         raise ParameterError(
             f"new vertices have shape {vertices.shape}, the geometry has {geom.vertices.shape}; "
             "a deforming mesh must keep its vertices and connectivity"
         )
     bottom = geom.bottom if bottom is None else _checked_bottom(bottom, geom.n_vertices)
+    out = moved_geometry_buffers(geom)
+    fill_moved_geometry(geom, vertices, bottom, out, np.empty((geom.n_vertices, 2)))
+    return moved_geometry(geom, vertices, bottom, out)
+
+
+def moved_geometry_buffers(geom: SurfaceGeometry) -> dict:
+    """Unfilled arrays for :func:`fill_moved_geometry`: those of :func:`position_buffers`, and
+    original_vertices (n, 3) and friction_tensors (n, 2, 2)."""
+    n = geom.n_vertices
+    out = position_buffers(n, len(geom.neighbor_indices))
+    out["original_vertices"] = np.empty((n, 3))
+    out["friction_tensors"] = np.empty((n, 2, 2))
+    return out
+
+
+def fill_moved_geometry(geom: SurfaceGeometry, vertices: np.ndarray, bottom: np.ndarray, out: dict,
+                        slopes: np.ndarray) -> None:
+    """Fill ``out`` (from :func:`moved_geometry_buffers`) for the surface ``geom`` at vertices
+    (n, 3) with bottom heights (n,), both float64 and contiguous; slopes (n, 2) is scratch space.
+    The friction tensors are filled only where they come from the features."""
     topology = Topology(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
                         geom.is_boundary, geom.components)
-    arrays = position_arrays(vertices, topology, geom.normal_weighting)
-    friction = geom.friction_tensors
+    fill_position_arrays(vertices, topology, geom.normal_weighting, out)
     if geom.feature_gains is not None:
-        friction = _feature_friction(bottom, topology, arrays, geom.feature_gains)
-    return geom.replace(vertices=vertices, bottom=bottom, friction_tensors=friction,
-                        original_vertices=vertices + bottom[:, None] * arrays["normals"], **arrays)
+        roughness.fill_feature_friction_tensors(
+            bottom, topology.neighbor_offsets, topology.neighbor_indices, out["neighbor_coords"],
+            out["edge_transforms"], out["dual_areas"], topology.is_boundary, geom.feature_gains,
+            slopes, out["friction_tensors"])
+    offset_along_normals(vertices, bottom, out["normals"], out["original_vertices"])
+
+
+def moved_geometry(geom: SurfaceGeometry, vertices: np.ndarray, bottom: np.ndarray,
+                   arrays: dict) -> SurfaceGeometry:
+    """``geom`` with the new vertices, bottom and the arrays :func:`fill_moved_geometry` filled
+    (user-given friction tensors stay)."""
+    arrays = dict(arrays)
+    friction = arrays.pop("friction_tensors")
+    if geom.feature_gains is None:
+        friction = geom.friction_tensors
+    return geom.replace(vertices=vertices, bottom=bottom, friction_tensors=friction, **arrays)
 
 
 def _checked_bottom(bottom, n: int) -> np.ndarray:

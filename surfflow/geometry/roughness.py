@@ -107,8 +107,11 @@ def _quadratic_fit_gradient(values, offsets, indices, coords, is_boundary, i, no
         difference = values[indices[e]] - values[i]
         for row in range(5):
             rhs[row, 0] += difference * basis[row]
-            for col in range(5):
+            for col in range(row + 1):
                 normal[row, col] += basis[row] * basis[col]
+    for row in range(5):
+        for col in range(row):
+            normal[col, row] = normal[row, col]  # symmetric
     if not solve_normal_equations(normal, rhs):
         return _ring_gradient(values, offsets, indices, coords, is_boundary, i)
     return rhs[0, 0] / scale, rhs[1, 0] / scale
@@ -215,15 +218,24 @@ def feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbo
     Example: ``T = feature_friction_tensors(b, g.neighbor_offsets, g.neighbor_indices,
     g.neighbor_coords, g.edge_transforms, g.dual_areas, g.is_boundary, (1.0, 1.0))``.
     """
-    bottom = np.ascontiguousarray(bottom, dtype=np.float64)
-    slopes = np.empty((bottom.shape[0], 2))
-    _som_slopes_kernel(bottom, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary, slopes)
-    tensors = np.empty((bottom.shape[0], 2, 2))
-    _feature_tensors_kernel(slopes, neighbor_offsets, neighbor_indices, neighbor_coords,
-                            np.ascontiguousarray(edge_transforms, dtype=np.float64),
-                            np.ascontiguousarray(dual_areas, dtype=np.float64), is_boundary,
-                            float(gains[0]), float(gains[1]), tensors)
+    n = len(bottom)
+    tensors = np.empty((n, 2, 2))
+    fill_feature_friction_tensors(np.ascontiguousarray(bottom, dtype=np.float64), neighbor_offsets,
+                                  neighbor_indices, np.ascontiguousarray(neighbor_coords, dtype=np.float64),
+                                  np.ascontiguousarray(edge_transforms, dtype=np.float64),
+                                  np.ascontiguousarray(dual_areas, dtype=np.float64), is_boundary,
+                                  gains, np.empty((n, 2)), tensors)
     return tensors
+
+
+def fill_feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbor_coords,
+                                  edge_transforms, dual_areas, is_boundary, gains, slopes, tensors):
+    """``feature_friction_tensors`` into tensors (n, 2, 2), with slopes (n, 2) as scratch space;
+    every array float64 and contiguous (a deforming surface refills them every step)."""
+    _som_slopes_kernel(bottom, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary, slopes)
+    _feature_tensors_kernel(slopes, neighbor_offsets, neighbor_indices, neighbor_coords,
+                            edge_transforms, dual_areas, is_boundary, float(gains[0]),
+                            float(gains[1]), tensors)
 
 
 def friction_from_scalar_field(values, neighbor_offsets, neighbor_indices, neighbor_coords,

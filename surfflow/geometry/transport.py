@@ -28,21 +28,27 @@ from .frames import add3, cross3, dot3, edge3, normalize3, scale3
 
 
 @serial_kernel
-def rotate_onto(a, b, v):
-    """Apply the minimal rotation taking unit vector a to unit vector b to the 3-tuple v.
-
-    R = I + [w]x + [w]x^2 / (1 + a.b) with w = a x b; for a = -b a half-turn about an axis
-    perpendicular to a.
-    """
+def rotation_onto(a, b):
+    """The minimal rotation taking unit vector a to unit vector b, for :func:`rotate`:
+    R = I + [w]x + [w]x^2 / (1 + a.b) with w = a x b, as (w, 1 / (1 + a.b), axis, half_turn); for
+    a = -b (half_turn) a half-turn about an axis perpendicular to a."""
     c = dot3(a, b)
     if 1.0 + c < 1e-12:
         axis = normalize3(cross3(a, (1.0, 0.0, 0.0)))
         if dot3(axis, axis) < 0.5:
             axis = normalize3(cross3(a, (0.0, 1.0, 0.0)))
+        return (0.0, 0.0, 0.0), 0.0, axis, True
+    return cross3(a, b), 1.0 / (1.0 + c), (0.0, 0.0, 0.0), False
+
+
+@serial_kernel
+def rotate(rotation, v):
+    """Apply a rotation from :func:`rotation_onto` to the 3-tuple v."""
+    w, s, axis, half_turn = rotation
+    if half_turn:
         return add3(scale3(2.0 * dot3(axis, v), axis), scale3(-1.0, v))
-    w = cross3(a, b)
     wv = cross3(w, v)
-    return add3(add3(v, wv), scale3(1.0 / (1.0 + c), cross3(w, wv)))
+    return add3(add3(v, wv), scale3(s, cross3(w, wv)))
 
 
 @serial_kernel
@@ -83,9 +89,9 @@ def ring_edge_geometry(V, neighbor_offsets, neighbor_indices, is_boundary, norma
         n_i = row3(normals, i)
         for e in range(start, stop):
             j = neighbor_indices[e]
-            n_j = row3(normals, j)
+            onto_i = rotation_onto(row3(normals, j), n_i)
             for b in range(2):
-                carried = rotate_onto(n_j, n_i, frame_row(tangent_frames, j, b))
+                carried = rotate(onto_i, frame_row(tangent_frames, j, b))
                 for a in range(2):
                     edge_transforms[e, a, b] = dot3(frame_row(tangent_frames, i, a), carried)
             offset = edge3(V, i, j)
@@ -102,18 +108,20 @@ def ring_edge_geometry(V, neighbor_offsets, neighbor_indices, is_boundary, norma
         for t in range(n_tri):
             # triangle (i, a, b), counter-clockwise; its dual segments run from the midpoints of
             # ia and ib to its centroid; their normals are rotated from the face onto i's plane
-            row_a, row_b = start + t, start + (t + 1) % ring
+            row_a = start + t
+            row_b = row_a + 1 if t + 1 < ring else start
             e_a = edge3(V, i, neighbor_indices[row_a])
             e_b = edge3(V, i, neighbor_indices[row_b])
             face_normal = normalize3(cross3(e_a, e_b))
+            face_onto_i = rotation_onto(face_normal, n_i)
             centroid = scale3(1.0 / 3.0, add3(e_a, e_b))
             normal_a = toward(cross3(add3(centroid, scale3(-0.5, e_a)), face_normal), e_a)
             normal_b = toward(cross3(add3(centroid, scale3(-0.5, e_b)), face_normal), e_b)
-            add_in_frame(dual_edge_vectors, row_a, tangent_frames, i, rotate_onto(face_normal, n_i, normal_a))
-            add_in_frame(dual_edge_vectors, row_b, tangent_frames, i, rotate_onto(face_normal, n_i, normal_b))
+            add_in_frame(dual_edge_vectors, row_a, tangent_frames, i, rotate(face_onto_i, normal_a))
+            add_in_frame(dual_edge_vectors, row_b, tangent_frames, i, rotate(face_onto_i, normal_b))
             if is_boundary[i] and t == 0:
                 half = toward(cross3(scale3(0.5, e_a), face_normal), scale3(-1.0, e_b))
-                add_in_frame(boundary_normals, i, tangent_frames, i, rotate_onto(face_normal, n_i, half))
+                add_in_frame(boundary_normals, i, tangent_frames, i, rotate(face_onto_i, half))
             if is_boundary[i] and t == n_tri - 1:
                 half = toward(cross3(scale3(0.5, e_b), face_normal), scale3(-1.0, e_a))
-                add_in_frame(boundary_normals, i, tangent_frames, i, rotate_onto(face_normal, n_i, half))
+                add_in_frame(boundary_normals, i, tangent_frames, i, rotate(face_onto_i, half))

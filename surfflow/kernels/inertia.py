@@ -27,6 +27,7 @@ rotating surface, -2 Omega x u, is not included. Dry vertices feel no force.
 """
 
 import numba
+import numpy as np
 
 from ._jit import parallel_kernel, serial_kernel
 from .pressure import free_surface_height
@@ -82,3 +83,22 @@ def apply_inertial_force(offsets, indices, dual_edge_vectors, dual_areas, fit_we
         fit_scale = dt * friction_share[i]
         velocity[i, 0] -= dual_scale * dual0 + fit_scale * fit0
         velocity[i, 1] -= dual_scale * dual1 + fit_scale * fit1
+
+
+@parallel_kernel
+def second_time_difference(x0, x1, x2, t0, t1, t2, acceleration):
+    """acceleration (n, 3), written: a = 2 / (t2 - t0) [(x2 - x1) / (t2 - t1) - (x1 - x0) /
+    (t1 - t0)] from the positions x0, x1, x2 (n, 3) at the times t0 < t1 < t2."""
+    for i in numba.prange(x0.shape[0]):
+        for axis in range(3):
+            acceleration[i, axis] = 2.0 / (t2 - t0) * ((x2[i, axis] - x1[i, axis]) / (t2 - t1)
+                                                       - (x1[i, axis] - x0[i, axis]) / (t1 - t0))
+
+
+@serial_kernel
+def largest_length(vectors):
+    """max_i |v_i| over the rows of vectors (n, 3); 0 for no rows."""
+    largest = 0.0
+    for i in range(vectors.shape[0]):
+        largest = max(largest, vectors[i, 0] ** 2 + vectors[i, 1] ** 2 + vectors[i, 2] ** 2)
+    return np.sqrt(largest)

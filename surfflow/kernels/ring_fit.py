@@ -80,10 +80,12 @@ def fit_ring(coords, start, stop, n_terms, basis_scratch, normal_scratch, weight
             basis[2, m], basis[3, m], basis[4, m] = 0.5 * u * u, u * v, 0.5 * v * v
     normal = normal_scratch[:n_terms, :n_terms]
     for row in range(n_terms):
-        for col in range(n_terms):
-            normal[row, col] = 0.0
+        for col in range(row + 1):  # symmetric: the upper triangle is the lower one's mirror
+            total = 0.0
             for m in range(k):
-                normal[row, col] += basis[row, m] * basis[col, m]
+                total += basis[row, m] * basis[col, m]
+            normal[row, col] = total
+            normal[col, row] = total
     if not solve_normal_equations(normal, basis):
         return False
     for m in range(k):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ParameterError
-from ..kernels.inertia import apply_inertial_force
+from ..kernels.inertia import apply_inertial_force, largest_length, second_time_difference
 from ..state import check_vertex_array
 
 HISTORY = 3  # positions kept: the second time difference needs three
@@ -59,8 +59,9 @@ class SurfaceMotion:
             raise ParameterError(f"move_to at t={t:.9g} s, before the last move (t="
                                  f"{self.times[-1]:.9g} s); a surface moves forward in time")
         if not (self.count and t == self.times[-1]):
-            self.times[:-1] = self.times[1:].copy()
-            self.positions[:-1] = self.positions[1:].copy()
+            for k in range(HISTORY - 1):  # row by row: no temporary copy
+                self.times[k] = self.times[k + 1]
+                self.positions[k] = self.positions[k + 1]
             self.count = min(self.count + 1, HISTORY)
         self.times[-1] = t
         self.positions[-1] = vertices
@@ -71,8 +72,8 @@ class SurfaceMotion:
             self.acceleration[:] = 0.0
         else:
             (t0, t1, t2), (x0, x1, x2) = self.times, self.positions
-            self.acceleration[:] = 2.0 / (t2 - t0) * ((x2 - x1) / (t2 - t1) - (x1 - x0) / (t1 - t0))
-        self.acceleration_bound = float(np.sqrt((self.acceleration ** 2).sum(1).max(initial=0.0)))
+            second_time_difference(x0, x1, x2, float(t0), float(t1), float(t2), self.acceleration)
+        self.acceleration_bound = float(largest_length(self.acceleration))
 
     def apply(self, geom, fields, state, bottom, gravity_magnitude: float, min_depth: float,
               dt: float) -> None:

@@ -1,0 +1,75 @@
+"""Geometry-derived fields of a simulation, filled in place (see ``state.SurfaceFields``).
+
+A still surface fills them once; a deforming one every step, into the same arrays, so these
+kernels only gather: each iteration writes its own vertex or its own CSR entries.
+"""
+
+import numba
+import numpy as np
+
+from ._jit import parallel_kernel, serial_kernel
+
+
+@parallel_kernel
+def vertex_gravity_fields(vertices, normals, tangent_frames, gravity, up, vertex_height,
+                          normal_rise, tangent_gravity):
+    """vertex_height (n,) = e . x_i, normal_rise (n,) = e . n_i, tangent_gravity (n, 2) =
+    (t1 . g, t2 . g), written; vertices, normals (n, 3), tangent_frames (n, 2, 3), gravity g and
+    up e (3,)."""
+    for i in numba.prange(vertices.shape[0]):
+        vertex_height[i] = vertices[i, 0] * up[0] + vertices[i, 1] * up[1] + vertices[i, 2] * up[2]
+        normal_rise[i] = normals[i, 0] * up[0] + normals[i, 1] * up[1] + normals[i, 2] * up[2]
+        for a in range(2):
+            t = tangent_frames[i, a]
+            tangent_gravity[i, a] = t[0] * gravity[0] + t[1] * gravity[1] + t[2] * gravity[2]
+
+
+@parallel_kernel
+def ring_edge_fields(offsets, neighbor_coords, dual_edge_vectors, reverse_edges, ring_spacing,
+                     reverse_dual_edge_vectors):
+    """ring_spacing (n,) = min_j |c_ij| (the shortest edge at i) and reverse_dual_edge_vectors
+    (nnz, 2) = N_ji at the entry (i, j), written; offsets (n + 1,), neighbor_coords and
+    dual_edge_vectors (nnz, 2), reverse_edges (nnz,): the entry (j, i) of each (i, j)."""
+    for i in numba.prange(offsets.shape[0] - 1):
+        shortest = np.inf
+        for e in range(offsets[i], offsets[i + 1]):
+            shortest = min(shortest, np.sqrt(neighbor_coords[e, 0] ** 2 + neighbor_coords[e, 1] ** 2))
+            reverse_dual_edge_vectors[e, 0] = dual_edge_vectors[reverse_edges[e], 0]
+            reverse_dual_edge_vectors[e, 1] = dual_edge_vectors[reverse_edges[e], 1]
+        ring_spacing[i] = shortest
+
+
+@parallel_kernel
+def wall_slip_projections(offsets, neighbor_coords, boundary_normals, is_boundary, walls,
+                          cos_corner, projections):
+    """projections (n, 2, 2), written: the identity inside (and everywhere unless ``walls``, the
+    boundary kind being "outflow"), I - nb nb^T on a wall (nb the unit
+    boundary normal (n, 2)), zero at a corner, where the normals of the two boundary edges (the
+    first and last ring vectors turned by -90 and +90 degrees) meet at an angle cosine below
+    ``cos_corner``."""
+    for i in numba.prange(is_boundary.shape[0]):
+        projections[i, 0, 0] = 1.0
+        projections[i, 0, 1] = 0.0
+        projections[i, 1, 0] = 0.0
+        projections[i, 1, 1] = 1.0
+        if not (walls and is_boundary[i]):
+            continue
+        fx, fy = neighbor_coords[offsets[i], 0], neighbor_coords[offsets[i], 1]
+        lx, ly = neighbor_coords[offsets[i + 1] - 1, 0], neighbor_coords[offsets[i + 1] - 1, 1]
+        first_x, first_y = unit2(fy, -fx)
+        last_x, last_y = unit2(-ly, lx)
+        if first_x * last_x + first_y * last_y < cos_corner:
+            projections[i] = 0.0
+            continue
+        nx, ny = unit2(boundary_normals[i, 0], boundary_normals[i, 1])
+        projections[i, 0, 0] -= nx * nx
+        projections[i, 0, 1] -= nx * ny
+        projections[i, 1, 0] -= ny * nx
+        projections[i, 1, 1] -= ny * ny
+
+
+@serial_kernel
+def unit2(x, y):
+    """(x, y) / |(x, y)|."""
+    length = np.sqrt(x * x + y * y)
+    return x / length, y / length
