@@ -128,3 +128,31 @@ def test_headless_render_shows_liquid_where_it_is(tmp_path):
     dry = image[h // 3: 2 * h // 3, 5 * w // 8: 3 * w // 4].reshape(-1, 3).mean(axis=0)
     assert wet[0] - wet[2] > 60, wet
     assert abs(dry[0] - dry[2]) < 25, dry
+
+
+def test_boundary_segments_are_drawn_by_kind(tmp_path):
+    """A conservative channel with an inflow at x = -0.1 and a transmissive end at x = +0.1:
+    the viewer shows exactly those boundary vertices, blue and orange, on the surface."""
+    import surfflow as sf
+    from surfflow.viewer.boundary_view import BOUNDARIES_NAME, KIND_COLORS, boundary_points
+    from surfflow.viewer.liquid_view import LiquidView
+
+    scene = parse_scene(TINY_SCENE, tmp_path / "tiny.toml")
+    geometry = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=tmp_path)
+    ps.init("openGL_mock")
+    view = LiquidView(geometry, scene.liquid_color, scene.dye_colors)
+    still = sf.Simulation(geometry, sf.Params(gravity=scene.params.gravity))
+    view.update(still)
+    assert not ps.has_point_cloud(BOUNDARIES_NAME)
+    sim = sf.Simulation(geometry, sf.Params(gravity=scene.params.gravity, scheme="conservative"))
+    x = geometry.vertices[:, 0]
+    sim.set_boundary("inflow", discharge=0.01, plane=((x.min(), 0, 0), (-1, 0, 0)))
+    sim.set_boundary("transmissive", plane=((x.max(), 0, 0), (1, 0, 0)))
+    view.update(sim)
+    assert ps.has_point_cloud(BOUNDARIES_NAME)
+    positions, colors = boundary_points(sim)
+    inflow = np.all(colors == KIND_COLORS["inflow"], axis=1)
+    outlet = np.all(colors == KIND_COLORS["transmissive"], axis=1)
+    assert inflow.sum() == outlet.sum() == 7 and (inflow | outlet).all()  # 6 x 6 cells: 7 a side
+    assert np.allclose(positions[inflow, 0], x.min()) and np.allclose(positions[outlet, 0], x.max())
+    assert ps.get_point_cloud(BOUNDARIES_NAME).n_points() == 14

@@ -6,7 +6,8 @@ at least ``min_thickness`` over the object (display only) so it never sinks into
 per-vertex opacity and colour come from ``look``: fully clear where the displayed wetness is
 zero (dry), clear glossy thin films, darker and denser deep pools, dyes mixed in. On a moving
 surface (SPEC §9) both meshes follow the simulation's current geometry every update, and the
-droplets are drawn as spheres (``droplet_view.py``).
+droplets are drawn as spheres (``droplet_view.py``), open boundary segments as coloured points
+(``boundary_view.py``).
 
 ``LiquidView.draw`` takes the state arrays; ``update`` reads them from a Simulation.
 """
@@ -17,6 +18,7 @@ import numpy as np
 import polyscope as ps
 
 from ..io.scene import RenderSpec
+from .boundary_view import draw_boundaries
 from .droplet_view import draw_droplets
 from .look import (OBJECT_MATERIAL, DisplayWetness, depth_tint, liquid_material, liquid_opacity,
                    wet_object_colors)
@@ -59,6 +61,7 @@ class LiquidView:
         self.wetness = DisplayWetness(geometry.faces, geometry.n_vertices, look.dry_time)
         size = np.linalg.norm(np.ptp(geometry.vertices, axis=0))
         self.min_thickness = 5e-4 * size
+        self._boundaries_shown = None  # (scheme, geometry, segment count) last drawn
         self.object_mesh = ps.register_surface_mesh(
             OBJECT_NAME, geometry.original_vertices, geometry.faces, color=OBJECT_COLOR,
             smooth_shade=True, material=OBJECT_MATERIAL)
@@ -86,6 +89,15 @@ class LiquidView:
         self.draw(sim.depth, sim.bottom, sim.dye, sim.params.min_depth, sim.time,
                   sim.velocity if self.show_velocity else None)
         draw_droplets(sim.particles, self.liquid_color)
+        self._draw_boundaries(sim)
+
+    def _draw_boundaries(self, sim) -> None:
+        """Draw ``sim``'s boundary segments when its scheme, surface or segments changed."""
+        count = len(getattr(sim.scheme, "segments", ()))
+        last = self._boundaries_shown
+        if last is None or last[0] is not sim.scheme or last[1] is not sim.geometry or last[2] != count:
+            draw_boundaries(sim, radius=8.0 * self.min_thickness)
+            self._boundaries_shown = (sim.scheme, sim.geometry, count)
 
     def draw(self, depth, bottom, dye, min_depth: float, time: float, velocity=None) -> None:
         """Move the liquid mesh to depth (n,) over bottom (n,) at simulated ``time`` and refresh
