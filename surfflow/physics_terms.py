@@ -30,7 +30,7 @@ from .kernels.continuity import edge_fluxes
 from .kernels.dissolution import exchange_drag, exchange_soluble_layer
 from .kernels.friction import apply_friction
 from .kernels.pressure import apply_gravity_pressure
-from .kernels.tracers import carry, limited_slopes
+from .kernels.tracers import carry, limited_faces
 from .kernels.tension import (apply_capillary_force, capillary_time_step, capillary_walls,
                               contact_line_depth, hysteresis_line_force, lift_free_surface,
                               pin_contact_line, surface_pressure)
@@ -124,7 +124,7 @@ class DissolutionTerm:
         n = geom.n_vertices
         self.loaded_bottom = np.zeros(n)
         self.solute_next = np.zeros(n)
-        self.solute_slopes = np.zeros((n, 1, 2))
+        self.solute_faces = np.zeros((len(geom.neighbor_indices), 1))
         self.solute_outflow = np.zeros((n, 1))
         self.no_damping = np.zeros(n)
         self.ones = np.ones(n)  # the solute's carrier (swept area per area) and upwind share
@@ -168,13 +168,13 @@ class DissolutionTerm:
                     g.dual_areas, state.shoreline_wall, one, state.solute_velocity, one, 0.0, dt,
                     state.edge_flux, state.boundary_flux, state.outflow_factor)
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
-        limited_slopes(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
-                       fields.fit_weights, g.dual_areas, one, 0.0, solute, state.edge_flux,
-                       state.boundary_flux, state.outflow_factor, dt, self.solute_slopes)
-        carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.neighbor_coords,
-              g.dual_areas, one, one, solute, self.solute_slopes, state.edge_flux,
-              state.boundary_flux, state.outflow_factor, dt, math.inf, solute_next,
-              self.solute_outflow)
+        limited_faces(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
+                      fields.fit_weights, g.dual_areas, one, 0.0, solute,
+                      state.solute_velocity, 0.5 * dt, state.edge_flux, state.boundary_flux,
+                      state.outflow_factor, dt, self.solute_faces)
+        carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, one, one,
+              solute, self.solute_faces, state.edge_flux, state.boundary_flux,
+              state.outflow_factor, dt, math.inf, solute_next, self.solute_outflow)
         state.dissolved, self.solute_next = self.solute_next, state.dissolved
         exchange_soluble_layer(state.depth, state.velocity, state.soluble_layer, state.dissolved,
                                state.solute_velocity, state.bottom, p.dissolution_rate,

@@ -36,7 +36,7 @@ from .kernels.reconstruction import limited_gradients
 from .kernels.riemann import (DISCHARGE, LEVEL, NO_BOUNDARY, TRANSMISSIVE, average_stages,
                               boundary_fluxes, conservative_stage, hll_edge_fluxes,
                               outflow_factors)
-from .kernels.tracers import carry, limited_slopes
+from .kernels.tracers import carry, limited_faces
 
 BOUNDARY_KINDS = {"inflow": DISCHARGE, "level": LEVEL, "transmissive": TRANSMISSIVE}
 
@@ -57,20 +57,20 @@ def gravity_pressure(geom, fields, state, params, bottom, depth, dt, velocity) -
                            velocity)
 
 
-def carry_dyes(geom, fields, params, depth, depth_out, dye, mass_flux, boundary_flux,
-               outflow_factor, dt, slopes, outflow, dye_out) -> None:
+def carry_dyes(geom, fields, params, depth, depth_out, velocity, shift, dye, mass_flux,
+               boundary_flux, outflow_factor, dt, faces, outflow, dye_out) -> None:
     """dye_out (n, n_dyes): the dyes carried on a continuity's limited mass fluxes from depth to
-    depth_out, second order (kernels/tracers.py); slopes (n, n_dyes, 2), outflow (n, n_dyes)
-    scratch. Nothing runs without dyes."""
+    depth_out, second order (kernels/tracers.py, faces moved back by shift u); faces
+    (nnz, n_dyes), outflow (n, n_dyes) scratch. Nothing runs without dyes."""
     if not dye.shape[1]:
         return
     g = geom
-    limited_slopes(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords, fields.fit_weights,
-                   g.dual_areas, depth, params.min_depth, dye, mass_flux, boundary_flux,
-                   outflow_factor, dt, slopes)
-    carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.neighbor_coords,
-          g.dual_areas, depth, depth_out, dye, slopes, mass_flux, boundary_flux, outflow_factor,
-          dt, 1.0, dye_out, outflow)
+    limited_faces(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords, fields.fit_weights,
+                  g.dual_areas, depth, params.min_depth, dye, velocity, shift, mass_flux,
+                  boundary_flux, outflow_factor, dt, faces)
+    carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, depth,
+          depth_out, dye, faces, mass_flux, boundary_flux, outflow_factor, dt, 1.0, dye_out,
+          outflow)
 
 
 class SemiLagrangianScheme:
@@ -80,7 +80,7 @@ class SemiLagrangianScheme:
 
     def __init__(self, geom, params, n_dyes: int):
         self.params = params
-        self.dye_slopes = np.zeros((geom.n_vertices, n_dyes, 2))
+        self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
 
     def use_geometry(self, geom, fields) -> None:
@@ -110,8 +110,9 @@ class SemiLagrangianScheme:
                      geom.dual_areas, s.depth, s.velocity, s.edge_flux, s.boundary_flux,
                      s.outflow_factor, self.params.min_depth, dt, s.depth_next, s.velocity_next,
                      s.outflow_volume)
-        carry_dyes(geom, f, self.params, s.depth, s.depth_next, s.dye, s.edge_flux,
-                   s.boundary_flux, s.outflow_factor, dt, self.dye_slopes, self.dye_outflow,
+        carry_dyes(geom, f, self.params, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
+                   s.edge_flux,
+                   s.boundary_flux, s.outflow_factor, dt, self.dye_faces, self.dye_outflow,
                    s.dye_next)
         s.swap_depth()
         s.swap_velocity()
@@ -137,7 +138,7 @@ class ConservativeScheme:
         n, nnz = geom.n_vertices, len(geom.neighbor_indices)
         self.grad_depth = np.zeros((n, 2))
         self.grad_velocity = np.zeros((n, 2, 2))
-        self.dye_slopes = np.zeros((n, n_dyes, 2))
+        self.dye_faces = np.zeros((nnz, n_dyes))
         self.dye_outflow = np.zeros((n, n_dyes))
         self.acceleration = np.zeros((n, 2))
         self.mass_flux = np.zeros(nnz)
@@ -244,8 +245,9 @@ class ConservativeScheme:
                            self.momentum_flux, self.boundary_mass, self.boundary_momentum,
                            self.outflow_factor, p.min_depth, dt, depth_out, velocity_out,
                            self.outflow_volume, self.inflow_volume)
-        carry_dyes(g, f, p, depth, depth_out, dye, self.mass_flux, self.boundary_mass,
-                   self.outflow_factor, dt, self.dye_slopes, self.dye_outflow, dye_out)
+        carry_dyes(g, f, p, depth, depth_out, velocity, 0.0, dye, self.mass_flux,
+                   self.boundary_mass,
+                   self.outflow_factor, dt, self.dye_faces, self.dye_outflow, dye_out)
         apply_friction(g.friction_tensors, depth_out, state.damping, self.linear_friction,
                        self.laminar_friction, p.laminar_min_depth, dt, velocity_out)
 

@@ -127,13 +127,14 @@ def friction(geom, depth, velocity, damping, model, gamma, viscosity, laminar_mi
     return out, share
 
 
-def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt):
-    """(nnz, k) concentrations of each entry's vertex i at the edge midpoint, c_i + theta phi
-    g . c_ij / 2: g the ring fit's gradient (zero unless i and its ring are wet), phi the largest
-    factor <= 1 keeping every midpoint within the ring's range [low, high], theta the largest
-    <= 1 with (V - O) c - theta E within (V - O) [low, high], O the carrier volume leaving i
-    (``edges`` (donor, receiver, flux, receiver's entry) and the boundary flux, scaled by dt
-    alpha_i), E the same fluxes times the midpoint excesses phi g . c / 2."""
+def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt, back):
+    """(nnz, k) concentrations of each entry's vertex i at the edge midpoint moved back by
+    back_i (n, 2), c_i + theta phi g . (c_ij / 2 - back_i): g the ring fit's gradient (zero
+    unless i and its ring are wet), phi the largest factor <= 1 keeping every such point within
+    the ring's range [low, high], theta the largest <= 1 with (V - O) c - theta E within
+    (V - O) [low, high], O the carrier volume leaving i (``edges`` (donor, receiver, flux,
+    receiver's entry) and the boundary flux, scaled by dt alpha_i), E the same fluxes times the
+    excesses phi g . (c_ij / 2 - back_i)."""
     faces = np.repeat(values, np.diff(geom.neighbor_offsets), axis=0)
     for i in range(geom.n_vertices):
         entries, ring_vertices = zip(*ring(geom, i))
@@ -145,7 +146,7 @@ def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt):
         for k in range(values.shape[1]):
             c = values[:, k]
             low, high = c[[i, *ring_vertices]].min(), c[[i, *ring_vertices]].max()
-            excess = 0.5 * geom.neighbor_coords[entries] @ ring_fit_gradient(geom, i, c)
+            excess = (0.5 * geom.neighbor_coords[entries] - back[i]) @ ring_fit_gradient(geom, i, c)
             bounds = [(high - c[i]) / x if x > 0 else (low - c[i]) / x for x in excess if x != 0]
             phi = max(0.0, min([1.0, *bounds]))
             pushed = dt * alpha[i] * phi * sum(flux * excess[entries.index(e)] for e, flux in out)
@@ -201,7 +202,8 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     alpha[limited] = volume[limited] / (dt * outgoing[limited])
     new_volume = volume - dt * alpha * boundary
     dye_volume = volume[:, None] * dye - dt * (alpha * boundary)[:, None] * dye
-    faces = tracer_faces(geom, dye, depth >= min_depth, volume, edges, alpha, boundary, dt)
+    faces = tracer_faces(geom, dye, depth >= min_depth, volume, edges, alpha, boundary, dt,
+                         0.5 * dt * velocity)
     inflow = np.zeros(n)
     inflow_momentum = np.zeros((n, 2))
     for donor, receiver, flux, entry in edges:
