@@ -15,6 +15,8 @@ set_boundary             not available (ParameterError)           inflow, level,
 =======================  =======================================  ===============================
 
 ``transport`` returns the volumes (m^3) that left and entered through the boundary this step.
+Both carry the dyes on their limited mass fluxes, second order (``carry_dyes``,
+kernels/tracers.py).
 ``owns_friction``: the conservative scheme applies the implicit friction and damping of stage
 5 to the liquid inside each of its stages, after the gravity it adds there (a stiff friction
 must act on every stage's velocity, or a creeping film moves at the undamped dt a for a stage).
