@@ -3,8 +3,8 @@
 Meshes: the Stanford bunny, a 41k-vertex icosphere and a 205k-vertex torus; liquid covers about
 half of each surface (the upper half for gravity -y), a pour and rain run, linear friction with
 the precomputed anisotropy, a sponge on a tenth of the vertices, numba's default thread count.
-Each mesh runs with both momentum schemes (``Params(scheme=...)``); simulated seconds per wall
-second use the mean time step of the timed steps.
+Each mesh runs with both momentum schemes (``Params(scheme=...)``), then the default one with two
+dyes; simulated seconds per wall second use the mean time step of the timed steps.
 
     /work/venv/bin/python benchmarks/step.py [--steps 20] [--repeats 5] [--meshes bunny,ico41k]
 """
@@ -37,15 +37,19 @@ def load(name):
     return sf.precompute(mesh, smoothing_iterations=10, cache_dir=cache)
 
 
-def half_wet_simulation(geom, scheme="semi_lagrangian"):
-    """Liquid 0.5 % of the mesh size deep on the upper half, a pour, rain on a band, a sponge."""
+def half_wet_simulation(geom, scheme="semi_lagrangian", n_dyes=0):
+    """Liquid 0.5 % of the mesh size deep on the upper half, a pour, rain on a band, a sponge;
+    with dyes, stripes of dye across the liquid and the pour coloured by the first."""
     x = geom.vertices
     size = float(np.linalg.norm(x.max(0) - x.min(0)))
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0), friction=1.3, scheme=scheme))
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0), friction=1.3, scheme=scheme),
+                        n_dyes=n_dyes)
     upper = x[:, 1] > np.median(x[:, 1])
     sim.set_depth(np.where(upper, 0.005 * size, 0.0))
     top = x[np.argmax(x[:, 1])]
-    sim.add_source(top, 0.05 * size, 1e-3 * size ** 3)
+    sim.add_source(top, 0.05 * size, 1e-3 * size ** 3, dye=0 if n_dyes else None)
+    if n_dyes:
+        sim.set_dye((np.sin(np.arange(1, n_dyes + 1) * 20.0 * x[:, :1] / size) > 0.0) * 1.0)
     sim.add_rain(1e-4 * size, mask=np.abs(x[:, 0] - x[:, 0].mean()) < 0.1 * size)
     sim.set_damping(np.where(x[:, 1] < np.quantile(x[:, 1], 0.1), 5.0, 0.0))
     return sim
@@ -68,12 +72,12 @@ def time_stages(sim):
 
 def benchmark(name, steps, repeats):
     geom = load(name)
-    for scheme in ("semi_lagrangian", "conservative"):
-        benchmark_scheme(name, geom, scheme, steps, repeats)
+    for scheme, n_dyes in (("semi_lagrangian", 0), ("conservative", 0), ("semi_lagrangian", 2)):
+        benchmark_scheme(name, geom, scheme, steps, repeats, n_dyes)
 
 
-def benchmark_scheme(name, geom, scheme, steps, repeats):
-    sim = half_wet_simulation(geom, scheme)
+def benchmark_scheme(name, geom, scheme, steps, repeats, n_dyes=0):
+    sim = half_wet_simulation(geom, scheme, n_dyes)
     for _ in range(3):
         sim.step()
     runs = []
@@ -89,7 +93,8 @@ def benchmark_scheme(name, geom, scheme, steps, repeats):
         sim.step()
     per_step = statistics.median(runs)
     n = geom.n_vertices
-    print(f"{name:7s} {scheme:15s} {n:7d} vertices  {1e3 * per_step:8.2f} ms/step (median of "
+    label = scheme + (f" + {n_dyes} dyes" if n_dyes else "")
+    print(f"{name:7s} {label:24s} {n:7d} vertices  {1e3 * per_step:8.2f} ms/step (median of "
           f"{repeats} x {steps}, min {1e3 * min(runs):.2f})  {n / per_step:10.3e} vertex-steps/s  "
           f"{mean_dt / per_step:6.3f} simulated s per wall s")
     total = sum(spent.values())

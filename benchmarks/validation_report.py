@@ -69,6 +69,16 @@ CASES = {
                      [(f"{n}x4 cells", {"n_along": n}) for n in (150, 300, 600)],
                      [("300x4 cells", {"n_along": 300})],
                      [("error", 0.02, "below"), ("peak_ratio", None, "report")]),
+    "cosine_bell": (cases.run_cosine_bell,
+                    [(f"icosphere {s}", {"subdivisions": s}) for s in (3, 4, 5, 6)],
+                    [(f"icosphere {s}", {"subdivisions": s}) for s in (3, 4, 5)],
+                    [("error", None, "report"), ("peak_ratio", None, "report"),
+                     ("dye_drift", 1e-12, "below")]),
+    "cosine_bell_first_order": (lambda **k: cases.run_cosine_bell(first_order=True, **k),
+                                [(f"icosphere {s}", {"subdivisions": s}) for s in (3, 4, 5, 6)],
+                                [("icosphere 5", {"subdivisions": 5})],
+                                [("error", None, "report"), ("peak_ratio", None, "report"),
+                                 ("dye_drift", 1e-12, "below")]),
 }
 INVARIANTS = [("volume_drift", 1e-12, "below"), ("min_depth", 0.0, "at_least")]
 

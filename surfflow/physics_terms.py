@@ -26,10 +26,11 @@ import math
 import numpy as np
 
 from .kernels.advection import advect_velocity
-from .kernels.continuity import edge_fluxes, shoreline_walls, update_depth
+from .kernels.continuity import edge_fluxes
 from .kernels.dissolution import exchange_drag, exchange_soluble_layer
 from .kernels.friction import apply_friction
 from .kernels.pressure import apply_gravity_pressure
+from .kernels.tracers import carry, limited_faces
 from .kernels.tension import (apply_capillary_force, capillary_time_step, capillary_walls,
                               contact_line_depth, hysteresis_line_force, lift_free_surface,
                               pin_contact_line, surface_pressure)
@@ -122,12 +123,11 @@ class DissolutionTerm:
         self.params = params
         n = geom.n_vertices
         self.loaded_bottom = np.zeros(n)
-        self.no_dyes = np.zeros((n, 0))
-        self.no_dyes_next = np.zeros((n, 0))
         self.solute_next = np.zeros(n)
-        self.solute_outflow = np.zeros(n)
+        self.solute_faces = np.zeros((len(geom.neighbor_indices), 1))
+        self.solute_outflow = np.zeros((n, 1))
         self.no_damping = np.zeros(n)
-        self.upwind = np.ones(n)
+        self.ones = np.ones(n)  # the solute's carrier (swept area per area) and upwind share
 
     def update_loaded_bottom(self, state) -> None:
         np.multiply(state.dissolved, self.params.solute_density_ratio, out=self.loaded_bottom)
@@ -158,23 +158,23 @@ class DissolutionTerm:
                        kappa * laminar, self.params.laminar_min_depth, dt, state.solute_velocity)
 
     def transport_and_exchange(self, geom, fields, state, dt: float) -> float:
-        """Carry s with u_s (the liquid's symmetric fluxes, fully upwind, every vertex a donor),
-        then dissolve and precipitate; returns the dissolved volume that left through outflow
-        boundaries (m^3)."""
-        p = self.params
-        shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
-                        fields.normal_rise, state.bottom, state.dissolved, 0.0,
-                        state.shoreline_wall)
-        edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
+        """Carry s with u_s (kernels/tracers.py: the area fluxes of u_s, fully upwind, carry s
+        reconstructed at the dual edges, second order and limited), then dissolve and
+        precipitate; returns the dissolved volume that left through outflow boundaries (m^3)."""
+        p, g, one = self.params, geom, self.ones
+        state.shoreline_wall.fill(False)  # the dissolved material crosses every dual edge
+        edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
                     fields.reverse_dual_edge_vectors, fields.boundary_outflow_normals,
-                    geom.dual_areas, state.shoreline_wall, state.dissolved,
-                    state.solute_velocity, self.upwind, 0.0, dt, state.edge_flux,
-                    state.boundary_flux, state.outflow_factor)
-        update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
-                     geom.dual_areas, state.dissolved, state.solute_velocity, self.no_dyes,
-                     state.edge_flux, state.boundary_flux, state.outflow_factor, 0.0, dt,
-                     self.solute_next, state.solute_velocity_next, self.no_dyes_next,
-                     self.solute_outflow)
+                    g.dual_areas, state.shoreline_wall, one, state.solute_velocity, one, 0.0, dt,
+                    state.edge_flux, state.boundary_flux, state.outflow_factor)
+        solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
+        limited_faces(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
+                      fields.fit_weights, g.dual_areas, one, 0.0, solute,
+                      state.solute_velocity, 0.5 * dt, state.edge_flux, state.boundary_flux,
+                      state.outflow_factor, dt, self.solute_faces)
+        carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, one, one,
+              solute, self.solute_faces, state.edge_flux, state.boundary_flux,
+              state.outflow_factor, dt, math.inf, solute_next, self.solute_outflow)
         state.dissolved, self.solute_next = self.solute_next, state.dissolved
         exchange_soluble_layer(state.depth, state.velocity, state.soluble_layer, state.dissolved,
                                state.solute_velocity, state.bottom, p.dissolution_rate,

@@ -15,6 +15,8 @@ set_boundary             not available (ParameterError)           inflow, level,
 =======================  =======================================  ===============================
 
 ``transport`` returns the volumes (m^3) that left and entered through the boundary this step.
+Both carry the dyes on their limited mass fluxes, second order (``carry_dyes``,
+kernels/tracers.py).
 ``owns_friction``: the conservative scheme applies the implicit friction and damping of stage
 5 to the liquid inside each of its stages, after the gravity it adds there (a stiff friction
 must act on every stage's velocity, or a creeping film moves at the undamped dt a for a stage).
@@ -36,6 +38,7 @@ from .kernels.reconstruction import limited_gradients
 from .kernels.riemann import (DISCHARGE, LEVEL, NO_BOUNDARY, TRANSMISSIVE, average_stages,
                               boundary_fluxes, conservative_stage, hll_edge_fluxes,
                               outflow_factors)
+from .kernels.tracers import carry, limited_faces
 
 BOUNDARY_KINDS = {"inflow": DISCHARGE, "level": LEVEL, "transmissive": TRANSMISSIVE}
 
@@ -56,6 +59,22 @@ def gravity_pressure(geom, fields, state, params, bottom, depth, dt, velocity) -
                            velocity)
 
 
+def carry_dyes(geom, fields, params, depth, depth_out, velocity, shift, dye, mass_flux,
+               boundary_flux, outflow_factor, dt, faces, outflow, dye_out) -> None:
+    """dye_out (n, n_dyes): the dyes carried on a continuity's limited mass fluxes from depth to
+    depth_out, second order (kernels/tracers.py, faces moved back by shift u); faces
+    (nnz, n_dyes), outflow (n, n_dyes) scratch. Nothing runs without dyes."""
+    if not dye.shape[1]:
+        return
+    g = geom
+    limited_faces(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords, fields.fit_weights,
+                  g.dual_areas, depth, params.min_depth, dye, velocity, shift, mass_flux,
+                  boundary_flux, outflow_factor, dt, faces)
+    carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, depth,
+          depth_out, dye, faces, mass_flux, boundary_flux, outflow_factor, dt, 1.0, dye_out,
+          outflow)
+
+
 class SemiLagrangianScheme:
     """Velocity form: semi-Lagrangian advection, then the continuity with the new velocity."""
 
@@ -63,6 +82,8 @@ class SemiLagrangianScheme:
 
     def __init__(self, geom, params, n_dyes: int):
         self.params = params
+        self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
+        self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
 
     def use_geometry(self, geom, fields) -> None:
         """Nothing derived from the geometry is kept."""
@@ -88,9 +109,13 @@ class SemiLagrangianScheme:
                     s.shoreline_wall, s.depth, s.velocity, s.friction_share,
                     self.params.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor)
         update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
-                     geom.dual_areas, s.depth, s.velocity, s.dye, s.edge_flux, s.boundary_flux,
+                     geom.dual_areas, s.depth, s.velocity, s.edge_flux, s.boundary_flux,
                      s.outflow_factor, self.params.min_depth, dt, s.depth_next, s.velocity_next,
-                     s.dye_next, s.outflow_volume)
+                     s.outflow_volume)
+        carry_dyes(geom, f, self.params, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
+                   s.edge_flux,
+                   s.boundary_flux, s.outflow_factor, dt, self.dye_faces, self.dye_outflow,
+                   s.dye_next)
         s.swap_depth()
         s.swap_velocity()
         return float(s.outflow_volume.sum()), 0.0
@@ -115,7 +140,8 @@ class ConservativeScheme:
         n, nnz = geom.n_vertices, len(geom.neighbor_indices)
         self.grad_depth = np.zeros((n, 2))
         self.grad_velocity = np.zeros((n, 2, 2))
-        self.grad_dye = np.zeros((n, n_dyes, 2))
+        self.dye_faces = np.zeros((nnz, n_dyes))
+        self.dye_outflow = np.zeros((n, n_dyes))
         self.acceleration = np.zeros((n, 2))
         self.mass_flux = np.zeros(nnz)
         self.momentum_flux = np.zeros((nnz, 2))
@@ -201,8 +227,8 @@ class ConservativeScheme:
         """One forward-Euler stage from (depth, velocity, dye) into the ``_out`` arrays."""
         p, g, f = self.params, geom, fields
         limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
-                          g.neighbor_coords, f.fit_weights, depth, velocity, dye, p.min_depth,
-                          self.grad_depth, self.grad_velocity, self.grad_dye)
+                          g.neighbor_coords, f.fit_weights, depth, velocity, p.min_depth,
+                          self.grad_depth, self.grad_velocity)
         hll_edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
                         self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
                         self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
@@ -216,12 +242,14 @@ class ConservativeScheme:
                         self.boundary_mass, dt, self.outflow_factor)
         self.acceleration.fill(0.0)
         gravity_pressure(g, f, state, p, bottom, depth, 1.0, self.acceleration)
-        conservative_stage(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
-                           self.reverse_coords, f.wall_projections, g.dual_areas, depth,
-                           velocity, dye, self.grad_dye, self.acceleration, self.mass_flux,
+        conservative_stage(g.neighbor_offsets, g.neighbor_indices, f.wall_projections,
+                           g.dual_areas, depth, velocity, self.acceleration, self.mass_flux,
                            self.momentum_flux, self.boundary_mass, self.boundary_momentum,
                            self.outflow_factor, p.min_depth, dt, depth_out, velocity_out,
-                           dye_out, self.outflow_volume, self.inflow_volume)
+                           self.outflow_volume, self.inflow_volume)
+        carry_dyes(g, f, p, depth, depth_out, velocity, 0.0, dye, self.mass_flux,
+                   self.boundary_mass,
+                   self.outflow_factor, dt, self.dye_faces, self.dye_outflow, dye_out)
         apply_friction(g.friction_tensors, depth_out, state.damping, self.linear_friction,
                        self.laminar_friction, p.laminar_min_depth, dt, velocity_out)
 

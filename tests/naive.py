@@ -127,6 +127,35 @@ def friction(geom, depth, velocity, damping, model, gamma, viscosity, laminar_mi
     return out, share
 
 
+def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt, back):
+    """(nnz, k) concentrations of each entry's vertex i at the edge midpoint moved back by
+    back_i (n, 2), c_i + theta phi g . (c_ij / 2 - back_i): g the ring fit's gradient (zero
+    unless i and its ring are wet), phi the largest factor <= 1 keeping every such point within
+    the ring's range [low, high], theta the largest <= 1 with (V - O) c - theta E within
+    (V - O) [low, high], O the carrier volume leaving i (``edges`` (donor, receiver, flux,
+    receiver's entry) and the boundary flux, scaled by dt alpha_i), E the same fluxes times the
+    excesses phi g . (c_ij / 2 - back_i)."""
+    faces = np.repeat(values, np.diff(geom.neighbor_offsets), axis=0)
+    for i in range(geom.n_vertices):
+        entries, ring_vertices = zip(*ring(geom, i))
+        entries = list(entries)
+        if not (wet[i] and wet[list(ring_vertices)].all()):
+            continue
+        out = [(geom.reverse_edges[entry], flux) for donor, _, flux, entry in edges if donor == i]
+        leaving = dt * alpha[i] * (boundary[i] + sum(flux for _, flux in out))
+        for k in range(values.shape[1]):
+            c = values[:, k]
+            low, high = c[[i, *ring_vertices]].min(), c[[i, *ring_vertices]].max()
+            excess = (0.5 * geom.neighbor_coords[entries] - back[i]) @ ring_fit_gradient(geom, i, c)
+            bounds = [(high - c[i]) / x if x > 0 else (low - c[i]) / x for x in excess if x != 0]
+            phi = max(0.0, min([1.0, *bounds]))
+            pushed = dt * alpha[i] * phi * sum(flux * excess[entries.index(e)] for e, flux in out)
+            room = max(0.0, volume[i] - leaving) * ((c[i] - low) if pushed > 0 else (high - c[i]))
+            theta = 1.0 if pushed == 0 or room >= abs(pushed) else max(room, 0.0) / abs(pushed)
+            faces[entries, k] = c[i] + theta * phi * excess
+    return faces
+
+
 def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outflow_normals,
                min_depth, dt, is_wall=None):
     """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
@@ -134,7 +163,8 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     b = u_j . N_ji, phi the mean friction share; d_wet max(0, u_wet . N) out of a wet vertex into
     a dry one that is no wall: ``is_wall(wet, dry)`` if given, else the dry one stands above the
     wet one's free surface. Each undirected edge is visited once and its flux scattered to both
-    ends; a dry vertex takes the inflow-weighted velocity of what flows in.
+    ends; a dry vertex takes the inflow-weighted velocity of what flows in; dyes ride on the
+    limited fluxes with the donor's ``tracer_faces``.
     Returns (depth, velocity, dye, outflow volume per vertex)."""
     n = geom.n_vertices
     wet = depth >= min_depth
@@ -172,14 +202,17 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     alpha[limited] = volume[limited] / (dt * outgoing[limited])
     new_volume = volume - dt * alpha * boundary
     dye_volume = volume[:, None] * dye - dt * (alpha * boundary)[:, None] * dye
+    faces = tracer_faces(geom, dye, depth >= min_depth, volume, edges, alpha, boundary, dt,
+                         0.5 * dt * velocity)
     inflow = np.zeros(n)
     inflow_momentum = np.zeros((n, 2))
     for donor, receiver, flux, entry in edges:
         moved = dt * alpha[donor] * flux
         new_volume[donor] -= moved
         new_volume[receiver] += moved
-        dye_volume[donor] -= moved * dye[donor]
-        dye_volume[receiver] += moved * dye[donor]
+        carried = moved * faces[geom.reverse_edges[entry]]
+        dye_volume[donor] -= carried
+        dye_volume[receiver] += carried
         inflow[receiver] += alpha[donor] * flux
         inflow_momentum[receiver] += alpha[donor] * flux * geom.edge_transforms[entry] @ velocity[donor]
     new_volume = np.maximum(new_volume, 0.0)

@@ -9,6 +9,7 @@ import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
+from surfflow.kernels.tracers import carry, limited_faces
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
@@ -42,8 +43,15 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     depth_out, dye_out, leaving = np.zeros(n), np.zeros_like(dye), np.zeros(n)
     velocity_out = np.full_like(velocity, np.nan)
     update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
-                 geom.dual_areas, depth, velocity, dye, flux, boundary, alpha, MIN_DEPTH, dt,
-                 depth_out, velocity_out, dye_out, leaving)
+                 geom.dual_areas, depth, velocity, flux, boundary, alpha, MIN_DEPTH, dt,
+                 depth_out, velocity_out, leaving)
+    faces = np.zeros((nnz, dye.shape[1]))
+    limited_faces(geom.neighbor_offsets, geom.neighbor_indices, geom.neighbor_coords,
+                  fields.fit_weights, geom.dual_areas, depth, MIN_DEPTH, dye, velocity, 0.5 * dt,
+                  flux, boundary, alpha, dt, faces)
+    carry(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges, geom.dual_areas,
+          depth, depth_out, dye, faces, flux, boundary, alpha, dt, 1.0, dye_out,
+          np.zeros_like(dye))
     return depth_out, velocity_out, dye_out, leaving, flux
 
 

@@ -102,8 +102,8 @@ def test_uniform_pressure_pushes_nothing(geom):
     assert np.array_equal(got, velocity)
 
 
-def run_walled_continuity(geom, depth, velocity, dye, pressure, gravity, dt):
-    """One continuity step behind the contact-line walls; returns (depth, velocity, dye, flux,
+def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
+    """One continuity step behind the contact-line walls; returns (depth, velocity, flux,
     capillary walls, hydrostatic walls)."""
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     fields = surface_fields(geom, gravity, "wall")
@@ -118,11 +118,11 @@ def run_walled_continuity(geom, depth, velocity, dye, pressure, gravity, dt):
     edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                 geom.dual_edge_vectors[geom.reverse_edges], no_outflow, geom.dual_areas, walls,
                 depth, velocity, np.zeros(n), MIN_DEPTH, dt, flux, boundary, alpha)
-    depth_out, velocity_out, dye_out = np.zeros(n), np.zeros((n, 2)), np.zeros_like(dye)
+    depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
-                 geom.dual_areas, depth, velocity, dye, flux, boundary, alpha, MIN_DEPTH, dt,
-                 depth_out, velocity_out, dye_out, np.zeros(n))
-    return depth_out, velocity_out, dye_out, flux, walls, hydrostatic
+                 geom.dual_areas, depth, velocity, flux, boundary, alpha, MIN_DEPTH, dt,
+                 depth_out, velocity_out, np.zeros(n))
+    return depth_out, velocity_out, flux, walls, hydrostatic
 
 
 def test_flux_enters_no_dry_vertex_the_contact_line_rule_walls_off(geom):
@@ -133,8 +133,8 @@ def test_flux_enters_no_dry_vertex_the_contact_line_rule_walls_off(geom):
     gravity = (0.0, 0.0, -9.81)
     depth, velocity, _, dye = random_state(geom, seed=11)
     pressure = np.random.default_rng(12).normal(0.0, 100.0, geom.n_vertices)
-    got = run_walled_continuity(geom, depth, velocity, dye, pressure, gravity, 0.05)
-    new_depth, new_velocity, new_dye, flux, walls, hydrostatic = got
+    got = run_walled_continuity(geom, depth, velocity, pressure, gravity, 0.05)
+    new_depth, new_velocity, flux, walls, hydrostatic = got
     assert np.array_equal(walls, walls[geom.reverse_edges])
     assert (walls & ~hydrostatic).any() and (hydrostatic & ~walls).any()
     assert np.all(flux[walls] == 0.0) and np.array_equal(flux, -flux[geom.reverse_edges])

@@ -42,8 +42,8 @@ A vertex that was dry has no velocity of its own: it takes on the volume-weighte
 (carried into its frame by M_ij) of the liquid flowing into it, so a front keeps the momentum
 that reaches it (the semi-Lagrangian advection cannot bring it: its back-trace starts from the
 dry vertex's zero velocity). Dye volumes A d c ride on the same limited fluxes with the donor's
-concentration; the new concentration is clamped to [0, 1] (a cell drained to round-off has no
-meaningful one). Two passes: ``edge_fluxes`` then ``update_depth``, each gathering only.
+concentration reconstructed at the dual edge (kernels/tracers.py, after ``update_depth``). Two
+passes: ``edge_fluxes`` then ``update_depth``, each gathering only.
 """
 
 import numba
@@ -167,16 +167,14 @@ def inflow_velocity(i, offsets, indices, edge_transforms, velocity, edge_flux, o
 
 
 @parallel_kernel
-def update_depth(offsets, indices, edge_transforms, dual_areas, depth, velocity, dye, edge_flux,
-                 boundary_flux, outflow_factor, min_depth, dt, depth_out, velocity_out, dye_out,
+def update_depth(offsets, indices, edge_transforms, dual_areas, depth, velocity, edge_flux,
+                 boundary_flux, outflow_factor, min_depth, dt, depth_out, velocity_out,
                  outflow_volume):
-    """Pass 2: apply the limited fluxes to depth and dye; give newly wetted vertices a velocity.
+    """Pass 2: apply the limited fluxes to the depth; give newly wetted vertices a velocity.
 
-    edge_transforms (nnz, 2, 2); depth (n,), velocity (n, 2), dye (n, n_dyes) concentrations
-    read; depth_out, velocity_out, dye_out written; outflow_volume (n,) receives the volume
-    that left through the boundary (m^3).
+    edge_transforms (nnz, 2, 2); depth (n,), velocity (n, 2) read; depth_out, velocity_out
+    written; outflow_volume (n,) receives the volume that left through the boundary (m^3).
     """
-    n_dyes = dye.shape[1]
     for i in numba.prange(depth.shape[0]):
         velocity_out[i, 0] = velocity[i, 0]
         velocity_out[i, 1] = velocity[i, 1]
@@ -197,21 +195,3 @@ def update_depth(offsets, indices, edge_transforms, dual_areas, depth, velocity,
             new_depth = 0.0
         depth_out[i] = new_depth
         outflow_volume[i] = dt * leaving
-        old_volume = dual_areas[i] * depth[i]
-        volume = dual_areas[i] * new_depth
-        for k in range(n_dyes):
-            dye_net = 0.0
-            for e in range(offsets[i], offsets[i + 1]):
-                flux = edge_flux[e]
-                if flux > 0.0:
-                    dye_net += flux * alpha_i * dye[i, k]
-                else:
-                    j = indices[e]
-                    dye_net += flux * outflow_factor[j] * dye[j, k]
-            dye_volume = old_volume * dye[i, k] - dt * (dye_net + leaving * dye[i, k])
-            concentration = dye_volume / volume if volume > 0.0 else 0.0
-            if concentration < 0.0:
-                concentration = 0.0
-            elif concentration > 1.0:
-                concentration = 1.0
-            dye_out[i, k] = concentration

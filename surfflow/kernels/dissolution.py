@@ -18,7 +18,8 @@ changes only by round-off and by what leaves through outflow boundaries.
 The drag is integrated exactly: the relative velocity w = u - u_s obeys dw/dt = -k |w| w with
 k = c_d (1 + r s / d), so w' = w / (1 + k |w| dt), while the mixture's momentum
 d u + r s u_s stays as it was; the exchange therefore conserves momentum exactly and is stable
-for any dt. Transport (the symmetric fluxes of ``continuity``), advection of u_s (``advection``),
+for any dt. Transport (the upwind fluxes of ``continuity`` carrying s reconstructed to second
+order, ``tracers``), advection of u_s (``advection``),
 the gravity-pressure acceleration and the friction (``friction`` with kappa times the
 coefficients) reuse the liquid's kernels; the weight of s enters the hydrostatic pressure through
 the height b + m + r s the caller passes as the bottom.

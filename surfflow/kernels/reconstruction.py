@@ -1,7 +1,7 @@
 """Limited gradients for the second-order reconstruction of the conservative scheme (SPEC §10).
 
-For a quantity f stored per vertex (depth, each velocity component in i's frame, each dye
-concentration) the one-ring least-squares gradient (``ring_fit.py``)
+For a quantity f stored per vertex (depth, each velocity component in i's frame) the one-ring
+least-squares gradient (``ring_fit.py``)
 
     g_i = sum_j w_ij (f_j - f_i)
 
@@ -39,15 +39,14 @@ def barth_jespersen(start, stop, coords, value, low, high, g0, g1):
 
 @parallel_kernel
 def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_weights, depth,
-                      velocity, dye, min_depth, grad_depth, grad_velocity, grad_dye):
-    """Write the limited gradients of depth, velocity and dyes at every vertex.
+                      velocity, min_depth, grad_depth, grad_velocity):
+    """Write the limited gradients of depth and velocity at every vertex.
 
     offsets (n + 1,), indices (nnz,); edge_transforms (nnz, 2, 2); neighbor_coords (nnz, 2);
-    fit_weights (nnz, 2); depth (n,); velocity (n, 2); dye (n, n_dyes). Writes grad_depth (n, 2),
-    grad_velocity (n, 2, 2) (row a: the gradient of component a) and grad_dye (n, n_dyes, 2),
-    all in each vertex's frame.
+    fit_weights (nnz, 2); depth (n,); velocity (n, 2). Writes grad_depth (n, 2) and
+    grad_velocity (n, 2, 2) (row a: the gradient of component a), in each vertex's frame.
+    The dyes' limited slopes are kernels/tracers.py's.
     """
-    n_dyes = dye.shape[1]
     for i in numba.prange(depth.shape[0]):
         start, stop = offsets[i], offsets[i + 1]
         wet = depth[i] >= min_depth
@@ -58,9 +57,6 @@ def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_we
         for a in range(2):
             grad_velocity[i, a, 0] = 0.0
             grad_velocity[i, a, 1] = 0.0
-        for k in range(n_dyes):
-            grad_dye[i, k, 0] = 0.0
-            grad_dye[i, k, 1] = 0.0
         if not wet:
             continue
         # depth
@@ -84,13 +80,3 @@ def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_we
                 low, high = min(low, carried), max(high, carried)
             phi = barth_jespersen(start, stop, neighbor_coords, velocity[i, a], low, high, g0, g1)
             grad_velocity[i, a, 0], grad_velocity[i, a, 1] = phi * g0, phi * g1
-        # dye concentrations
-        for k in range(n_dyes):
-            g0, g1, low, high = 0.0, 0.0, dye[i, k], dye[i, k]
-            for e in range(start, stop):
-                diff = dye[indices[e], k] - dye[i, k]
-                g0 += fit_weights[e, 0] * diff
-                g1 += fit_weights[e, 1] * diff
-                low, high = min(low, dye[indices[e], k]), max(high, dye[indices[e], k])
-            phi = barth_jespersen(start, stop, neighbor_coords, dye[i, k], low, high, g0, g1)
-            grad_dye[i, k, 0], grad_dye[i, k, 1] = phi * g0, phi * g1

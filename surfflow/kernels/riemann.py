@@ -224,28 +224,19 @@ def outflow_factors(offsets, dual_areas, depth, mass_flux, boundary_mass, dt, ou
         outflow_factor[i] = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
 
 
-@serial_kernel
-def midpoint_dye(k, e, coords, dye, grad_dye, n):
-    """Dye n of vertex k reconstructed at the midpoint of the edge coords[e], clamped to [0, 1]."""
-    c = dye[k, n] + 0.5 * (grad_dye[k, n, 0] * coords[e, 0] + grad_dye[k, n, 1] * coords[e, 1])
-    return min(1.0, max(0.0, c))
-
-
 @parallel_kernel
-def conservative_stage(offsets, indices, neighbor_coords, reverse_coords, wall_projections,
-                       dual_areas, depth, velocity, dye, grad_dye, acceleration, mass_flux,
-                       momentum_flux, boundary_mass, boundary_momentum, outflow_factor, min_depth,
-                       dt, depth_out, velocity_out, dye_out, outflow_volume, inflow_volume):
-    """One forward-Euler stage with the limited fluxes (module docstring); dyes ride on the mass
-    fluxes with the donor's reconstructed concentration.
+def conservative_stage(offsets, indices, wall_projections, dual_areas, depth, velocity,
+                       acceleration, mass_flux, momentum_flux, boundary_mass, boundary_momentum,
+                       outflow_factor, min_depth, dt, depth_out, velocity_out, outflow_volume,
+                       inflow_volume):
+    """One forward-Euler stage of d and d u with the limited fluxes (module docstring); the dyes
+    ride on the same mass fluxes (kernels/tracers.py).
 
     wall_projections (n, 2, 2) (state.wall_projections); acceleration (n, 2) = a_i; the fluxes
     from ``hll_edge_fluxes`` and ``boundary_fluxes``; outflow_factor (n,) from
-    ``outflow_factors``. Writes depth_out (n,), velocity_out (n, 2), dye_out (n, n_dyes) and the
-    volumes (m^3) that left and entered through the boundary, outflow_volume and inflow_volume
-    (n,).
+    ``outflow_factors``. Writes depth_out (n,), velocity_out (n, 2) and the volumes (m^3) that
+    left and entered through the boundary, outflow_volume and inflow_volume (n,).
     """
-    n_dyes = dye.shape[1]
     for i in numba.prange(depth.shape[0]):
         alpha_i = outflow_factor[i]
         net = 0.0
@@ -288,21 +279,6 @@ def conservative_stage(offsets, indices, neighbor_coords, reverse_coords, wall_p
             u1 = wall_projections[i, 1, 0] * m0 + wall_projections[i, 1, 1] * m1
         velocity_out[i, 0] = u0
         velocity_out[i, 1] = u1
-        for n in range(n_dyes):
-            dye_net = 0.0
-            for e in range(offsets[i], offsets[i + 1]):
-                flux = mass_flux[e]
-                if flux > 0.0:
-                    dye_net += alpha_i * flux * midpoint_dye(i, e, neighbor_coords, dye, grad_dye, n)
-                else:
-                    j = indices[e]
-                    dye_net += (outflow_factor[j] * flux
-                                * midpoint_dye(j, e, reverse_coords, dye, grad_dye, n))
-            if leaving > 0.0:
-                dye_net += alpha_i * leaving * dye[i, n]
-            dye_volume = depth[i] * dye[i, n] - scale * dye_net
-            concentration = dye_volume / new_depth if new_depth > 0.0 else 0.0
-            dye_out[i, n] = min(1.0, max(0.0, concentration))
 
 
 @parallel_kernel
