@@ -1,5 +1,6 @@
 """Small irregular surfaces and random flow states for the runtime's kernel and simulation tests."""
 
+import numba
 import numpy as np
 
 import builders
@@ -42,3 +43,17 @@ def wet_simulation(geom, params=None, n_dyes=0, seed=0):
     if n_dyes:
         sim.set_dye(dye)
     return sim
+
+
+def dyed_pour_on_threads(threads, params):
+    """(depth, velocity, dye) after 0.3 s of a dyed pour onto a wet curved patch under
+    ``params``, run on ``threads`` numba threads (the thread count is restored afterwards)."""
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        sim = wet_simulation(curved_patch(seed=5), params, n_dyes=1, seed=5)
+        sim.add_source(sim.geometry.vertices[20], 0.1, 1e-4, dye=0)
+        sim.advance(0.3)
+        return sim.depth, sim.velocity, sim.dye
+    finally:
+        numba.set_num_threads(previous)

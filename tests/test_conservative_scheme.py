@@ -10,7 +10,7 @@ import pytest
 import builders
 import surfflow as sf
 import surfflow.schemes as schemes
-from runtime_cases import curved_patch, lumpy_sphere, wet_simulation
+from runtime_cases import curved_patch, dyed_pour_on_threads, lumpy_sphere, wet_simulation
 from validation_cases import (donor_faces, run_lake_bowl, run_lake_bump, run_ritter, run_stoker,
                               run_transcritical_bump)
 from validation_harness import assert_invariants
@@ -96,22 +96,10 @@ def test_second_order_reconstruction_keeps_a_dye_spot_sharper(monkeypatch):
     assert second > first + 0.1, (second, first)
 
 
-def run_threads(threads):
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        sim = wet_simulation(curved_patch(seed=5), sf.Params(gravity=(0.3, 0, -9.81),
-                                                             scheme="conservative"),
-                             n_dyes=1, seed=5)
-        sim.add_source(sim.geometry.vertices[20], 0.1, 1e-4, dye=0)
-        sim.advance(0.3)
-        return sim.depth, sim.velocity, sim.dye
-    finally:
-        numba.set_num_threads(previous)
-
-
 def test_one_and_two_threads_agree_bit_for_bit():
-    for a, b in zip(run_threads(1), run_threads(min(2, numba.config.NUMBA_NUM_THREADS))):
+    params = sf.Params(gravity=(0.3, 0, -9.81), scheme="conservative")
+    two = min(2, numba.config.NUMBA_NUM_THREADS)
+    for a, b in zip(dyed_pour_on_threads(1, params), dyed_pour_on_threads(two, params)):
         assert np.array_equal(a, b)
 
 

@@ -6,7 +6,7 @@ import pytest
 
 import builders
 import surfflow as sf
-from runtime_cases import curved_patch, lumpy_sphere, wet_simulation
+from runtime_cases import curved_patch, dyed_pour_on_threads, lumpy_sphere, wet_simulation
 
 
 def test_volume_balance_over_2000_steps_with_every_source_booked():
@@ -70,20 +70,10 @@ def test_lake_at_rest_in_a_bowl():
     assert np.abs(sim.velocity).max() < 1e-8
 
 
-def run_threads(threads):
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        sim = wet_simulation(curved_patch(seed=5), sf.Params(gravity=(0.3, 0, -9.81)), n_dyes=1, seed=5)
-        sim.add_source(sim.geometry.vertices[20], 0.1, 1e-4, dye=0)
-        sim.advance(0.3)
-        return sim.depth, sim.velocity, sim.dye
-    finally:
-        numba.set_num_threads(previous)
-
-
 def test_one_and_two_threads_agree_bit_for_bit():
-    for a, b in zip(run_threads(1), run_threads(min(2, numba.config.NUMBA_NUM_THREADS))):
+    params = sf.Params(gravity=(0.3, 0, -9.81))
+    two = min(2, numba.config.NUMBA_NUM_THREADS)
+    for a, b in zip(dyed_pour_on_threads(1, params), dyed_pour_on_threads(two, params)):
         assert np.array_equal(a, b)
 
 

@@ -24,12 +24,19 @@ from ._jit import parallel_kernel, serial_kernel
 
 
 @serial_kernel
-def barth_jespersen(start, stop, coords, value, low, high, g0, g1):
-    """The factor phi in [0, 1] that keeps value + phi g . c_e / 2 within [low, high] for every
-    CSR entry e in start..stop (coords (nnz, 2))."""
+def offset_dot(g0, g1, coords, e, back0, back1):
+    """g . (c_e / 2 - b): the change along g from a vertex to its edge e's midpoint moved back
+    by b."""
+    return g0 * (0.5 * coords[e, 0] - back0) + g1 * (0.5 * coords[e, 1] - back1)
+
+
+@serial_kernel
+def bounded_factor(start, stop, coords, back0, back1, value, low, high, g0, g1):
+    """Barth and Jespersen's phi in [0, 1]: value + phi ``offset_dot`` within [low, high] for
+    every CSR entry start..stop."""
     phi = 1.0
     for e in range(start, stop):
-        delta = 0.5 * (g0 * coords[e, 0] + g1 * coords[e, 1])
+        delta = offset_dot(g0, g1, coords, e, back0, back1)
         if delta > 0.0:
             phi = min(phi, (high - value) / delta)
         elif delta < 0.0:
@@ -66,7 +73,7 @@ def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_we
             g0 += fit_weights[e, 0] * diff
             g1 += fit_weights[e, 1] * diff
             low, high = min(low, depth[indices[e]]), max(high, depth[indices[e]])
-        phi = barth_jespersen(start, stop, neighbor_coords, depth[i], low, high, g0, g1)
+        phi = bounded_factor(start, stop, neighbor_coords, 0.0, 0.0, depth[i], low, high, g0, g1)
         grad_depth[i, 0], grad_depth[i, 1] = phi * g0, phi * g1
         # velocity components, neighbours carried into i's frame
         for a in range(2):
@@ -78,5 +85,6 @@ def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_we
                 g0 += fit_weights[e, 0] * diff
                 g1 += fit_weights[e, 1] * diff
                 low, high = min(low, carried), max(high, carried)
-            phi = barth_jespersen(start, stop, neighbor_coords, velocity[i, a], low, high, g0, g1)
+            phi = bounded_factor(start, stop, neighbor_coords, 0.0, 0.0, velocity[i, a], low, high,
+                                     g0, g1)
             grad_velocity[i, a, 0], grad_velocity[i, a, 1] = phi * g0, phi * g1

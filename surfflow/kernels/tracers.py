@@ -37,6 +37,7 @@ the gradient is zero, as in the depth's reconstruction. Two passes, each gatheri
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
+from .reconstruction import bounded_factor, offset_dot
 
 
 @serial_kernel
@@ -66,27 +67,6 @@ def outflow_bound(room, excess, value, low, high):
     if limit >= excess:
         return 1.0
     return max(limit, 0.0) / excess
-
-
-@serial_kernel
-def offset_dot(g0, g1, coords, e, back0, back1):
-    """g . (c_e / 2 - b): the change along g from a vertex to its edge e's midpoint moved back
-    by b."""
-    return g0 * (0.5 * coords[e, 0] - back0) + g1 * (0.5 * coords[e, 1] - back1)
-
-
-@serial_kernel
-def bounded_factor(start, stop, coords, back0, back1, value, low, high, g0, g1):
-    """Barth and Jespersen's phi in [0, 1]: value + phi ``offset_dot`` within [low, high] for
-    every CSR entry start..stop."""
-    phi = 1.0
-    for e in range(start, stop):
-        delta = offset_dot(g0, g1, coords, e, back0, back1)
-        if delta > 0.0:
-            phi = min(phi, (high - value) / delta)
-        elif delta < 0.0:
-            phi = min(phi, (low - value) / delta)
-    return max(phi, 0.0)
 
 
 @parallel_kernel
