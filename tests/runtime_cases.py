@@ -1,5 +1,7 @@
 """Small irregular surfaces and random flow states for the runtime's kernel and simulation tests."""
 
+import contextlib
+
 import numba
 import numpy as np
 
@@ -45,15 +47,22 @@ def wet_simulation(geom, params=None, n_dyes=0, seed=0):
     return sim
 
 
-def dyed_pour_on_threads(threads, params):
-    """(depth, velocity, dye) after 0.3 s of a dyed pour onto a wet curved patch under
-    ``params``, run on ``threads`` numba threads (the thread count is restored afterwards)."""
+@contextlib.contextmanager
+def numba_threads(threads):
+    """Run the block on ``threads`` numba threads, then restore the previous count."""
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
+def dyed_pour_on_threads(threads, params):
+    """(depth, velocity, dye) after 0.3 s of a dyed pour onto a wet curved patch under
+    ``params``, run on ``threads`` numba threads (the thread count is restored afterwards)."""
+    with numba_threads(threads):
         sim = wet_simulation(curved_patch(seed=5), params, n_dyes=1, seed=5)
         sim.add_source(sim.geometry.vertices[20], 0.1, 1e-4, dye=0)
         sim.advance(0.3)
         return sim.depth, sim.velocity, sim.dye
-    finally:
-        numba.set_num_threads(previous)

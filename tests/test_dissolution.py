@@ -10,7 +10,7 @@ import pytest
 import builders
 import naive_physics
 import surfflow as sf
-from runtime_cases import curved_patch, random_state, wet_simulation
+from runtime_cases import curved_patch, numba_threads, random_state, wet_simulation
 from surfflow.kernels.dissolution import exchange_drag, exchange_soluble_layer
 
 MIN_DEPTH = 1e-6
@@ -151,9 +151,7 @@ def test_liquid_carries_a_soluble_stripe_downstream_and_deposits_it_as_it_thins_
 
 def run_all_terms(threads):
     """Tension, wind and dissolution together on a curved patch with the given thread count."""
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
+    with numba_threads(threads):
         geom = curved_patch(seed=5)
         params = sf.Params(gravity=(0.3, 0.0, -9.81), surface_tension=0.07, contact_angle=50.0,
                            wind=(1.0, 0.5, 0.0), wind_coefficient=0.3, dissolution_rate=0.5)
@@ -161,8 +159,6 @@ def run_all_terms(threads):
         sim.set_soluble_layer(np.full(geom.n_vertices, 0.001))
         sim.advance(0.1)
         return sim.depth, sim.velocity, sim.dissolved, sim.soluble_layer
-    finally:
-        numba.set_num_threads(previous)
 
 
 def test_all_terms_give_the_same_result_with_one_and_two_threads():

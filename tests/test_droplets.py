@@ -6,6 +6,7 @@ import numba
 import numpy as np
 import pytest
 from builders import icosphere, inclined_plane, rectangle
+from runtime_cases import numba_threads
 
 import surfflow as sf
 from surfflow.particles import Droplets
@@ -199,13 +200,9 @@ def dripping_sphere(subdivisions=2):
 
 
 def run_threads(threads, duration=0.6):
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
+    with numba_threads(threads):
         sim = dripping_sphere()
         sim.advance(duration)
-    finally:
-        numba.set_num_threads(previous)
     return sim
 
 

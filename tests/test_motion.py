@@ -10,7 +10,7 @@ from scipy.spatial.transform import Rotation
 
 import builders
 import surfflow as sf
-from runtime_cases import curved_patch, wet_simulation
+from runtime_cases import curved_patch, numba_threads, wet_simulation
 from surfflow.motion import Bend, Keyframes, MeshSequence, Pulse, Twist, Wave
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
@@ -96,15 +96,11 @@ def test_volume_is_exact_over_1000_steps_of_an_obj_sequence(tmp_path):
 
 
 def run_threads(threads, steps=150):
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
+    with numba_threads(threads):
         sim = moving_simulation(DEFORMERS["twist"], n_dyes=1)
         for _ in range(steps):
             sim.step()
         return sim.depth, sim.velocity, sim.dye, sim.geometry.vertices
-    finally:
-        numba.set_num_threads(previous)
 
 
 def test_one_and_two_threads_agree_bit_for_bit_on_a_moving_surface():

@@ -10,7 +10,7 @@ import builders
 import surfflow as sf
 import surfflow.physics_terms as physics_terms
 import surfflow.schemes as schemes
-from runtime_cases import curved_patch, wet_simulation
+from runtime_cases import curved_patch, numba_threads, wet_simulation
 from validation_cases import donor_faces, run_cosine_bell
 
 SPEED, SIGMA, TRAVEL = 0.5, 0.15, 2.0  # m/s, m, m: 20 cells of the 0.1 m strip
@@ -100,17 +100,13 @@ def test_dissolved_spot_keeps_its_peak_step_keeps_its_bounds(strip, monkeypatch)
 
 
 def run_threads(threads):
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
+    with numba_threads(threads):
         sim = wet_simulation(curved_patch(seed=8), sf.Params(gravity=(0.3, 0, -9.81)),
                              n_dyes=2, seed=8)
         sim.set_soluble_layer(np.full(sim.geometry.n_vertices, 1e-3))
         sim.add_source(sim.geometry.vertices[20], 0.1, 1e-4, dye=1)
         sim.advance(0.3)
         return sim.depth, sim.dye, sim.dissolved, sim.state.soluble_layer
-    finally:
-        numba.set_num_threads(previous)
 
 
 def test_one_and_two_threads_agree_bit_for_bit():
