@@ -20,6 +20,7 @@ from .io.scene import load_scene
 from .io.usd import UsdWriter
 from .kernels.wind import WindGrid
 from .particles import Droplets
+from .runner import SceneRunner
 from .simulation import Simulation
 from .sources import Source
 
@@ -27,7 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CacheError", "Droplets", "MeshError", "MeshFileError", "MeshWarning", "ParameterError", "Params",
-    "PrecomputeParams", "SceneError", "Simulation", "SimulationError", "Source", "SurfaceGeometry",
+    "PrecomputeParams", "SceneError", "SceneRunner", "Simulation", "SimulationError", "Source", "SurfaceGeometry",
     "SurfflowError", "Tolerances", "UsdWriter", "WindGrid", "load_mesh", "load_scene",
     "load_sweep", "motion", "precompute", "sweep", "update_positions", "validate_mesh",
 ]
