@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from surfflow.cli import example_names  # noqa: E402
-from surfflow.io.scene import load_scene  # noqa: E402
+from surfflow.scene.scene import load_scene  # noqa: E402
 
 
 def render_example(name: str, seconds: float, out: Path) -> list[Path]:

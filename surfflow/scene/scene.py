@@ -23,10 +23,10 @@ from pathlib import Path
 from ..config import Params, PrecomputeParams
 from ..errors import MeshError, ParameterError, SceneError
 from ..kernels.wind import WindGrid
+from ..io.procedural import PROCEDURAL_MESHES
 from . import scene_schema as schema
 from .motion_spec import MOTION_KEYS, MotionSpec, MotionTableError, motion_spec
 from .presets import DEFAULT_LIQUID, LIQUID_PRESETS
-from .procedural import PROCEDURAL_MESHES
 from .toml_lines import key_lines, line_of, parse_toml, read_text
 
 

@@ -13,8 +13,8 @@ import math
 from ..config import (BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, SCHEMES,
                       check_feature_size)
 from ..errors import ParameterError
+from ..io.procedural import PROCEDURAL_MESHES
 from .presets import LIQUID_PRESETS
-from .procedural import PROCEDURAL_MESHES
 
 SOURCE_KINDS = ("pour", "rain", "sink")
 FRICTION_TENSOR_SOURCES = ("features", "isotropic", "field", "file")

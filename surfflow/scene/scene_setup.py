@@ -20,9 +20,9 @@ from scipy.spatial.transform import Rotation
 from ..errors import SceneError
 from ..geometry.precompute import precompute
 from ..io.mesh import load_mesh
+from ..io.procedural import PROCEDURAL_MESHES
 from ..particles import Droplets
 from ..simulation import Simulation
-from .procedural import PROCEDURAL_MESHES
 
 REPOSITORY_MESHES = Path(__file__).resolve().parents[2] / "meshes"
 
