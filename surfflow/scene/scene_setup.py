@@ -1,4 +1,4 @@
-"""From a checked :class:`~surfflow.io.scene.Scene` to a ready Simulation.
+"""From a checked :class:`~surfflow.scene.scene.Scene` to a ready Simulation.
 
 mesh file or procedural mesh -> placed (scale, rotate, translate) and validated -> precompute
 (cached by content hash) -> ``Simulation`` with the initial condition and the sources.
