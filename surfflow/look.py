@@ -125,7 +125,8 @@ def wetness_target(depth: np.ndarray, min_depth: float) -> np.ndarray:
 
 class RingMean:
     """The mean of a vertex field over each vertex's one-ring neighbours, for triangles ``faces``
-    (m, 3) on ``n_vertices`` vertices; ``ring_mean(field)`` takes (n,) or (n, c) fields."""
+    (m, 3) on ``n_vertices`` vertices: ``ring_mean(field)`` of a field (n,) or (n, c) is (n,) or
+    (n, c), sum_j f_j / degree over each vertex's neighbours j (0 at a vertex without any)."""
 
     def __init__(self, faces: np.ndarray, n_vertices: int):
         faces = np.asarray(faces, dtype=np.int64)
@@ -139,11 +140,9 @@ class RingMean:
 
     def __call__(self, field: np.ndarray) -> np.ndarray:
         field = np.asarray(field, dtype=np.float64)
-        terms = self.weights.reshape((-1,) + (1,) * (field.ndim - 1)) * field[self.cols]
-        columns = terms.reshape(len(terms), -1).T
-        mean = np.stack([np.bincount(self.rows, weights=c, minlength=self.n_vertices) for c in columns],
-                        axis=-1)
-        return mean.reshape((self.n_vertices,) + field.shape[1:])
+        if field.ndim == 2:
+            return np.column_stack([self(column) for column in field.T])
+        return np.bincount(self.rows, weights=self.weights * field[self.cols], minlength=self.n_vertices)
 
 
 class DisplayWetness:

@@ -45,3 +45,7 @@ def test_the_checker_sees_a_stray_import(tmp_path):
     stray = tmp_path / "stray.py"
     stray.write_text("def f():\n    import polyscope.imgui as psim\n    from pxr import Usd\n")
     assert imported_names(stray) == {"polyscope", "pxr"}
+
+
+def test_the_look_is_pure_numpy():
+    assert imported_names(PACKAGE / "look.py") <= {"__future__", "numpy"}

@@ -5,10 +5,11 @@ import math
 
 import numpy as np
 import pytest
+from builders import icosphere
 from scene_helpers import TINY_SCENE
 
 from surfflow.errors import SceneError
-from surfflow.look import (FILM_OPACITY, DisplayWetness, depth_tint, display_opacity,
+from surfflow.look import (FILM_OPACITY, DisplayWetness, RingMean, depth_tint, display_opacity,
                            wet_object_colors, wetness_target)
 from surfflow.scene.scene import parse_scene
 from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
@@ -98,6 +99,21 @@ def test_a_dry_vertex_inside_a_film_shows_wet_in_its_neighbours_colour():
     assert np.allclose(display.hold_colors(colors, depth, 1e-6)[0], [0.5, 0.0, 0.5])
     everything_dry = np.zeros(5)
     assert np.allclose(display.hold_colors(colors * 0, everything_dry, 1e-6)[0], [0.5, 0.0, 0.5])
+
+
+def test_ring_mean_averages_each_vertex_over_its_one_ring_neighbours():
+    V, F = icosphere(1.0, 2)
+    field = np.random.default_rng(3).random((len(V), 3))
+    neighbours = [set() for _ in V]
+    for a, b, c in F:
+        neighbours[a] |= {b, c}
+        neighbours[b] |= {a, c}
+        neighbours[c] |= {a, b}
+    naive = np.array([field[sorted(ring)].mean(axis=0) for ring in neighbours])
+    ring_mean = RingMean(F, len(V))
+    assert np.allclose(ring_mean(field), naive, rtol=1e-14, atol=0.0)
+    assert np.allclose(ring_mean(field[:, 0]), naive[:, 0], rtol=1e-14, atol=0.0)
+    assert np.array_equal(RingMean(np.zeros((0, 3), dtype=np.int64), 2)(np.ones(2)), np.zeros(2))
 
 
 def test_thin_films_are_clear_and_dark_deep_pools_dense_and_coloured():

@@ -3,11 +3,11 @@
 The object is the input surface (``original_vertices``), darkened where wet. The liquid is a
 second mesh on the same triangles whose vertex i sits at the free surface x_i + (b_i + d_i) n_i,
 at least ``min_thickness`` over the object (display only) so it never sinks into it. Its
-per-vertex opacity and colour come from :mod:`surfflow.look`: fully clear where the displayed wetness is
-zero (dry), clear glossy thin films, darker and denser deep pools, dyes mixed in. On a moving
-surface (SPEC §9) both meshes follow the simulation's current geometry every update, and the
-droplets are drawn as spheres (``droplet_view.py``), open boundary segments as coloured points
-(``boundary_view.py``).
+per-vertex opacity and colour come from :mod:`surfflow.look`: fully clear where the displayed
+wetness is zero (dry), clear glossy thin films, darker and denser deep pools, dyes mixed in. On a
+moving surface (SPEC §9) both meshes follow the simulation's current geometry every update, and
+the droplets are drawn as spheres (``droplet_view.py``), open boundary segments as coloured
+points (``boundary_view.py``).
 
 ``LiquidView.draw`` takes the state arrays; ``update`` reads them from a Simulation.
 """
