@@ -55,6 +55,7 @@ class Quality:
 QUALITIES = {"draft": Quality(scale=0.5, samples=16, bounces=6, denoising="BALANCED"),
              "high": Quality(scale=1.0, samples=128, bounces=12, denoising="HIGH")}
 
+
 class BlenderShot:
     """The Blender scene of one run: built once, then ``show(fields)`` and ``render(path)`` per frame.
 
