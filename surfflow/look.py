@@ -23,7 +23,8 @@ its renderer has always shown):
 
   opacity_depth being OPACITY_DEPTH (2 mm), or that of OPAQUE_DEPTHS for the liquid presets that
   hide what is under them (paint, milk). Blender keeps a dyed film at least DYE_OPACITY times
-  its dye concentration opaque (``dye_opacity``): a pigment shows even in a thin film.
+  its dye concentration opaque (``dye_opacity``): a pigment shows even in a thin film, and tints
+  the glass with the liquid's colour squared (``seen_through_film``).
 
 To make thin films clearer: lower FILM_OPACITY (screen) or MIN_OPACITY (exported, path traced).
 
@@ -93,6 +94,12 @@ def dye_opacity(dye: np.ndarray, wet: np.ndarray) -> np.ndarray:
     """(n,) the least opacity of a film dyed with concentrations dye (n, k): DYE_OPACITY sum_k c_k
     (at most DYE_OPACITY), 0 where not ``wet`` (n,)."""
     return DYE_OPACITY * np.minimum(dye.sum(axis=1), 1.0) * wet
+
+
+def seen_through_film(colors: np.ndarray) -> np.ndarray:
+    """(n, 3) the tint of a film of colours (n, 3) on light that crosses it twice, down to the
+    object and back (path-traced renders): rgb^2."""
+    return colors ** 2
 
 
 def thickness(depth: np.ndarray, tint_depth: float) -> np.ndarray:

@@ -7,7 +7,8 @@ the writers get) and rendered by Cycles on the CPU with the OpenImageDenoise den
   attributes ``depth``, ``opacity`` (:func:`surfflow.look.liquid_opacity`, 1 - exp(-d / 2 mm),
   at least 0.15 where wet, and at least :func:`surfflow.look.dye_opacity`, 0.6 times the dye
   concentration: a pigment shows even in a thin film) and ``tint`` (the dyes mixed over the
-  liquid's colour, squared: the light seen crosses the film twice, down to the object and back);
+  liquid's colour, squared: the light seen crosses the film twice, down to the object and back,
+  :func:`surfflow.look.seen_through_film`);
   its material is a Principled BSDF with full transmission, IOR 1.33 and roughness 0.05 whose
   base colour is ``tint`` (dyes tint the glass) and whose alpha is ``opacity`` (thin films
   clearer than deep pools);
@@ -34,7 +35,7 @@ import numpy as np
 from ..errors import SurfflowError
 from ..io.up_axis import rotation_onto
 from ..io.usd import UsdSettings, dry_faces
-from ..look import OBJECT_COLOR, dye_mix, dye_opacity
+from ..look import OBJECT_COLOR, dye_mix, dye_opacity, seen_through_film
 from .engine import denoiser_available, import_bpy, quiet_stdout
 
 FLOOR_COLOR = (0.55, 0.55, 0.57)
@@ -202,7 +203,7 @@ class BlenderShot:
         mesh.clear_geometry()
         set_mesh(mesh, points @ self.turn.T, faces)
         dye = fields.get("dye", np.zeros((len(depth), 0)))
-        colors = dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color) ** 2
+        colors = seen_through_film(dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color))
         add_point_attribute(mesh, "depth", "FLOAT", "value", depth)
         add_point_attribute(mesh, "opacity", "FLOAT", "value",
                             np.maximum(s.opacity(depth, wet), dye_opacity(dye, wet)))
