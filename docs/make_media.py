@@ -25,13 +25,13 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import surfflow as sf  # noqa: E402
 from surfflow.cli import example_names  # noqa: E402
-from surfflow.io.scene import load_scene  # noqa: E402
 
 
 def render_example(name: str, seconds: float, out: Path) -> list[Path]:
     """Render ``seconds`` of example ``name`` into ``out``; returns its PNG frames in order."""
-    scene = load_scene(ROOT / "surfflow" / "examples" / f"{name}.toml")
+    scene = sf.load_scene(ROOT / "surfflow" / "examples" / f"{name}.toml")
     frames = scene.n_frames if seconds <= 0 else min(scene.n_frames, round(seconds * scene.fps))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     subprocess.run([sys.executable, "-m", "surfflow", "render", "--example", name, "-o", str(out),

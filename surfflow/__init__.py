@@ -16,11 +16,11 @@ from .errors import (CacheError, MeshError, MeshFileError, MeshWarning, Paramete
 from .geometry.precompute import precompute, update_positions
 from .geometry.surface import SurfaceGeometry
 from .io.mesh import load_mesh, validate_mesh
-from .io.scene import load_scene
 from .io.usd import UsdWriter
 from .kernels.wind import WindGrid
 from .particles import Droplets
-from .runner import SceneRunner
+from .scene.runner import SceneRunner
+from .scene.scene import load_scene
 from .simulation import Simulation
 from .sources import Source
 

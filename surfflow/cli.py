@@ -45,14 +45,14 @@ def scene_path(args) -> Path:
 
 
 def load_args_scene(args):
-    from .io.scene import load_scene
+    from .scene.scene import load_scene
     return load_scene(scene_path(args))
 
 
 def command_run(args) -> int:
     from tqdm import tqdm
 
-    from .runner import SceneRunner
+    from .scene.runner import SceneRunner
 
     scene = load_args_scene(args)
     runner = SceneRunner(scene, output_dir=args.output, cache_dir=args.cache_dir, resume=args.resume)
@@ -97,7 +97,7 @@ def command_render(args) -> int:
     options = {"output_dir": args.output, "cache_dir": args.cache_dir, "frames": args.frames,
                "video": not args.no_video, "resume": args.resume}
     if (args.engine or scene.render.engine) == "blender":
-        from .viewer.blender import render_scene_blender
+        from .blender import render_scene_blender
         result = render_scene_blender(scene, quality=args.quality, **options)
     else:
         from .viewer.render import render_scene
@@ -110,8 +110,8 @@ def command_render(args) -> int:
 def command_export_usd(args) -> int:
     from tqdm import tqdm
 
-    from .io.scene import load_scene
-    from .io.usd_export import export_run
+    from .scene.scene import load_scene
+    from .scene.usd_export import export_run
 
     scene = load_scene(args.scene) if args.scene else None
     output = Path(args.output or Path(args.run_dir) / "run.usdc")
@@ -147,7 +147,7 @@ def feature_size_argument(text: str) -> float | str:
 
 
 def command_info(args) -> int:
-    from .io.describe import describe_file
+    from .scene.describe import describe_file
     for key, value in describe_file(args.file).items():
         print(f"{key}: {value}")
     return 0

@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import polyscope as ps
 
-from surfflow.io.scene import load_scene
-from surfflow.io.scene_setup import scene_geometry, scene_mesh, scene_simulation
+from surfflow.scene.scene import load_scene
+from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from surfflow.viewer.camera import place_camera
 from surfflow.viewer.liquid_view import LiquidView
-from surfflow.viewer.look import apply_scene_look
+from surfflow.viewer.materials import apply_scene_look
 from surfflow.viewer.render import init_headless, render_frame
 
 LOOKS = {

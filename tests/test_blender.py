@@ -10,7 +10,7 @@ from scene_helpers import TINY_SCENE, write_scene
 
 from surfflow.cli import main
 from surfflow.errors import SurfflowError
-from surfflow.viewer import blender
+from surfflow import blender
 
 bpy = pytest.importorskip("bpy")
 
@@ -89,9 +89,9 @@ def test_droplets_become_spheres_of_their_volumes_and_the_default_camera_frames_
     from bpy_extras.object_utils import world_to_camera_view
     from mathutils import Vector
 
-    from surfflow.io.scene import RenderSpec
+    from surfflow.scene.scene import RenderSpec
     from surfflow.io.usd import UsdSettings
-    from surfflow.io.usd_export import RunMesh
+    from surfflow.scene.usd_export import RunMesh
 
     x = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, -1.0]])
     mesh = RunMesh(vertices=x, normals=np.tile([0.0, 1.0, 0.0], (4, 1)), original_vertices=x,

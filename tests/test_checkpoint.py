@@ -6,8 +6,8 @@ from scene_helpers import TINY_SCENE, write_scene
 
 from surfflow.errors import CacheError
 from surfflow.io.checkpoint import load_checkpoint, restore_checkpoint, save_checkpoint
-from surfflow.io.scene import load_scene
-from surfflow.runner import SceneRunner
+from surfflow.scene.scene import load_scene
+from surfflow.scene.runner import SceneRunner
 
 FOUR_FRAMES = TINY_SCENE.replace("duration = 0.2", "duration = 0.4")
 

@@ -9,9 +9,9 @@ from scene_helpers import write_scene
 
 from surfflow.errors import SceneError
 from surfflow.io.checkpoint import save_checkpoint
-from surfflow.io.scene import load_scene, parse_scene
+from surfflow.scene.scene import load_scene, parse_scene
 from surfflow.io.writers import read_pvd
-from surfflow.runner import SceneRunner
+from surfflow.scene.runner import SceneRunner
 from surfflow.viewer.droplet_view import DROPLETS_NAME, draw_droplets
 
 # A 0.2 m square facing down (normal -y, gravity -y) under a 5 mm film: past the 2.7 mm pendant

@@ -5,14 +5,15 @@ import math
 
 import numpy as np
 import pytest
+from builders import icosphere
 from scene_helpers import TINY_SCENE
 
 from surfflow.errors import SceneError
-from surfflow.io.scene import parse_scene
-from surfflow.io.scene_setup import scene_geometry, scene_mesh, scene_simulation
+from surfflow.look import (FILM_OPACITY, DisplayWetness, RingMean, depth_tint, display_opacity,
+                           wet_object_colors, wetness_target)
+from surfflow.scene.scene import parse_scene
+from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from surfflow.viewer.camera import action_points, framing_view
-from surfflow.viewer.look import (FILM_OPACITY, DisplayWetness, depth_tint, liquid_opacity,
-                                  wet_object_colors, wetness_target)
 from surfflow.viewer.matcap import KEY_LIGHT, matcap_normals, water_terms, write_hdr
 from surfflow.viewer.pace import RateMeter, RealTimePacer
 
@@ -100,12 +101,27 @@ def test_a_dry_vertex_inside_a_film_shows_wet_in_its_neighbours_colour():
     assert np.allclose(display.hold_colors(colors * 0, everything_dry, 1e-6)[0], [0.5, 0.0, 0.5])
 
 
+def test_ring_mean_averages_each_vertex_over_its_one_ring_neighbours():
+    V, F = icosphere(1.0, 2)
+    field = np.random.default_rng(3).random((len(V), 3))
+    neighbours = [set() for _ in V]
+    for a, b, c in F:
+        neighbours[a] |= {b, c}
+        neighbours[b] |= {a, c}
+        neighbours[c] |= {a, b}
+    naive = np.array([field[sorted(ring)].mean(axis=0) for ring in neighbours])
+    ring_mean = RingMean(F, len(V))
+    assert np.allclose(ring_mean(field), naive, rtol=1e-14, atol=0.0)
+    assert np.allclose(ring_mean(field[:, 0]), naive[:, 0], rtol=1e-14, atol=0.0)
+    assert np.array_equal(RingMean(np.zeros((0, 3), dtype=np.int64), 2)(np.ones(2)), np.zeros(2))
+
+
 def test_thin_films_are_clear_and_dark_deep_pools_dense_and_coloured():
     depth = np.array([0.0, 1e-7, 5e-5, 1.0])
-    alpha = liquid_opacity(np.ones(4), depth, 5e-5, 0.8)
+    alpha = display_opacity(np.ones(4), depth, 5e-5, 0.8)
     assert alpha[0] == pytest.approx(FILM_OPACITY) and alpha[-1] == pytest.approx(0.8)
     assert np.all(np.diff(alpha) > 0)
-    assert np.allclose(liquid_opacity(np.zeros(4), depth, 5e-5, 0.8), 0.0)
+    assert np.allclose(display_opacity(np.zeros(4), depth, 5e-5, 0.8), 0.0)
     colors = depth_tint(np.tile([0.2, 0.4, 0.8], (4, 1)), depth, 5e-5)
     assert np.allclose(colors[0], 0.0)  # a film of no depth adds only highlights
     assert colors[1, 2] < colors[2, 2] and colors[-1, 2] < 0.8

@@ -7,9 +7,9 @@ import pytest
 from scene_helpers import TINY_SCENE, write_scene
 
 from surfflow.errors import SceneError
-from surfflow.io.scene import load_scene, parse_scene
+from surfflow.scene.scene import load_scene, parse_scene
 from surfflow.motion import Keyframes, MeshSequence, Twist
-from surfflow.runner import SceneRunner
+from surfflow.scene.runner import SceneRunner
 from surfflow.viewer.liquid_view import LiquidView
 
 TWISTING = TINY_SCENE.replace("duration = 0.2", "duration = 0.4") + """

@@ -8,10 +8,10 @@ from scene_helpers import TINY_SCENE, write_scene
 
 from surfflow.cli import EXAMPLES_DIR
 from surfflow.errors import SceneError
-from surfflow.io.presets import LIQUID_PRESETS
-from surfflow.io.scene import load_scene, parse_scene
-from surfflow.io.scene_setup import initial_depth, scene_geometry, scene_mesh, scene_simulation
-from surfflow.io.toml_lines import key_lines
+from surfflow.scene.presets import LIQUID_PRESETS
+from surfflow.scene.scene import load_scene, parse_scene
+from surfflow.scene.scene_setup import initial_depth, scene_geometry, scene_mesh, scene_simulation
+from surfflow.scene.toml_lines import key_lines
 from surfflow.config import Params
 
 

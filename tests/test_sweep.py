@@ -14,10 +14,10 @@ from surfflow.batch.results import write_tables
 from surfflow.cli import EXAMPLES_DIR, main
 from surfflow.errors import ParameterError, SceneError
 from surfflow.io.checkpoint import load_checkpoint
-from surfflow.io.scene import load_scene
-from surfflow.io.toml_lines import parse_toml
-from surfflow.io.toml_write import dumps
-from surfflow.runner import SceneRunner
+from surfflow.scene.scene import load_scene
+from surfflow.scene.toml_lines import parse_toml
+from surfflow.scene.toml_write import dumps
+from surfflow.scene.runner import SceneRunner
 
 TILTED_SCENE = """\
 name = "tilted"

@@ -10,10 +10,10 @@ from scene_helpers import TINY_SCENE, write_scene
 
 from surfflow.cli import main
 from surfflow.errors import SurfflowError
-from surfflow.io.scene import load_scene
+from surfflow.scene.scene import load_scene
 from surfflow.io.usd import UsdSettings, UsdWriter, dry_faces
-from surfflow.io.usd_export import RunMesh
-from surfflow.runner import SceneRunner
+from surfflow.scene.usd_export import RunMesh
+from surfflow.scene.runner import SceneRunner
 
 Usd = pytest.importorskip("pxr.Usd")
 UsdGeom = pytest.importorskip("pxr.UsdGeom")

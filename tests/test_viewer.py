@@ -9,8 +9,8 @@ import polyscope as ps
 import pytest
 from scene_helpers import TINY_SCENE, write_scene
 
-from surfflow.io.scene import parse_scene
-from surfflow.io.scene_setup import scene_geometry, scene_mesh
+from surfflow.scene.scene import parse_scene
+from surfflow.scene.scene_setup import scene_geometry, scene_mesh
 from surfflow.viewer.app import ViewerApp
 
 

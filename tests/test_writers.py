@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from scene_helpers import TINY_SCENE
 
-from surfflow.io.scene import parse_scene
-from surfflow.io.scene_setup import scene_geometry, scene_mesh, scene_simulation
+from surfflow.scene.scene import parse_scene
+from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from surfflow.io.writers import NpzFrameWriter, VtuSeriesWriter, frame_fields, read_pvd
 
 

@@ -12,7 +12,7 @@ import copy
 import re
 from pathlib import Path
 
-from ..io.toml_write import dumps
+from ..scene.toml_write import dumps
 
 SCENE_NAME = "scene.toml"
 FILE_KEYS = (("mesh", "path"), ("initial", "file"), ("soluble_layer", "file"), ("friction", "file"),

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from ..errors import ParameterError, SceneError
-from ..io.scene import load_scene
+from ..scene.scene import load_scene
 from .case_scene import geometry_identity, write_case_scene
 from .cluster import dask_client
 from .results import failed_row, read_marker, write_marker, write_tables

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SceneError
-from ..io import scene_schema as schema
-from ..io.scene import load_scene
-from ..io.toml_lines import key_lines, line_of, parse_toml, read_text
+from ..scene import scene_schema as schema
+from ..scene.scene import load_scene
+from ..scene.toml_lines import key_lines, line_of, parse_toml, read_text
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 SWEEP_KEYS = ("scene", "axes", "cases")

@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ..io.scene import load_scene
-from ..io.scene_setup import scene_geometry, scene_mesh
-from ..runner import SceneRunner
+from ..scene.scene import load_scene
+from ..scene.scene_setup import scene_geometry, scene_mesh
+from ..scene.runner import SceneRunner
 from .results import failed_row
 
 

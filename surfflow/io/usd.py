@@ -18,7 +18,8 @@ speed. Per frame the liquid carries the vertex primvars ``depth`` (m), ``velocit
 ``dye_0`` ... ``dye_{k-1}`` (one float primvar per dye: DCC tools import scalar primvars as
 attributes, few read a k-element one), ``displayColor`` (the dyes mixed over the liquid's colour)
 and ``displayOpacity`` (1 - exp(-d / opacity_depth), at least ``min_opacity`` where wet, 0 where
-dry; opacity_depth is 2 mm, 0.05 mm for paint and 0.1 mm for milk). Its topology is written once.
+dry; opacity_depth is 2 mm, 0.05 mm for paint and 0.1 mm for milk: :mod:`surfflow.look`). Its
+topology is written once.
 
 The dry part: the liquid mesh covers the whole object, and where it is dry its points lie on the
 object's surface (d = 0). Faces whose three corners are dry are listed per frame in the mesh's
@@ -45,14 +46,13 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import SurfflowError
+from ..look import (MIN_OPACITY, OBJECT_COLOR, OPACITY_DEPTH, dye_mix, liquid_opacity,
+                    preset_opacity_depth)
 from .up_axis import AXES, rotation_onto, up_axis
 
 USD_NAME = "run.usdc"
 ROOT = "/surfflow"
-OBJECT_COLOR = (0.78, 0.76, 0.72)
 PARTICLE_KEYS = ("particle_positions", "particle_volumes")
-OPAQUE_DEPTHS = {"paint": 5e-5, "milk": 1e-4}
-"""opacity_depth (m) of the liquid presets that hide what is under them; the rest: 2 mm."""
 
 
 def import_pxr():
@@ -75,21 +75,19 @@ class UsdSettings:
     min_depth: float = 1e-6
     liquid_color: tuple = (0.55, 0.75, 0.95)
     dye_colors: tuple = ()
-    opacity_depth: float = 2e-3
-    min_opacity: float = 0.15
+    opacity_depth: float = OPACITY_DEPTH
+    min_opacity: float = MIN_OPACITY
 
     @classmethod
     def from_scene(cls, scene) -> UsdSettings:
         return cls(fps=scene.fps, gravity=tuple(scene.params.gravity),
                    min_depth=scene.params.min_depth, liquid_color=tuple(scene.liquid_color),
                    dye_colors=tuple(scene.dye_colors),
-                   opacity_depth=OPAQUE_DEPTHS.get(scene.liquid, cls.opacity_depth))
+                   opacity_depth=preset_opacity_depth(scene.liquid))
 
-
-def liquid_opacity(depth: np.ndarray, wet: np.ndarray, settings: UsdSettings) -> np.ndarray:
-    """(n,) opacity: thin films clear, deep pools opaque, dry vertices 0."""
-    opaque = 1.0 - np.exp(-depth / settings.opacity_depth)
-    return np.where(wet, np.maximum(opaque, settings.min_opacity), 0.0)
+    def opacity(self, depth: np.ndarray, wet: np.ndarray) -> np.ndarray:
+        """(n,) opacity of depth (n,) (:func:`surfflow.look.liquid_opacity`), 0 where not ``wet``."""
+        return liquid_opacity(depth, wet, self.opacity_depth, self.min_opacity)
 
 
 def dry_faces(faces: np.ndarray, wet: np.ndarray) -> np.ndarray:
@@ -120,9 +118,6 @@ class UsdWriter:
     def __init__(self, directory: str | os.PathLike, geometry, settings: UsdSettings | None = None,
                  first_frame: int = 0, file_name: str = USD_NAME):
         self.Usd, self.UsdGeom, self.UsdShade, self.Sdf, self.Vt, self.Gf = import_pxr()
-        from ..viewer.liquid_view import dye_mix
-
-        self._dye_mix = dye_mix
         self.settings = settings or UsdSettings()
         self.geometry = geometry
         self.path = Path(directory) / file_name
@@ -247,10 +242,10 @@ class UsdWriter:
         for k in range(dye.shape[1]):
             self._dye_primvar(primvars, k).Set(
                 self.Vt.FloatArray.FromNumpy(np.ascontiguousarray(dye[:, k], dtype=np.float32)), code)
-        colors = self._dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color)
+        colors = dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color)
         liquid.GetDisplayColorPrimvar().Set(self._vec3f(colors), code)
         liquid.GetDisplayOpacityPrimvar().Set(self.Vt.FloatArray.FromNumpy(
-            liquid_opacity(depth, wet, s).astype(np.float32)), code)
+            s.opacity(depth, wet).astype(np.float32)), code)
         if "vertices" in fields:
             self._move_object(frame, fields)
         if all(key in fields for key in PARTICLE_KEYS):

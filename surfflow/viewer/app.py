@@ -19,11 +19,11 @@ import numpy as np
 import polyscope as ps
 import polyscope.imgui as psim
 
-from ..io.scene_setup import scene_geometry, scene_mesh, scene_simulation
+from ..scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from ..simulation import Simulation
 from .camera import place_camera
 from .liquid_view import COLOR_MODES, OBJECT_NAME, LiquidView
-from .look import apply_scene_look
+from .materials import apply_scene_look
 from .pace import KEEPING_UP, RateMeter, RealTimePacer
 
 

@@ -3,11 +3,11 @@
 The object is the input surface (``original_vertices``), darkened where wet. The liquid is a
 second mesh on the same triangles whose vertex i sits at the free surface x_i + (b_i + d_i) n_i,
 at least ``min_thickness`` over the object (display only) so it never sinks into it. Its
-per-vertex opacity and colour come from ``look``: fully clear where the displayed wetness is
-zero (dry), clear glossy thin films, darker and denser deep pools, dyes mixed in. On a moving
-surface (SPEC §9) both meshes follow the simulation's current geometry every update, and the
-droplets are drawn as spheres (``droplet_view.py``), open boundary segments as coloured points
-(``boundary_view.py``).
+per-vertex opacity and colour come from :mod:`surfflow.look`: fully clear where the displayed
+wetness is zero (dry), clear glossy thin films, darker and denser deep pools, dyes mixed in. On a
+moving surface (SPEC §9) both meshes follow the simulation's current geometry every update, and
+the droplets are drawn as spheres (``droplet_view.py``), open boundary segments as coloured
+points (``boundary_view.py``).
 
 ``LiquidView.draw`` takes the state arrays; ``update`` reads them from a Simulation.
 """
@@ -17,26 +17,16 @@ from __future__ import annotations
 import numpy as np
 import polyscope as ps
 
-from ..io.scene import RenderSpec
+from ..look import (OBJECT_COLOR, DisplayWetness, depth_tint, display_opacity, dye_mix,
+                    wet_object_colors)
+from ..scene.scene import RenderSpec
 from .boundary_view import draw_boundaries
 from .droplet_view import draw_droplets
-from .look import (OBJECT_MATERIAL, DisplayWetness, depth_tint, liquid_material, liquid_opacity,
-                   wet_object_colors)
+from .materials import OBJECT_MATERIAL, liquid_material
 
 OBJECT_NAME = "object"
 LIQUID_NAME = "liquid"
-OBJECT_COLOR = (0.78, 0.76, 0.72)
 COLOR_MODES = ("depth", "dye", "liquid")
-
-
-def dye_mix(dye: np.ndarray, dye_colors, liquid_color) -> np.ndarray:
-    """(n, 3) colours: sum_k c_k colour_k + (1 - sum_k c_k) liquid colour, c the (n, k) dyes."""
-    dye = np.clip(np.asarray(dye, dtype=np.float64), 0.0, 1.0)
-    rgb = np.tile(np.asarray(liquid_color, dtype=np.float64), (len(dye), 1))
-    if dye.shape[1]:
-        total = np.minimum(dye.sum(axis=1), 1.0)
-        rgb = rgb * (1.0 - total)[:, None] + dye @ np.asarray(dye_colors, dtype=np.float64)
-    return np.clip(rgb, 0.0, 1.0)
 
 
 class LiquidView:
@@ -109,7 +99,7 @@ class LiquidView:
         liquid.update_vertex_positions(self.liquid_positions(depth, bottom))
         shade_depth = self.wetness.smoothed(depth)
         if self._show(liquid, "scalar", "opacity",
-                      liquid_opacity(wetness, shade_depth, look.tint_depth, look.opacity)):
+                      display_opacity(wetness, shade_depth, look.tint_depth, look.opacity)):
             liquid.set_transparency_quantity("opacity")
         self._show(self.object_mesh, "color", "wet", wet_object_colors(OBJECT_COLOR, wetness), enabled=True)
         if self.color_by == "depth":  # re-added each time: its colour map range follows the depth

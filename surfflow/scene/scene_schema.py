@@ -2,7 +2,7 @@
 
 ``TOP_LEVEL``, ``TABLES`` and ``SOURCE_KEYS`` map each key to a checker: a function of the raw
 value that returns the converted value or raises :class:`BadValue` with a message saying what
-is allowed. ``surfflow.io.scene`` walks the file against these tables and adds the file name,
+is allowed. ``surfflow.scene.scene`` walks the file against these tables and adds the file name,
 line and key to the message.
 """
 
@@ -13,8 +13,8 @@ import math
 from ..config import (BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, SCHEMES,
                       check_feature_size)
 from ..errors import ParameterError
+from ..io.procedural import PROCEDURAL_MESHES
 from .presets import LIQUID_PRESETS
-from .procedural import PROCEDURAL_MESHES
 
 SOURCE_KINDS = ("pour", "rain", "sink")
 FRICTION_TENSOR_SOURCES = ("features", "isotropic", "field", "file")

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CacheError
-from .usd import UsdSettings, UsdWriter
+from ..io.usd import UsdSettings, UsdWriter
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def _checkpoint_scene(path: Path):
     """The scene named in a checkpoint's metadata, when both files are there."""
     if not path.is_file():
         return None
-    from .checkpoint import load_checkpoint
+    from ..io.checkpoint import load_checkpoint
     from .scene import load_scene
     scene_path = load_checkpoint(path).meta.get("scene")
     return load_scene(scene_path) if scene_path and Path(scene_path).is_file() else None

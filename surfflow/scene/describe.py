@@ -29,7 +29,7 @@ def describe_file(path: str | os.PathLike) -> dict[str, str]:
     if suffix == ".vtu":
         return _describe_vtu(path)
     if suffix in (".usd", ".usda", ".usdc"):
-        from .usd import describe_stage
+        from ..io.usd import describe_stage
         return describe_stage(path)
     return _describe_mesh(path)
 
@@ -56,7 +56,7 @@ def _describe_npz(path: Path) -> dict:
                     "area": f"{geom.area:.6g} m^2", "boundary vertices": int(geom.is_boundary.sum()),
                     "components": len(np.unique(geom.components)), "key": geom.key}
         if "geometry_key" in keys:
-            from .checkpoint import load_checkpoint
+            from ..io.checkpoint import load_checkpoint
             checkpoint = load_checkpoint(path)
             state = checkpoint.state
             return {"type": "checkpoint", "frame": checkpoint.frame,
@@ -77,7 +77,7 @@ def _describe_npz(path: Path) -> dict:
 
 
 def _describe_pvd(path: Path) -> dict:
-    from .writers import read_pvd
+    from ..io.writers import read_pvd
     entries = read_pvd(path)
     times = [t for t, _ in entries]
     return {"type": "VTU series index", "frames": len(entries),
@@ -93,7 +93,7 @@ def _describe_vtu(path: Path) -> dict:
 
 
 def _describe_mesh(path: Path) -> dict:
-    from .mesh import load_mesh
+    from ..io.mesh import load_mesh
     mesh = load_mesh(path)
     low, high = mesh.vertices.min(axis=0), mesh.vertices.max(axis=0)
     return {"type": "mesh", "vertices": len(mesh.vertices), "faces": len(mesh.faces),

@@ -1,4 +1,4 @@
-"""From a checked :class:`~surfflow.io.scene.Scene` to a ready Simulation.
+"""From a checked :class:`~surfflow.scene.scene.Scene` to a ready Simulation.
 
 mesh file or procedural mesh -> placed (scale, rotate, translate) and validated -> precompute
 (cached by content hash) -> ``Simulation`` with the initial condition and the sources.
@@ -20,9 +20,9 @@ from scipy.spatial.transform import Rotation
 from ..errors import SceneError
 from ..geometry.precompute import precompute
 from ..io.mesh import load_mesh
+from ..io.procedural import PROCEDURAL_MESHES
 from ..particles import Droplets
 from ..simulation import Simulation
-from .procedural import PROCEDURAL_MESHES
 
 REPOSITORY_MESHES = Path(__file__).resolve().parents[2] / "meshes"
 

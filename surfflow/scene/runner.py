@@ -16,10 +16,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import SimulationError
-from .io.checkpoint import restore_checkpoint, save_checkpoint
-from .io.scene_setup import scene_geometry, scene_mesh, scene_simulation
-from .io.writers import frame_fields, make_writers
+from ..errors import SimulationError
+from ..io.checkpoint import restore_checkpoint, save_checkpoint
+from ..io.writers import frame_fields, make_writers
+from .scene_setup import scene_geometry, scene_mesh, scene_simulation
 
 CHECKPOINT_NAME = "checkpoint.npz"
 

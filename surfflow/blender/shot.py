@@ -1,19 +1,17 @@
-"""Blender renders: ``surfflow render --engine blender SCENE`` or ``render_scene_blender(scene)``.
-
-Needs the optional extra ``blender`` (``pip install "surfflow[blender]"``: Blender 5.0.1 as the
-Python module ``bpy``, a wheel for Python 3.11 only), imported only here. The scene runs frame by
-frame as in :mod:`surfflow.viewer.render`; each frame's fields (those the writers get) shape a
-Blender scene that Cycles renders on the CPU with the OpenImageDenoise denoiser:
+"""The Blender scene of one run (``BlenderShot``), shaped per frame by the frame's fields (those
+the writers get) and rendered by Cycles on the CPU with the OpenImageDenoise denoiser:
 
 - the object: the input surface (moved when the frame carries ``vertices``), matte clay;
 - the liquid: the free surface x + (b + d) n on the faces with at least one wet corner (faces
   whose three corners are dry are left out, as in the USD stage's ``holeIndices``), with vertex
-  attributes ``depth``, ``opacity`` (1 - exp(-d / 2 mm), at least 0.15 where wet, and at least
-  0.6 times the dye concentration: a pigment shows even in a thin film) and ``tint`` (the dyes
-  mixed over the liquid's colour, squared: the light seen crosses the film twice, down to the
-  object and back); its material is a Principled BSDF with
-  full transmission, IOR 1.33 and roughness 0.05 whose base colour is ``tint`` (dyes tint the
-  glass) and whose alpha is ``opacity`` (thin films clearer than deep pools);
+  attributes ``depth``, ``opacity`` (:func:`surfflow.look.liquid_opacity`, 1 - exp(-d / 2 mm),
+  at least 0.15 where wet, and at least :func:`surfflow.look.dye_opacity`, 0.6 times the dye
+  concentration: a pigment shows even in a thin film) and ``tint`` (the dyes mixed over the
+  liquid's colour, squared: the light seen crosses the film twice, down to the object and back,
+  :func:`surfflow.look.seen_through_film`);
+  its material is a Principled BSDF with full transmission, IOR 1.33 and roughness 0.05 whose
+  base colour is ``tint`` (dyes tint the glass) and whose alpha is ``opacity`` (thin films
+  clearer than deep pools);
 - droplets, when the frame carries ``particle_positions`` / ``particle_volumes``, as spheres;
 - a grey floor under the object, a sun, a fill light and a soft sky;
 - the camera at the scene's ``[render] camera`` looking at ``target``, else framed on the object.
@@ -21,21 +19,14 @@ Blender scene that Cycles renders on the CPU with the OpenImageDenoise denoiser:
 Blender's world is Z-up: the scene is turned so that the axis against gravity points up.
 ``quality`` names a preset: "draft" (the default, for a 2-core machine: half the scene's
 resolution, 16 samples, 6 bounces, the denoiser's balanced mode) or "high" (the scene's
-resolution, 128 samples, 12 bounces). Frames go to ``frame_00000.png`` ... in the render folder
-with an MP4 as polyscope renders do, and the Blender scene as it stands at the last frame to
-``<scene name>.blend`` beside them, to open and tune (the liquid there is that frame's mesh; the
-animation is in the run's USD stage).
+resolution, 128 samples, 12 bounces). ``render.py`` runs a scene through it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-import sys
 import warnings
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import imageio.v2 as imageio
@@ -43,16 +34,12 @@ import numpy as np
 
 from ..errors import SurfflowError
 from ..io.up_axis import rotation_onto
-from ..io.usd import OBJECT_COLOR, UsdSettings, dry_faces, liquid_opacity
-from ..io.writers import frame_fields
-from ..runner import SceneRunner
-from .liquid_view import dye_mix
-from .render import RenderResult, render_frames
+from ..io.usd import UsdSettings, dry_faces
+from ..look import OBJECT_COLOR, dye_mix, dye_opacity, seen_through_film
+from .engine import denoiser_available, import_bpy, quiet_stdout
 
 FLOOR_COLOR = (0.55, 0.55, 0.57)
 FIELD_OF_VIEW = math.radians(45.0)
-DYE_OPACITY = 0.6
-"""the least alpha of fully dyed liquid: a pigment shows even in a thin film."""
 
 
 @dataclass(frozen=True)
@@ -68,39 +55,6 @@ class Quality:
 
 QUALITIES = {"draft": Quality(scale=0.5, samples=16, bounces=6, denoising="BALANCED"),
              "high": Quality(scale=1.0, samples=128, bounces=12, denoising="HIGH")}
-
-
-def import_bpy():
-    """The bpy module, or a clear error naming the extra and the Python version it needs."""
-    try:
-        import bpy
-    except Exception as exc:  # a wheel for another Python fails with more than ImportError
-        raise SurfflowError(
-            "Blender renders need the optional extra 'blender' (pip install 'surfflow[blender]', "
-            "which installs bpy 5.0.1, Blender as a Python module, built for Python 3.11 only; "
-            f"this is Python {sys.version_info.major}.{sys.version_info.minor}); importing bpy "
-            f"failed: {exc}") from None
-    return bpy
-
-
-def denoiser_available() -> bool:
-    """Whether this bpy's Cycles was built with OpenImageDenoise."""
-    import _cycles
-    return bool(getattr(_cycles, "with_openimagedenoise", False))
-
-
-@contextlib.contextmanager
-def quiet_stdout():
-    """Silence what Blender prints on the C level (render progress, 'Saved: ...')."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    with open(os.devnull, "w") as devnull:
-        os.dup2(devnull.fileno(), 1)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
 
 
 class BlenderShot:
@@ -249,10 +203,10 @@ class BlenderShot:
         mesh.clear_geometry()
         set_mesh(mesh, points @ self.turn.T, faces)
         dye = fields.get("dye", np.zeros((len(depth), 0)))
-        colors = dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color) ** 2
+        colors = seen_through_film(dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color))
         add_point_attribute(mesh, "depth", "FLOAT", "value", depth)
-        dyed = DYE_OPACITY * np.minimum(dye.sum(axis=1), 1.0) * wet
-        add_point_attribute(mesh, "opacity", "FLOAT", "value", np.maximum(liquid_opacity(depth, wet, s), dyed))
+        add_point_attribute(mesh, "opacity", "FLOAT", "value",
+                            np.maximum(s.opacity(depth, wet), dye_opacity(dye, wet)))
         add_point_attribute(mesh, "tint", "FLOAT_COLOR", "color",
                             np.column_stack([colors, np.ones(len(colors))]))
         mesh.update()
@@ -327,30 +281,3 @@ def add_point_attribute(mesh, name: str, kind: str, key: str, values: np.ndarray
     """A per-vertex attribute of ``mesh`` (kind "FLOAT" or "FLOAT_COLOR") set to ``values``."""
     attribute = mesh.attributes.new(name, kind, "POINT")
     attribute.data.foreach_set(key, np.ascontiguousarray(values, dtype=np.float32).ravel())
-
-
-def render_scene_blender(scene, output_dir=None, cache_dir=None, frames: int | None = None,
-                         video: bool = True, resume=None, quality: str = "draft",
-                         progress: bool = True) -> RenderResult:
-    """Run ``scene`` and render up to ``frames`` frames (default all) with Blender (PNG, MP4, .blend).
-
-    resume: a checkpoint to start from (its frame is the first rendered); progress: a tqdm bar.
-    """
-    from tqdm import tqdm
-
-    spec = scene.render
-    directory = Path(output_dir or spec.directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    runner = SceneRunner(scene, output_dir=directory, cache_dir=cache_dir, resume=resume)
-    shot = BlenderShot(runner.geometry, UsdSettings.from_scene(scene), spec, quality)
-    last = scene.n_frames if frames is None else min(runner.frame + frames, scene.n_frames)
-    video_path = directory / f"{scene.name}.mp4" if video and spec.video else None
-
-    def draw(path: Path) -> np.ndarray:
-        shot.show(frame_fields(runner.simulation))
-        return shot.render(path)
-
-    bar = partial(tqdm, unit="frame", desc=scene.name, disable=not progress)
-    images = render_frames(runner, directory, last, draw, video_path, scene.fps, bar)
-    shot.save(directory / f"{scene.name}.blend")
-    return RenderResult(directory, images, video_path)

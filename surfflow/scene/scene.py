@@ -2,11 +2,11 @@
 
 A scene names the mesh (a file or a built-in procedural mesh, with scale, rotation in degrees
 about x, y, z in that order, and translation), the gravity vector, the liquid (a preset from
-:mod:`surfflow.io.presets` and/or explicit values), friction (model, coefficient and where the
+:mod:`surfflow.scene.presets` and/or explicit values), friction (model, coefficient and where the
 anisotropy tensors come from), sources (``[[sources]]`` of type pour, rain or sink, each with an
 optional dye colour), the initial condition, the duration and frame rate, outputs and rendering.
 See ``surfflow/examples/*.toml`` for complete files; every key is listed in
-:mod:`surfflow.io.scene_schema`.
+:mod:`surfflow.scene.scene_schema`.
 
 Files the scene reads (mesh, initial depth, friction field) are relative to the scene file;
 output and render directories are relative to the working directory. Every unknown key and bad
@@ -23,10 +23,10 @@ from pathlib import Path
 from ..config import Params, PrecomputeParams
 from ..errors import MeshError, ParameterError, SceneError
 from ..kernels.wind import WindGrid
+from ..io.procedural import PROCEDURAL_MESHES
 from . import scene_schema as schema
 from .motion_spec import MOTION_KEYS, MotionSpec, MotionTableError, motion_spec
 from .presets import DEFAULT_LIQUID, LIQUID_PRESETS
-from .procedural import PROCEDURAL_MESHES
 from .toml_lines import key_lines, line_of, parse_toml, read_text
 
 
@@ -117,7 +117,7 @@ class RenderSpec:
     material: str = "water"
     """the liquid's polyscope material: "water" (glossy, surfflow's own) or wax, candy, clay, flat."""
     opacity: float = 0.8
-    """opacity of deep liquid (0..1); thin films are FILM_OPACITY of it (viewer/look.py)."""
+    """opacity of deep liquid (0..1); thin films are FILM_OPACITY of it (surfflow/look.py)."""
     tint_depth: float = 5e-5
     """depth (m) over which the liquid turns from a clear film to its full colour and opacity."""
     dry_time: float = 0.5
@@ -142,7 +142,7 @@ class DropletSpec:
 
 @dataclass(frozen=True)
 class Scene:
-    """A checked scene; build a run from it with :class:`surfflow.runner.SceneRunner`."""
+    """A checked scene; build a run from it with :class:`surfflow.SceneRunner`."""
 
     path: Path
     name: str
