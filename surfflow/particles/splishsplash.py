@@ -45,15 +45,24 @@ import numpy as np
 from ..errors import ParameterError, SimulationError
 from .droplets import Droplets
 
-try:
-    ctypes.CDLL("libGLdispatch.so.0", mode=ctypes.RTLD_GLOBAL)
-except OSError as exc:
-    raise ImportError(f"the SPH engine needs the system library libGLdispatch.so.0 ({exc}); "
-                      "install libglvnd (apt: libglvnd0) or use engine = \"embedded\"") from None
-import pysplishsplash as sph  # noqa: E402  (needs the library above first)
-
 PARK_HEIGHT = 1e4  # m: where the unused particles of the block wait
 DFSPH = 4
+
+
+def load_engine():
+    """The ``pysplishsplash`` module, imported on first use (so that this module imports without
+    the ``[sph]`` extra), after the system ``libGLdispatch.so.0`` it needs to be loaded first."""
+    try:
+        ctypes.CDLL("libGLdispatch.so.0", mode=ctypes.RTLD_GLOBAL)
+    except OSError as exc:
+        raise ImportError(f"the SPH engine needs the system library libGLdispatch.so.0 ({exc}); "
+                          "install libglvnd (apt: libglvnd0) or use engine = \"embedded\"") from None
+    try:
+        import pysplishsplash
+    except ImportError as exc:
+        raise ImportError(f"the SPH engine needs pysplishsplash ({exc}): pip install \"surfflow[sph]\" "
+                          "or use engine = \"embedded\"") from None
+    return pysplishsplash
 
 
 class SplishSplashDroplets(Droplets):
@@ -64,6 +73,7 @@ class SplishSplashDroplets(Droplets):
 
     def __init__(self, capacity: int = 20000, particle_radius: float | None = None, **settings):
         super().__init__(capacity=capacity, **settings)
+        self._sph = load_engine()
         self.capacity = int(capacity)
         self.particle_radius = (0.5 * math.cbrt(self.max_volume) if particle_radius is None
                                 else float(particle_radius))
@@ -111,11 +121,11 @@ class SplishSplashDroplets(Droplets):
         path = os.path.join(folder, "scene.json")
         with open(path, "w", encoding="utf-8") as file:
             json.dump(scene, file)
-        base = sph.Exec.SimulatorBase()
+        base = self._sph.Exec.SimulatorBase()
         base.init(sceneFile=path, useGui=False, initialPause=False, useCache=False, stopAt=0.0,
                   outputDir=folder)
         base.initSimulation()
-        fluid = sph.Simulation.getCurrent().getFluidModel(0)
+        fluid = self._sph.Simulation.getCurrent().getFluidModel(0)
         self._engine_capacity = fluid.numActiveParticles()
         parked = np.asarray(fluid.getFieldBuffer("position"))
         k = np.arange(len(parked))
@@ -123,5 +133,5 @@ class SplishSplashDroplets(Droplets):
         parked[:] = (np.stack([k % side, k // side % side, k // side ** 2], axis=1)
                      + [0.0, PARK_HEIGHT, 0.0])  # 1 m apart: no neighbours among them
         fluid.setNumActiveParticles(0)
-        self._clock = sph.TimeManager.getCurrent().getTime()
+        self._clock = self._sph.TimeManager.getCurrent().getTime()
         self._engine = (base, fluid)

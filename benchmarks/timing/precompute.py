@@ -12,7 +12,10 @@ Prints, as medians of several runs once numba has compiled:
 and the cold start (import + first precompute with an empty numba cache, in a fresh process) and
 the warm start (the same again with the cache filled).
 
-    python benchmarks/precompute.py [--repeats 5]
+    python benchmarks/timing/precompute.py [--repeats 5]
+
+Internals, in one import: the stages of ``sf.precompute`` (topology, smoothing, the
+position-dependent arrays, the friction tensors) are not public; this times them one by one.
 """
 
 import argparse
@@ -23,17 +26,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 import trimesh
+from medians import median_ms
 
 import surfflow as sf
-from surfflow.geometry import roughness
-from surfflow.geometry.precompute import position_arrays, update_positions
-from surfflow.geometry.smoothing import smooth_surface
-from surfflow.geometry.topology import build_topology
-from timing import median_ms
+from surfflow.geometry import precompute as stages, roughness, smoothing, topology
 
-BUNNY = Path(__file__).resolve().parents[1] / "meshes" / "bunny.obj"
+BUNNY = Path(__file__).resolve().parents[2] / "meshes" / "bunny.obj"
 
 
 def stage_times(source, repeats):
@@ -41,17 +42,17 @@ def stage_times(source, repeats):
     mesh = sf.load_mesh(source)
     V, F = np.asarray(mesh.vertices), np.asarray(mesh.faces)
     geom = sf.precompute((V, F))
-    topology = build_topology(F, len(V))
-    arrays = position_arrays(geom.vertices, topology)
+    rings = topology.build_topology(F, len(V))
+    arrays = stages.position_arrays(geom.vertices, rings)
     return len(V), {
         "load": median_ms(lambda: sf.load_mesh(source), repeats),
-        "connect": median_ms(lambda: build_topology(F, len(V)), repeats),
-        "smooth": median_ms(lambda: smooth_surface(V, F, params), repeats),
-        "position": median_ms(lambda: update_positions(geom, geom.vertices), repeats),
+        "connect": median_ms(lambda: topology.build_topology(F, len(V)), repeats),
+        "smooth": median_ms(lambda: smoothing.smooth_surface(V, F, params), repeats),
+        "position": median_ms(lambda: sf.update_positions(geom, geom.vertices), repeats),
         "friction": median_ms(lambda: roughness.feature_friction_tensors(
-            geom.bottom, topology.neighbor_offsets, topology.neighbor_indices,
+            geom.bottom, rings.neighbor_offsets, rings.neighbor_indices,
             arrays["neighbor_coords"], arrays["edge_transforms"], arrays["dual_areas"],
-            topology.is_boundary, params.roughness_gains), repeats),
+            rings.is_boundary, params.roughness_gains), repeats),
         "total": median_ms(lambda: sf.precompute((V, F)), repeats),
     }
 
@@ -71,7 +72,7 @@ def main():
     args = parser.parse_args()
     bunny = trimesh.load(BUNNY, force="mesh", process=False, merge_tex=True, merge_norm=True)
     fine = bunny.subdivide()
-    print(f"numba threads: {sf.kernels._jit.numba.get_num_threads()}")
+    print(f"numba threads: {numba.get_num_threads()}")
     print(f"{'mesh':<22}{'vertices':>9}" + "".join(f"{k:>10}" for k in
           ("load", "connect", "smooth", "position", "friction", "total")) + "   (ms, median)")
     torus = trimesh.creation.torus(1.0, 0.3, major_sections=640, minor_sections=320)

@@ -8,7 +8,10 @@ Prints, as medians of several runs after a warm-up (numba compiled), wall and CP
             one sparse LU factorisation, then 4 solves)
   friction  feature_friction_tensors from the bottom heights (parallel numba kernels)
 On a shared machine CPU time is the steadier figure (the friction kernel runs on all threads).
-Run: python benchmarks/smoothing_roughness.py [repeats]
+Run: python benchmarks/timing/smoothing_roughness.py [repeats]
+
+Internals, in one import: this times two stages of ``sf.precompute`` (smoothing, the friction
+tensors) on their own, which are not public.
 """
 
 import functools
@@ -17,15 +20,12 @@ import sys
 
 import numpy as np
 import trimesh
-from timing import median_seconds
+from medians import median_seconds
 
-from surfflow.config import PrecomputeParams
-from surfflow.geometry.precompute import position_arrays
-from surfflow.geometry.roughness import feature_friction_tensors
-from surfflow.geometry.smoothing import smooth_surface
-from surfflow.geometry.topology import build_topology
+import surfflow as sf
+from surfflow.geometry import precompute as stages, roughness, smoothing, topology
 
-MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
+MESHES = pathlib.Path(__file__).resolve().parents[2] / "meshes"
 
 
 def corrugated_grid(cells):
@@ -48,17 +48,18 @@ def meshes():
 def main(repeats=3):
     print(f"{'mesh':10s} {'vertices':>9s}   {'2%':>13s}   {'10%':>13s}   "
           f"{'friction':>13s}   (wall / cpu s)")
-    wide = PrecomputeParams(feature_size="10%")
+    wide = sf.PrecomputeParams(feature_size="10%")
     for name, V, F in meshes():
-        default = median_seconds(functools.partial(smooth_surface, V, F, PrecomputeParams()), repeats)
-        wider = median_seconds(functools.partial(smooth_surface, V, F, wide), repeats)
-        x, bottom = smooth_surface(V, F, PrecomputeParams())
-        topology = build_topology(F, len(V))
-        arrays = position_arrays(x, topology)
+        default = median_seconds(functools.partial(smoothing.smooth_surface, V, F, sf.PrecomputeParams()),
+                                 repeats)
+        wider = median_seconds(functools.partial(smoothing.smooth_surface, V, F, wide), repeats)
+        x, bottom = smoothing.smooth_surface(V, F, sf.PrecomputeParams())
+        rings = topology.build_topology(F, len(V))
+        arrays = stages.position_arrays(x, rings)
         friction = median_seconds(functools.partial(
-            feature_friction_tensors, bottom, topology.neighbor_offsets, topology.neighbor_indices,
+            roughness.feature_friction_tensors, bottom, rings.neighbor_offsets, rings.neighbor_indices,
             arrays["neighbor_coords"], arrays["edge_transforms"], arrays["dual_areas"],
-            topology.is_boundary, (1.0, 1.0)), repeats)
+            rings.is_boundary, (1.0, 1.0)), repeats)
         cells = "   ".join(f"{w:6.3f} / {c:5.3f}" for w, c in (default, wider, friction))
         print(f"{name:10s} {len(V):9d}   {cells}")
 

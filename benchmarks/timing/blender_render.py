@@ -1,7 +1,7 @@
 """Seconds per frame of a Blender (Cycles, CPU) render of an example scene, and the README's pictures.
 
-    python benchmarks/blender_render.py [--example bunny_pour] [--frame 45] [--frames 3]
-                                        [--quality draft] [--save docs/bunny_blender.png]
+    python benchmarks/timing/blender_render.py [--example bunny_pour] [--frame 45] [--frames 3]
+                                               [--quality draft] [--save docs/bunny_blender.png]
 
 Runs the scene to ``--frame`` without drawing, then shows and renders ``--frames`` frames with
 :class:`surfflow.viewer.blender.BlenderShot` and prints the median seconds per frame (building
@@ -9,6 +9,9 @@ the frame's meshes plus the Cycles render, the simulation not counted) with the 
 and the load average (the machine may be shared), the resolution, samples
 and whether the denoiser ran. ``--save`` copies the first rendered frame there. Needs the extra
 "blender" (bpy, Python 3.11).
+
+Internals: ``BlenderShot`` (the renderer, fed one frame at a time so that the simulation is not
+timed), ``UsdSettings`` and ``frame_fields`` are not public.
 """
 
 import argparse
@@ -21,12 +24,11 @@ from pathlib import Path
 
 import numba
 
-from surfflow.cli import EXAMPLES_DIR
-from surfflow.io.scene import load_scene
-from surfflow.io.usd import UsdSettings
-from surfflow.io.writers import frame_fields
-from surfflow.runner import SceneRunner
-from surfflow.viewer.blender import BlenderShot
+import surfflow as sf
+from surfflow.io import usd, writers
+from surfflow.blender import BlenderShot
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "surfflow" / "examples"
 
 
 def main() -> None:
@@ -37,18 +39,18 @@ def main() -> None:
     parser.add_argument("--quality", default="draft")
     parser.add_argument("--save", help="copy the first rendered frame to this PNG")
     args = parser.parse_args()
-    scene = load_scene(EXAMPLES_DIR / f"{args.example}.toml")
+    scene = sf.load_scene(EXAMPLES / f"{args.example}.toml")
     with tempfile.TemporaryDirectory() as out:
-        runner = SceneRunner(scene, output_dir=out)
+        runner = sf.SceneRunner(scene, output_dir=out)
         while runner.frame < args.frame:
             runner.advance_frame()
-        shot = BlenderShot(runner.geometry, UsdSettings.from_scene(scene), scene.render, args.quality)
+        shot = BlenderShot(runner.geometry, usd.UsdSettings.from_scene(scene), scene.render, args.quality)
         seconds, cpu = [], []
         for k in range(args.frames):
             if k:
                 runner.advance_frame()
             start, cpu_start = time.perf_counter(), time.process_time()
-            shot.show(frame_fields(runner.simulation))
+            shot.show(writers.frame_fields(runner.simulation))
             shot.render(Path(out) / f"frame_{runner.frame:05d}.png")
             seconds.append(time.perf_counter() - start)
             cpu.append(time.process_time() - cpu_start)

@@ -12,7 +12,11 @@ The scene: the paint_grooves example on a 20 x 20 grid (441 vertices), 0.5 s at 
   per case    on the warm 1-worker cluster: 16 cases / 16 - direct, the cost of dispatching a
               case (client, scheduler, worker) and of the sweep's own writes
 
-    python benchmarks/sweep.py [--repeats 3]
+    python benchmarks/timing/sweep.py [--repeats 3]
+
+Public API, except ``write_case_scene`` (one case of the sweep as a scene file, for the direct
+run) and ``start_local_cluster`` (a cluster kept up across sweeps), both of ``surfflow.batch``.
+Needs the extra "cluster" (Dask distributed).
 """
 
 import argparse
@@ -25,11 +29,10 @@ from pathlib import Path
 
 import numba
 
+from medians import median_seconds
+
 import surfflow as sf
-from surfflow.batch.case_scene import write_case_scene
-from surfflow.batch.cluster import start_local_cluster
-from surfflow.runner import SceneRunner
-from timing import median_seconds
+from surfflow.batch import case_scene, cluster
 
 SWEEP = """\
 scene = "paint_grooves"
@@ -62,12 +65,12 @@ def main():
         (tmp / "sweep.toml").write_text(SWEEP)
         cache = tmp / "cache"
         spec = sf.load_sweep(tmp / "sweep.toml")
-        scene = sf.load_scene(write_case_scene(spec, spec.cases[0], tmp / "direct", cache))
+        scene = sf.load_scene(case_scene.write_case_scene(spec, spec.cases[0], tmp / "direct", cache))
         numba.set_num_threads(1)
         runs = iter(range(10**6))
 
         def direct():
-            SceneRunner(scene, output_dir=tmp / f"direct{next(runs)}").run()
+            sf.SceneRunner(scene, output_dir=tmp / f"direct{next(runs)}").run()
 
         def run_sweep(sweep, workers=None, scheduler=None):
             rows = sf.sweep(sweep, tmp / f"sweep{next(runs)}", workers=workers, scheduler=scheduler,
@@ -94,14 +97,15 @@ def warm_cluster_times(spec, workers: int, run_sweep, repeats: int):
     """On one LocalCluster: seconds to start it, to run a first case per worker, the median
     seconds of the 16-case sweep, and the median seconds a case took inside its worker."""
     start = time.perf_counter()
-    with start_local_cluster(workers) as cluster:
+    with cluster.start_local_cluster(workers) as local:
         t_start = time.perf_counter() - start
-        address = cluster.scheduler_address
+        address = local.scheduler_address
         t_first = median_wall(lambda: run_sweep(replace(spec, cases=spec.cases[:workers]), scheduler=address), 1)
         inside = []
         t_warm = median_wall(lambda: inside.extend(row["wall_time_s"] for row in run_sweep(spec, scheduler=address)),
                              repeats)
     return t_start, t_first, t_warm, statistics.median(inside)
+
 
 if __name__ == "__main__":
     main()

@@ -7,12 +7,17 @@ frames, M_ij, dual areas and vectors), the derived fields, the volume-keeping de
 the acceleration from the positions' history; "step" is the whole step, inertial force
 included; "still mesh" the same simulation without motion, timed in turns with it. Medians
 (and minima, nearer an idle machine) of --repeats runs of --steps steps. A second line times
-the geometry and fields recompute alone both ways, in turns: the one-shot functions
-(``sf.update_positions`` and ``surface_fields``, new arrays every call) and the in-place path
-the step uses (``GeometryWorkspace.update`` and ``update_surface_fields``, same bits).
+the geometry recompute alone both ways, in turns: the one-shot function (``sf.update_positions``,
+new arrays every call) and the in-place path the step uses (``GeometryWorkspace.update``, same
+bits).
 Reference (SPEC §9, on a GPU): 28.9 ms recompute and 41.4 ms per step at 23k vertices.
 
-    /work/venv/bin/python benchmarks/motion.py [--steps 20] [--repeats 5] [--meshes plane23k,bunny,torus205k]
+    python benchmarks/timing/motion.py [--steps 20] [--repeats 5] [--meshes plane23k,bunny,torus205k]
+
+Internals, as the figures need them: the "recompute" column times the step's private motion
+stage (``medians.time_stages``); ``GeometryWorkspace`` (the step's in-place geometry update) and
+``plane`` (the procedural grid of the scenes, from the mesh input that stays in ``io/``) are not
+public.
 """
 
 import os
@@ -22,13 +27,12 @@ import time
 
 import numpy as np
 
-import surfflow as sf
+from medians import run_for_meshes, time_stages
 from step import half_wet_simulation, load
-from surfflow.io.procedural import plane
-from surfflow.geometry.precompute import update_positions
+
+import surfflow as sf
 from surfflow.geometry.workspace import GeometryWorkspace
-from surfflow.state import surface_fields, update_surface_fields
-from timing import run_for_meshes
+from surfflow.io.procedural import plane
 
 
 def deforming_geometry(name):
@@ -52,22 +56,15 @@ def benchmark(name, steps, repeats):
     still, sim = half_wet_simulation(geom), half_wet_simulation(geom)
     size = float(np.linalg.norm(np.ptp(geom.vertices, axis=0)))
     sim.set_motion(sf.motion.Wave(0.01 * size, 0.5 * size, 1.0, axis=(1, 0, 0), direction=(0, 0, 1)))
-    recompute = []
-    follow = sim._follow_motion
-
-    def timed_follow():
-        start = time.perf_counter()
-        follow()
-        recompute.append(time.perf_counter() - start)
-    sim._follow_motion = timed_follow
+    recompute = time_stages(sim, ("_follow_motion",))
     for _ in range(3):
         sim.step()
         still.step()
     runs, recomputes, still_runs = [], [], []
     for _ in range(repeats):  # interleaved, so both see the same machine load
-        recompute.clear()
+        recompute.update(dict.fromkeys(recompute, 0.0))
         runs.append(per_step_seconds(sim, steps))
-        recomputes.append(sum(recompute) / steps)
+        recomputes.append(sum(recompute.values()) / steps)
         still_runs.append(per_step_seconds(still, steps))
     book = sim.ledger()
     n = geom.n_vertices
@@ -78,22 +75,21 @@ def benchmark(name, steps, repeats):
           f"{1e3 * min(runs):.2f})  still mesh {1e3 * statistics.median(still_runs):7.2f} ms (min "
           f"{1e3 * min(still_runs):.2f})  {n / per_step:9.3e} vertex-steps/s  volume error "
           f"{book['balance_error'] / book['current']:.1e}  (medians of {repeats} x {steps})")
-    print(f"{'':9s} geometry + fields: one-shot (update_positions, surface_fields) "
-          f"{one_shot:7.2f} ms, in place (GeometryWorkspace, update_surface_fields) {in_place:7.2f} ms")
+    print(f"{'':9s} geometry: one-shot (sf.update_positions) {one_shot:7.2f} ms, "
+          f"in place (GeometryWorkspace) {in_place:7.2f} ms")
 
 
 def recompute_paths(sim, repeats):
-    """Median ms of the position-dependent recompute alone, taken in turns: the one-shot
-    functions that allocate new arrays, and the in-place path the step uses (same results)."""
-    geom, gravity, boundary = sim.geometry, sim.params.gravity, sim.params.boundary
+    """Median ms of the position-dependent geometry recompute alone, taken in turns: the
+    one-shot function that allocates new arrays, and the in-place path the step uses (same
+    results)."""
+    geom = sim.geometry
     vertices = np.array(geom.vertices)
-    workspace, fields = GeometryWorkspace(geom), surface_fields(geom, gravity, boundary)
+    workspace = GeometryWorkspace(geom)
     one_shot, in_place = [], []
     for _ in range(2 * repeats + 1):  # the first round warms up
-        one_shot.append(seconds(lambda: surface_fields(update_positions(geom, vertices), gravity,
-                                                       boundary)))
-        in_place.append(seconds(lambda: update_surface_fields(
-            fields, workspace.update(geom, vertices), gravity, boundary)))
+        one_shot.append(seconds(lambda: sf.update_positions(geom, vertices)))
+        in_place.append(seconds(lambda: workspace.update(geom, vertices)))
     return 1e3 * statistics.median(one_shot[1:]), 1e3 * statistics.median(in_place[1:])
 
 

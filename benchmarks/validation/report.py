@@ -1,9 +1,9 @@
 """Print every validation case's measured error against its VALIDATION.md target.
 
-    python benchmarks/validation_report.py            # full resolutions (several minutes)
-    python benchmarks/validation_report.py --quick    # the test suite's resolutions
-    python benchmarks/validation_report.py --case ritter --case thacker
-    python benchmarks/validation_report.py --scheme conservative   # one scheme (default: both)
+    python benchmarks/validation/report.py            # full resolutions (several minutes)
+    python benchmarks/validation/report.py --quick    # the test suite's resolutions
+    python benchmarks/validation/report.py --case ritter --case thacker
+    python benchmarks/validation/report.py --scheme conservative   # one scheme (default: both)
 
 Each row: case, resolution, figure, measured value, target, pass/FAIL, wall time. Convergence
 rows repeat a case at increasing resolution. The cases themselves live in
@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests"))
 
 import validation_cases as cases  # noqa: E402
 

@@ -8,7 +8,7 @@ vertices), the bore position error in cells, and the wall time of the run (media
 ``--repeats``; compilation and set-up excluded). ANUGA is optional (``pip install anuga``); without
 it the script says so and times surfflow alone.
 
-    python benchmarks/anuga_compare.py [--repeats 3] [--resolutions 200x2,400x4,800x8]
+    python benchmarks/validation/anuga_compare.py [--repeats 3] [--resolutions 200x2,400x4,800x8]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests"))
 
 import builders  # noqa: E402
 import exact_solutions as exact  # noqa: E402

@@ -6,7 +6,12 @@ polyscope drawing the scene and reading it back (``render_frame``), as ``surfflo
 for the default look (translucent glossy water, depth-peeled transparency) and the old opaque
 clay coat (``opacity = 1``, ``material = "clay"``).
 
-    python benchmarks/display.py [--repeats 5] [--width 800 --height 600]
+    python benchmarks/timing/display.py [--repeats 5] [--width 800 --height 600]
+
+Internals, in one import: the display's parts are not public, so this takes them from the module
+of the headless renderer (``surfflow.viewer.render``, the path ``surfflow render`` runs), as that
+module uses them: ``init_headless``, ``apply_scene_look``, ``LiquidView``, ``place_camera`` and
+``render_frame``.
 """
 
 import argparse
@@ -16,16 +21,12 @@ from pathlib import Path
 
 import numpy as np
 import polyscope as ps
-from timing import median_ms
+from medians import median_ms
 
-from surfflow.io.scene import load_scene
-from surfflow.io.scene_setup import scene_geometry, scene_mesh
-from surfflow.viewer.camera import place_camera
-from surfflow.viewer.liquid_view import LiquidView
-from surfflow.viewer.look import apply_scene_look
-from surfflow.viewer.render import init_headless, render_frame
+import surfflow as sf
+from surfflow.viewer import render as headless
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:
@@ -34,21 +35,21 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=800)
     parser.add_argument("--height", type=int, default=600)
     args = parser.parse_args()
-    scene = load_scene(ROOT / "surfflow" / "examples" / "bunny_pour.toml")
-    geometry = scene_geometry(scene, *scene_mesh(scene.mesh))
+    scene = sf.load_scene(ROOT / "surfflow" / "examples" / "bunny_pour.toml")
+    geometry = sf.SceneRunner(scene, output_dir=tempfile.mkdtemp()).geometry
     height = geometry.vertices[:, 1]
     depth = np.where(height > np.median(height), 2e-4 * (height - np.median(height)) / np.ptp(height), 0.0)
     dye = np.zeros((geometry.n_vertices, len(scene.dye_colors)))
     dye[:, 0] = 1.0
-    init_headless(args.width, args.height)
+    headless.init_headless(args.width, args.height)
     out = Path(tempfile.mkdtemp()) / "frame.png"
     print(f"bunny: {geometry.n_vertices} vertices, {args.width} x {args.height} pixels")
     for label, changes in (("default look", {}), ("opaque clay", {"opacity": 1.0, "material": "clay"})):
         spec = dataclasses.replace(scene.render, **changes)
         ps.remove_all_structures()
-        apply_scene_look(spec)
-        view = LiquidView(geometry, scene.liquid_color, scene.dye_colors, spec.color_by, spec)
-        place_camera(scene, geometry)
+        headless.apply_scene_look(spec)
+        view = headless.LiquidView(geometry, scene.liquid_color, scene.dye_colors, spec.color_by, spec)
+        headless.place_camera(scene, geometry)
         update_ms, frame_ms = time_view(view, depth, geometry.bottom, dye, scene, out, args.repeats)
         print(f"{label}: update {update_ms:.1f} ms, frame {frame_ms:.0f} ms")
 
@@ -62,7 +63,7 @@ def time_view(view, depth, bottom, dye, scene, out: Path, repeats: int) -> tuple
 
     def frame():
         update()
-        render_frame(out)
+        headless.render_frame(out)
 
     return median_ms(update, repeats), median_ms(frame, repeats)
 

@@ -1,13 +1,12 @@
 """Cost of surface tension, wind and dissolution per step, each alone and all together.
 
-For each mesh (the bunny, a 41k-vertex icosphere) the half-wet scene of ``benchmarks/step.py``
+For each mesh (the bunny, a 41k-vertex icosphere) the half-wet scene of ``step.py``
 runs five ways: the base liquid, + surface tension, + wind (a Python function of position and
 time, evaluated every step), + dissolution (a soluble layer under the whole wet half), and all
 three. Prints milliseconds per adaptive step (median of several runs), the mean dt (the
 capillary limit shortens it) and the extra cost of each term over the base.
 
-    /work/venv/bin/python benchmarks/step_physics.py [--steps 20] [--repeats 5]
-                                                     [--meshes bunny,ico41k]
+    python benchmarks/timing/step_physics.py [--steps 20] [--repeats 5] [--meshes bunny,ico41k]
 """
 
 import statistics
@@ -15,9 +14,10 @@ import time
 
 import numpy as np
 
-import surfflow as sf
-from timing import run_for_meshes
+from medians import run_for_meshes
 from step import load
+
+import surfflow as sf
 
 VARIANTS = {
     "base": {},

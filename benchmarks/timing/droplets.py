@@ -2,10 +2,11 @@
 simulated seconds per wall second), and a 129k-particle cloud raining onto the bunny (the
 particle count of the reference method's SPH benchmark) for the cost per particle-step.
 
-    /work/venv/bin/python benchmarks/droplets.py [--until 3.0] [--cloud 129000] [--repeats 5]
+    python benchmarks/timing/droplets.py [--until 3.0] [--cloud 129000] [--repeats 5]
 
 The reference method reports 20.5 ms (film, 23k vertices) + 26.7 ms (129k SPH particles) per
-step on a GPU.
+step on a GPU. Public API, except the particle stage: the film/particle split and the cloud time
+the step's private coupling stage ``_couple_particles`` (there is no public hook inside a step).
 """
 
 import argparse
@@ -15,40 +16,28 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from medians import time_stages
 
-from surfflow.io.scene import load_scene
-from surfflow.runner import SceneRunner
+import surfflow as sf
 
-SCENE = Path(__file__).resolve().parents[1] / "surfflow" / "examples" / "bunny_pour.toml"
-
-
-def timed_stage(sim, name, spent):
-    """Wrap the Simulation stage method ``name`` to add its seconds to spent[name]."""
-    method = getattr(sim, name)
-
-    def timed(*args):
-        start = time.perf_counter()
-        result = method(*args)
-        spent[name] += time.perf_counter() - start
-        return result
-    setattr(sim, name, timed)
+SCENE = Path(__file__).resolve().parents[2] / "surfflow" / "examples" / "bunny_pour.toml"
+COUPLING = "_couple_particles"
 
 
 def bunny_pour(until, output):
     """Run bunny_pour to ``until`` s; print the film/particle split per step."""
-    runner = SceneRunner(load_scene(SCENE), output_dir=output)
+    runner = sf.SceneRunner(sf.load_scene(SCENE), output_dir=output)
     sim = runner.simulation
     sim.advance(1e-3)  # compile and warm up
-    spent = {"_couple_particles": 0.0}
-    timed_stage(sim, "_couple_particles", spent)
-    counts, steps0 = [], sim.state.step_count
+    spent = time_stages(sim, (COUPLING,))
+    counts = []
     start = time.perf_counter()
     while sim.time < until - 1e-12:
         sim.step()
         counts.append(sim.particles.count)
     wall = time.perf_counter() - start
-    steps = sim.state.step_count - steps0
-    particles = 1e3 * spent["_couple_particles"] / steps
+    steps = len(counts)
+    particles = 1e3 * sum(spent.values()) / steps
     book = sim.ledger()
     print(f"bunny_pour to t={sim.time:.2f} s: {steps} steps, {1e3 * wall / steps:.2f} ms/step = "
           f"film {1e3 * wall / steps - particles:.2f} + particles {particles:.2f} ms "
@@ -74,13 +63,14 @@ def cloud(runner, n_particles, repeats):
         sim.particles.remove(np.ones(sim.particles.count, bool))
         sim.particles.add(positions, np.zeros_like(positions), np.full(n_particles, 1e-9))
         wall_start, cpu_start = time.perf_counter(), time.process_time()
-        sim._couple_particles(2e-3)
+        getattr(sim, COUPLING)(2e-3)
         wall.append(time.perf_counter() - wall_start)
         cpu.append(time.process_time() - cpu_start)
     ms = 1e3 * statistics.median(wall)
     print(f"cloud of {n_particles} particles over the bunny: {ms:.2f} ms per coupling step, "
           f"CPU {1e3 * statistics.median(cpu):.2f} ms (medians of {repeats}; fly + interact + "
           f"collide + absorb + emit), {n_particles / ms * 1e3:.3e} particle-steps/s")
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -6,20 +6,23 @@ the precomputed anisotropy, a sponge on a tenth of the vertices, numba's default
 Each mesh runs with both momentum schemes (``Params(scheme=...)``), then the default one with two
 dyes; simulated seconds per wall second use the mean time step of the timed steps.
 
-    /work/venv/bin/python benchmarks/step.py [--steps 20] [--repeats 5] [--meshes bunny,ico41k]
+    python benchmarks/timing/step.py [--steps 20] [--repeats 5] [--meshes bunny,ico41k]
+
+Public API only, except the per-stage breakdown, which times the step's private stage methods
+(``medians.time_stages``: there is no public hook inside a step).
 """
 
 import os
 import statistics
 import tempfile
-from pathlib import Path
 import time
+from pathlib import Path
 
 import numpy as np
 import trimesh
+from medians import run_for_meshes, time_stages
 
 import surfflow as sf
-from timing import run_for_meshes
 
 STAGES = ("_stable_time_step", "_apply_sources", "_advect_velocity", "_apply_forces",
           "_apply_friction", "_apply_walls", "_update_depth", "_clear_dry", "_check_finite")
@@ -28,7 +31,7 @@ STAGES = ("_stable_time_step", "_apply_sources", "_advect_velocity", "_apply_for
 def load(name):
     """The geometry of a benchmark mesh (smoothed, so the friction anisotropy is not trivial)."""
     if name == "bunny":
-        mesh = sf.load_mesh(Path(__file__).resolve().parents[1] / "meshes" / "bunny.obj")
+        mesh = sf.load_mesh(Path(__file__).resolve().parents[2] / "meshes" / "bunny.obj")
     elif name == "ico41k":
         mesh = trimesh.creation.icosphere(6)
     else:
@@ -55,21 +58,6 @@ def half_wet_simulation(geom, scheme="semi_lagrangian", n_dyes=0):
     return sim
 
 
-def time_stages(sim):
-    """Wrap the step's stage methods with timers; returns the dict they add seconds to."""
-    spent = dict.fromkeys(STAGES, 0.0)
-    for stage in STAGES:
-        method = getattr(sim, stage)
-
-        def timed(*args, _method=method, _stage=stage):
-            start = time.perf_counter()
-            result = _method(*args)
-            spent[_stage] += time.perf_counter() - start
-            return result
-        setattr(sim, stage, timed)
-    return spent
-
-
 def benchmark(name, steps, repeats):
     geom = load(name)
     for scheme, n_dyes in (("semi_lagrangian", 0), ("conservative", 0), ("semi_lagrangian", 2)):
@@ -88,7 +76,7 @@ def benchmark_scheme(name, geom, scheme, steps, repeats, n_dyes=0):
             sim.step()
         runs.append((time.perf_counter() - start) / steps)
     mean_dt = (sim.time - simulated) / (repeats * steps)
-    spent = time_stages(sim)
+    spent = time_stages(sim, STAGES)
     for _ in range(steps):
         sim.step()
     per_step = statistics.median(runs)
@@ -97,7 +85,7 @@ def benchmark_scheme(name, geom, scheme, steps, repeats, n_dyes=0):
     print(f"{name:7s} {label:24s} {n:7d} vertices  {1e3 * per_step:8.2f} ms/step (median of "
           f"{repeats} x {steps}, min {1e3 * min(runs):.2f})  {n / per_step:10.3e} vertex-steps/s  "
           f"{mean_dt / per_step:6.3f} simulated s per wall s")
-    total = sum(spent.values())
+    total = sum(spent.values()) or 1.0
     for stage, seconds in sorted(spent.items(), key=lambda item: -item[1]):
         print(f"    {stage.lstrip('_'):20s} {1e3 * seconds / steps:7.3f} ms  {100 * seconds / total:5.1f} %")
 

@@ -1,18 +1,18 @@
 """Time load_mesh / validate_mesh: the bunny file and large icospheres (median of several runs).
 
 Prints wall and CPU seconds: on a shared machine the CPU time (one thread) is the steadier figure.
-Run: python benchmarks/load_mesh_timing.py [repeats]
+Run: python benchmarks/timing/load_mesh.py [repeats]
 """
 
 import pathlib
 import sys
 
 import trimesh
-from timing import median_seconds
+from medians import median_seconds
 
 import surfflow as sf
 
-MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
+MESHES = pathlib.Path(__file__).resolve().parents[2] / "meshes"
 
 
 def report(label: str, action, repeats: int) -> None:

@@ -12,18 +12,22 @@ the grooves face the axis almost head-on, |tangential part| < 0.5, are left out)
   in b      the groove amplitude found in the bottom heights over the amplitude, on the planes,
             and the filter's prediction 1 - (1 + tau (2 pi / L)^2)^-s
   ratio     median T1 / T2, the friction anisotropy
-and the precompute time. Run: python benchmarks/feature_size.py
+and the precompute time. Run: python benchmarks/validation/feature_size.py
+
+Public API, except ``grooved_plane`` (the procedural grooved panel of the scenes, from the mesh
+input that stays in ``io/``).
 """
 
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import surfflow as sf
 from surfflow.io.procedural import grooved_plane
 
-MESHES = __import__("pathlib").Path(__file__).resolve().parents[1] / "meshes"
+MESHES = Path(__file__).resolve().parents[2] / "meshes"
 GROOVE_ANGLE = 30.0   # degrees from x to the groove-crossing direction: not along the grid
 
 
