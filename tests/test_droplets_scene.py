@@ -1,6 +1,8 @@
 """Droplets in scenes: the [droplets] table, particle outputs (npz, VTU point sets + PVD), the
 viewer's point cloud, and restarts from a checkpoint file."""
 
+import importlib.util
+
 import meshio
 import numpy as np
 import polyscope as ps
@@ -87,6 +89,16 @@ def test_bad_droplet_tables_name_the_key(table, message):
     text = CEILING.replace("[droplets]\nfloor = -0.5\ndrag = 0.5", table)
     with pytest.raises(SceneError, match=message):
         parse_scene(text, "bad.toml")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pysplishsplash") is not None,
+                    reason="the SPH extra is installed: the scene would load")
+def test_a_scene_asking_for_the_missing_sph_engine_names_the_extra(tmp_path):
+    text = CEILING.replace("[droplets]\n", '[droplets]\nengine = "splishsplash"\n')
+    scene = load_scene(write_scene(tmp_path, text, "sph.toml"))
+    with pytest.raises(SceneError, match=r'sph\.toml: \[droplets\] engine = "splishsplash" needs '
+                                         r'the SPH extra.*surfflow\[sph\]'):
+        SceneRunner(scene, output_dir=tmp_path, cache_dir=tmp_path / "cache")
 
 
 def test_viewer_draws_droplets_as_spheres_of_their_volume(ceiling, tmp_path):

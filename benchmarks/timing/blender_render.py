@@ -4,7 +4,7 @@
                                                [--quality draft] [--save docs/bunny_blender.png]
 
 Runs the scene to ``--frame`` without drawing, then shows and renders ``--frames`` frames with
-:class:`surfflow.viewer.blender.BlenderShot` and prints the median seconds per frame (building
+:class:`surfflow.blender.BlenderShot` and prints the median seconds per frame (building
 the frame's meshes plus the Cycles render, the simulation not counted) with the CPU seconds
 and the load average (the machine may be shared), the resolution, samples
 and whether the denoiser ran. ``--save`` copies the first rendered frame there. Needs the extra

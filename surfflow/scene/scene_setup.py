@@ -119,13 +119,14 @@ def scene_droplets(scene):
         return None
     settings = {k: v for k, v in dataclasses.asdict(spec).items() if k != "engine"}
     if spec.engine == "splishsplash":
-        try:
-            from ..particles.splishsplash import SplishSplashDroplets
+        from ..particles.splishsplash import SplishSplashDroplets
+
+        try:  # the engine is imported when the droplets are made
+            return SplishSplashDroplets(**settings)
         except ImportError as exc:
             raise SceneError(f"{scene.path}: [droplets] engine = \"splishsplash\" needs the SPH "
                              f"extra ({exc}); pip install \"surfflow[sph]\" or use engine = "
                              "\"embedded\"") from None
-        return SplishSplashDroplets(**settings)
     return Droplets(**settings)
 
 
