@@ -1,139 +1,31 @@
-"""The two momentum schemes of ``Params(scheme=...)`` (SPEC §4, §10), chosen once per simulation.
+"""The finite-volume scheme, ``Params(scheme="conservative")`` (SPEC §10).
 
-Each is an object with the same narrow interface, called at fixed places of ``Simulation._step``:
-
-=======================  =======================================  ===============================
-method                   "semi_lagrangian"                        "conservative"
-=======================  =======================================  ===============================
-advect (stage 3)         back-trace u (kernels/advection.py)      nothing: in the fluxes
-apply_gravity (stage 4)  u += dt a, a = -|g| grad H               nothing: a joins the fluxes
-transport (stage 6)      continuity on d with u fixed             Heun (SSP-RK2) on d and d u
-                         (kernels/continuity.py)                  with HLL fluxes, limited
-                                                                  reconstruction, well-balanced
-                                                                  gravity (kernels/riemann.py)
-set_boundary             not available (ParameterError)           inflow, level, transmissive
-=======================  =======================================  ===============================
-
-``transport`` returns the volumes (m^3) that left and entered through the boundary this step.
-Both carry the dyes on their limited mass fluxes, second order (``carry_dyes``,
-kernels/tracers.py).
-``owns_friction``: the conservative scheme applies the implicit friction and damping of stage
-5 to the liquid inside each of its stages, after the gravity it adds there (a stiff friction
-must act on every stage's velocity, or a creeping film moves at the undamped dt a for a stage).
+Heun (SSP-RK2) on d and d u with HLL fluxes, limited reconstruction and well-balanced gravity
+(kernels/riemann.py), second order in space and time. It covers stages 3 to 6 of the step as
+one, its ``transport``: each Runge-Kutta stage carries d u on the momentum fluxes (no separate
+advection), adds the gravity-pressure acceleration and then the implicit friction and damping
+(a stiff friction must act on every stage's velocity, or a creeping film moves at the undamped
+dt a for a stage; so a film's u = a / k exactly). The dyes ride on each stage's limited mass
+fluxes. Open boundary segments (``surfflow/boundaries.py``: inflow, level, transmissive) enter
+through the boundary fluxes.
 """
 
 from __future__ import annotations
 
-import math
-from typing import NamedTuple
-
 import numpy as np
 
-from .errors import ParameterError
-from .kernels.advection import advect_velocity
-from .kernels.continuity import edge_fluxes, update_depth
-from .kernels.friction import apply_friction
-from .kernels.pressure import apply_gravity_pressure
-from .kernels.reconstruction import limited_gradients
-from .kernels.riemann import (DISCHARGE, LEVEL, NO_BOUNDARY, TRANSMISSIVE, average_stages,
-                              boundary_fluxes, conservative_stage, hll_edge_fluxes,
-                              outflow_factors)
-from .kernels.tracers import carry, limited_faces
-
-BOUNDARY_KINDS = {"inflow": DISCHARGE, "level": LEVEL, "transmissive": TRANSMISSIVE}
-
-
-def friction_coefficients(params) -> tuple[float, float]:
-    """(linear gamma (1/s), laminar 3 nu (m^2/s)) of kernels/friction.py for ``params``."""
-    laminar = params.friction_model == "laminar"
-    return (0.0 if laminar else params.friction), (3.0 * params.viscosity if laminar else 0.0)
-
-
-def gravity_pressure(geom, fields, state, params, bottom, depth, dt, velocity) -> None:
-    """velocity += dt a on the wet vertices of ``depth``, a the well-balanced gravity-pressure
-    acceleration (kernels/pressure.py)."""
-    apply_gravity_pressure(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                           geom.dual_areas, fields.fit_weights, state.friction_share,
-                           fields.vertex_height, fields.normal_rise, fields.tangent_gravity,
-                           params.gravity_magnitude, bottom, depth, params.min_depth, dt,
-                           velocity)
-
-
-def carry_dyes(geom, fields, params, depth, depth_out, velocity, shift, dye, mass_flux,
-               boundary_flux, outflow_factor, dt, faces, outflow, dye_out) -> None:
-    """dye_out (n, n_dyes): the dyes carried on a continuity's limited mass fluxes from depth to
-    depth_out, second order (kernels/tracers.py, faces moved back by shift u); faces
-    (nnz, n_dyes), outflow (n, n_dyes) scratch. Nothing runs without dyes."""
-    if not dye.shape[1]:
-        return
-    g = geom
-    limited_faces(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords, fields.fit_weights,
-                  g.dual_areas, depth, params.min_depth, dye, velocity, shift, mass_flux,
-                  boundary_flux, outflow_factor, dt, faces)
-    carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, depth,
-          depth_out, dye, faces, mass_flux, boundary_flux, outflow_factor, dt, 1.0, dye_out,
-          outflow)
-
-
-class SemiLagrangianScheme:
-    """Velocity form: semi-Lagrangian advection, then the continuity with the new velocity."""
-
-    owns_friction = False  # Simulation's stage 5 applies it to u before the continuity
-
-    def __init__(self, geom, params, n_dyes: int):
-        self.params = params
-        self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
-        self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
-
-    def use_geometry(self, geom, fields) -> None:
-        """Nothing derived from the geometry is kept."""
-
-    def set_boundary(self, kind, value, vertices, geom, fields) -> None:
-        raise ParameterError("boundary segments (set_boundary, [[boundaries]]) need the "
-                             "conservative scheme; build the simulation with "
-                             "Params(scheme='conservative') (scene: [solver] scheme)")
-
-    def advect(self, geom, state, dt: float) -> None:
-        advect_velocity(geom.neighbor_offsets, geom.neighbor_indices, geom.is_boundary,
-                        geom.neighbor_coords, geom.edge_transforms, state.depth, state.velocity,
-                        self.params.min_depth, dt, state.velocity_next)
-        state.swap_velocity()
-
-    def apply_gravity(self, geom, fields, state, bottom, dt: float) -> None:
-        gravity_pressure(geom, fields, state, self.params, bottom, state.depth, dt, state.velocity)
-
-    def transport(self, geom, fields, state, bottom, time: float, dt: float) -> tuple:
-        f, s = fields, state
-        edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                    f.reverse_dual_edge_vectors, f.boundary_outflow_normals, geom.dual_areas,
-                    s.shoreline_wall, s.depth, s.velocity, s.friction_share,
-                    self.params.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor)
-        update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
-                     geom.dual_areas, s.depth, s.velocity, s.edge_flux, s.boundary_flux,
-                     s.outflow_factor, self.params.min_depth, dt, s.depth_next, s.velocity_next,
-                     s.outflow_volume)
-        carry_dyes(geom, f, self.params, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
-                   s.edge_flux,
-                   s.boundary_flux, s.outflow_factor, dt, self.dye_faces, self.dye_outflow,
-                   s.dye_next)
-        s.swap_depth()
-        s.swap_velocity()
-        return float(s.outflow_volume.sum()), 0.0
-
-
-class BoundarySegment(NamedTuple):
-    """A named open boundary: kind (riemann.LEVEL, ...), value (float or callable of time),
-    vertices (k,) int64."""
-
-    kind: int
-    value: object
-    vertices: np.ndarray
+from ..boundaries import BOUNDARY_KINDS, BoundarySegment, segment_normals
+from ..kernels.friction import apply_friction
+from ..kernels.reconstruction import limited_gradients
+from ..kernels.riemann import (NO_BOUNDARY, TRANSMISSIVE, average_stages, boundary_fluxes,
+                               conservative_stage, hll_edge_fluxes, outflow_factors)
+from .shared import carry_dyes, friction_coefficients, gravity_pressure
 
 
 class ConservativeScheme:
     """Finite volumes on d and d u (kernels/riemann.py), second order in space and time."""
 
-    owns_friction = True  # implicit in every stage, so a film's u = a / k exactly
+    stages = ("transport",)  # advection, gravity and friction act inside each Runge-Kutta stage
 
     def __init__(self, geom, params, n_dyes: int):
         self.params = params
@@ -156,7 +48,7 @@ class ConservativeScheme:
         self.boundary_kind = np.zeros(n, dtype=np.int64)
         self.boundary_value = np.zeros(n)
         self.boundary_segments = np.zeros((n, 2))
-        self.segments: list[BoundarySegment] = []
+        self.segments: tuple[BoundarySegment, ...] = ()
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
 
     def use_geometry(self, geom, fields) -> None:
@@ -171,9 +63,9 @@ class ConservativeScheme:
         for segment in self.segments:
             self.place(segment, geom, fields)
 
-    def set_boundary(self, kind: str, value, vertices: np.ndarray, geom, fields) -> None:
-        segment = BoundarySegment(BOUNDARY_KINDS[kind], value, vertices)
-        self.segments.append(segment)
+    def set_boundary(self, segment: BoundarySegment, geom, fields) -> None:
+        """Open ``segment`` (checked by ``boundaries.check_segment``)."""
+        self.segments += (segment,)
         self.place(segment, geom, fields)
 
     def place(self, segment: BoundarySegment, geom, fields) -> None:
@@ -181,33 +73,21 @@ class ConservativeScheme:
         only the wall that meets the segment at its ends (a corner), if any."""
         v = segment.vertices
         open_normals, wall_normals = segment_normals(geom, v)
-        self.boundary_kind[v] = segment.kind
+        self.boundary_kind[v] = BOUNDARY_KINDS[segment.kind]
         self.boundary_segments[v] = open_normals
-        self.boundary_value[v] = self.value_at(segment, 0.0)
+        self.boundary_value[v] = segment.value_at(0.0)
         length = np.linalg.norm(wall_normals, axis=1)
         if self.params.boundary == "outflow":
             length[:] = 0.0
         unit = wall_normals / np.where(length > 0.0, length, 1.0)[:, None]
         fields.wall_projections[v] = np.eye(2) - unit[:, :, None] * unit[:, None, :]
 
-    @staticmethod
-    def value_at(segment: BoundarySegment, time: float) -> float:
-        value = float(segment.value(time)) if callable(segment.value) else float(segment.value)
-        if not math.isfinite(value) or (segment.kind == DISCHARGE and value < 0.0):
-            raise ParameterError(f"boundary discharge/level {value!r} at t={time:.9g} s must be "
-                                 "finite (a discharge >= 0 m^2/s)")
-        return value
-
-    def advect(self, geom, state, dt: float) -> None:
-        """The momentum fluxes carry d u: nothing to do."""
-
-    def apply_gravity(self, geom, fields, state, bottom, dt: float) -> None:
-        """Gravity and pressure act inside ``transport``, on each stage's depth."""
-
-    def transport(self, geom, fields, state, bottom, time: float, dt: float) -> tuple:
+    def transport(self, geom, fields, state, bottom, dt: float) -> dict:
+        """Heun's two stages from the state and their average; returns the outflow and inflow
+        (m^3) through the boundary."""
         for segment in self.segments:
             if callable(segment.value):
-                self.boundary_value[segment.vertices] = self.value_at(segment, time)
+                self.boundary_value[segment.vertices] = segment.value_at(state.time)
         s = state
         self.stage(geom, fields, s, bottom, s.depth, s.velocity, s.dye, dt, s.depth_next,
                    s.velocity_next, s.dye_next)
@@ -220,7 +100,7 @@ class ConservativeScheme:
                        s.dye_next)
         s.swap_depth()
         s.swap_velocity()
-        return 0.5 * (out_1 + out_2), 0.5 * (in_1 + in_2)
+        return {"outflow": 0.5 * (out_1 + out_2), "inflow": 0.5 * (in_1 + in_2)}
 
     def stage(self, geom, fields, state, bottom, depth, velocity, dye, dt, depth_out,
               velocity_out, dye_out) -> None:
@@ -252,60 +132,3 @@ class ConservativeScheme:
                    self.outflow_factor, dt, self.dye_faces, self.dye_outflow, dye_out)
         apply_friction(g.friction_tensors, depth_out, state.damping, self.linear_friction,
                        self.laminar_friction, p.laminar_min_depth, dt, velocity_out)
-
-
-def segment_normals(geom, vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Boundary normals (k, 2) (length x outward normal, in each vertex's frame) of the part of
-    the boundary between selected vertices, the outward halves of the boundary edges whose other
-    end is selected too (a vertex's ring starts and ends on its two boundary neighbours), and
-    (k, 2) those of the other halves (the walls the segment meets at its ends)."""
-    selected = np.zeros(geom.n_vertices, dtype=bool)
-    selected[vertices] = True
-    first = geom.neighbor_offsets[vertices]
-    last = geom.neighbor_offsets[vertices + 1] - 1
-    c_first, c_last = geom.neighbor_coords[first], geom.neighbor_coords[last]
-    half_first = 0.5 * np.stack([c_first[:, 1], -c_first[:, 0]], axis=1)
-    half_last = 0.5 * np.stack([-c_last[:, 1], c_last[:, 0]], axis=1)
-    use_first = selected[geom.neighbor_indices[first]][:, None]
-    use_last = selected[geom.neighbor_indices[last]][:, None]
-    return (half_first * use_first + half_last * use_last,
-            half_first * ~use_first + half_last * ~use_last)
-
-
-def select_boundary(geom, mask=None, plane=None) -> np.ndarray:
-    """The boundary vertices (k,) int64 named by an (n,) bool ``mask`` or a ``plane`` given as
-    (point, normal): the boundary vertices within half their shortest edge of the plane."""
-    if (mask is None) == (plane is None):
-        raise ParameterError("name a boundary segment by exactly one of mask=(n,) bools or "
-                             "plane=((x, y, z), (nx, ny, nz))")
-    if mask is not None:
-        mask = np.asarray(mask)
-        if mask.shape != (geom.n_vertices,) or mask.dtype != bool:
-            raise ParameterError(f"boundary mask has shape {mask.shape} and dtype {mask.dtype}; "
-                                 f"it must be ({geom.n_vertices},) bool, one per vertex")
-        chosen = mask & geom.is_boundary
-    else:
-        try:
-            point, normal = (np.asarray(v, dtype=np.float64).reshape(3) for v in plane)
-        except (TypeError, ValueError):
-            raise ParameterError(f"plane={plane!r} must be (point, normal), two (x, y, z) "
-                                 "triples") from None
-        length = np.linalg.norm(normal)
-        if not length > 0.0:
-            raise ParameterError(f"plane normal {tuple(normal)} has zero length")
-        edge = np.linalg.norm(geom.neighbor_coords, axis=1)
-        spacing = np.minimum.reduceat(edge, geom.neighbor_offsets[:-1])
-        distance = np.abs((geom.vertices - point) @ (normal / length))
-        chosen = geom.is_boundary & (distance <= 0.5 * spacing)
-    vertices = np.flatnonzero(chosen)
-    if vertices.size < 2:
-        raise ParameterError(f"the boundary segment holds {vertices.size} boundary vertices; it "
-                             "needs at least two neighbouring ones on the mesh's open boundary "
-                             "(check the mask or the plane's point and normal)")
-    return vertices
-
-
-def make_scheme(geom, params, n_dyes: int):
-    """The scheme object ``params.scheme`` names."""
-    scheme = ConservativeScheme if params.scheme == "conservative" else SemiLagrangianScheme
-    return scheme(geom, params, n_dyes)
