@@ -10,10 +10,13 @@ With ``particles=sf.Droplets(...)`` (or True) liquid deeper than ``Params.emit_d
 the film as particles and particles that hit the surface rejoin it (SPEC §8,
 ``surfflow.particles``); ``sim.particles`` holds them.
 
-The physics lives in the scheme (``surfflow.schemes``) and in the terms (``surfflow.terms``;
-the moving surface in ``surfflow.motion``, the droplets' coupling in ``surfflow.particles``),
-each acting in the stages it names (the table in ``terms/base.py``); ``sim.terms`` holds the
-active ones, ``sim.term(name)`` finds one. The arrays live in ``surfflow.state``.
+The surface, the state, the scheme and the terms are the model's
+(:class:`~surfflow.terms.model.SurfaceModel`, which ``Simulation`` extends). The physics lives in
+the scheme (``surfflow.schemes``) and in the terms (``surfflow.terms``; the moving surface in
+``surfflow.motion``, the droplets' coupling in ``surfflow.particles``), each acting in the
+stages it names (the table in ``terms/base.py``); ``sim.terms`` holds the active ones,
+``sim.term(name)`` finds one, ``sim.add_term(term)`` adds one. The arrays live in
+``surfflow.state``.
 """
 
 from __future__ import annotations
@@ -21,33 +24,24 @@ from __future__ import annotations
 import math
 import os
 
-import numpy as np
-
-from .boundaries import BoundarySegment, check_segment, select_boundary
 from .checks import check_vertex_array
 from .config import Params
 from .errors import ParameterError, SimulationError
-from .geometry.precompute import update_positions
 from .geometry.surface import SurfaceGeometry
 from .io.crash import write_crash_state
 from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
-from .kernels.continuity import shoreline_walls
-from .kernels.friction import friction_shares
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
 from .motion.surface_motion import BoundMotion, SurfaceMotion
 from .particles import Droplets, ParticleCoupling
-from .schemes import friction_coefficients, make_scheme
 from .sources import (gather_source_rates, make_source, place_source, restore_sources,
                       sources_to_arrays)
-from .state import SimulationState, empty_surface_fields, update_surface_fields
-from .terms import STAGES, Dissolution, SurfaceTension, Wind
-
-TERM_ORDER = ("motion", "tension", "wind", "dissolution", "droplets")  # others follow, as added
+from .terms import Dissolution
+from .terms.model import SurfaceModel
 
 
-class Simulation:
+class Simulation(SurfaceModel):
     """A thin liquid layer flowing over a :class:`SurfaceGeometry`.
 
     geom: the precomputed surface. params: :class:`Params` (defaults if None). n_dyes: number of
@@ -55,129 +49,31 @@ class Simulation:
     simulation goes non-finite. particles: a :class:`~surfflow.particles.Droplets` (or another
     system with its interface), True for ``Droplets()``, None for a film without droplets.
     motion: a callable ``(rest_vertices, t) -> vertices`` the mesh follows (see
-    :meth:`set_motion`).
+    :meth:`set_motion`). The surface, the state and the terms come from
+    :class:`~surfflow.terms.model.SurfaceModel`; this class adds the clock, the order of the
+    step, the sources and the ledger.
     """
 
     def __init__(self, geom: SurfaceGeometry, params: Params | None = None, n_dyes: int = 0,
                  crash_dir: str | os.PathLike = ".", particles=None, motion=None):
-        if not isinstance(geom, SurfaceGeometry):
-            raise ParameterError(f"geom is a {type(geom).__name__}; pass the SurfaceGeometry that "
-                                 "sf.precompute(mesh) returns")
-        if int(n_dyes) != n_dyes or n_dyes < 0:
-            raise ParameterError(f"n_dyes={n_dyes!r} must be a whole number >= 0")
-        self.params = p = Params() if params is None else params
-        self.n_dyes = int(n_dyes)
-        self.crash_dir = os.fspath(crash_dir)
-        self.fields = empty_surface_fields(geom.n_vertices, len(geom.neighbor_indices))
-        self.particles = Droplets() if particles is True else particles or None
-        self.scheme = make_scheme(geom, p, self.n_dyes)
-        self.terms = ()
-        self._bind_stages()
-        for term in ([SurfaceTension(geom, p)] if p.surface_tension > 0.0 else []) + (
-                [Wind(geom, p)] if p.wind is not None and p.wind_coefficient > 0.0 else []):
-            self.add_term(term)
-        self._use_geometry(geom)
-        if self.particles is not None:
-            self.add_term(ParticleCoupling(geom, p, self.particles))
-        self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
-        self.state.bottom[:] = geom.bottom
         self.sources = []
-        self._linear_friction, self._laminar_friction = friction_coefficients(p)
+        super().__init__(geom, params, n_dyes)
+        self.crash_dir = os.fspath(crash_dir)
+        self.particles = Droplets() if particles is True else particles or None
+        if self.particles is not None:
+            self.add_term(ParticleCoupling(geom, self.params, self.particles))
         if motion is not None:
             self.set_motion(motion)
-
-    # ---- the terms ----------------------------------------------------------------------------
-
-    def add_term(self, term):
-        """Add ``term`` (the protocol of ``surfflow/terms/base.py``, built on this geometry) to
-        the step, in place of a term of the same name; returns it. Built-in terms keep the
-        order of ``TERM_ORDER``, others follow in the order added."""
-        unknown = set(term.stages) - set(STAGES)
-        if unknown:
-            raise ParameterError(f"term {term.name!r} names stages {sorted(unknown)}; the stages "
-                                 f"are {', '.join(STAGES)}")
-        terms = [t for t in self.terms if t.name != term.name] + [term]
-        rank = {name: k for k, name in enumerate(TERM_ORDER)}
-        self.terms = tuple(sorted(terms, key=lambda t: rank.get(t.name, len(TERM_ORDER))))
-        self._bind_stages()
-        return term
-
-    def term(self, name: str):
-        """The active term called ``name`` ("tension", "wind", "dissolution", "motion",
-        "droplets", ...), or None."""
-        return next((t for t in self.terms if t.name == name), None)
-
-    def _bind_stages(self) -> None:
-        """Each stage as the list of the bound methods that act there: the scheme's, then the
-        terms' in order. Where one decides (the bottom, the walls) the last one does."""
-        actors = (self.scheme, *self.terms)
-        self._stages = {stage: [getattr(a, stage) for a in actors if stage in a.stages]
-                        for stage in STAGES}
-        self._stages["push"] += self._stages.pop("hold")  # the holds after every push
-        self._load_bottom = (self._stages["load_bottom"] or [lambda state: state.bottom])[-1]
-        self._find_walls = (self._stages["find_walls"] or [self._dry_ground_walls])[-1]
-
-    # ---- state in and out -------------------------------------------------------------------
 
     @property
     def time(self) -> float:
         return self.state.time
-
-    @property
-    def depth(self) -> np.ndarray:
-        """(n,) depth along the normal (m), a copy."""
-        return self.state.depth.copy()
-
-    @property
-    def velocity(self) -> np.ndarray:
-        """(n, 3) world-space velocity (m/s), a copy."""
-        return np.einsum("ia,iaj->ij", self.state.velocity, self.geometry.tangent_frames)
-
-    @property
-    def bottom(self) -> np.ndarray:
-        """(n,) bottom height b (m), soluble layer included, a copy."""
-        return self.state.bottom.copy()
-
-    @property
-    def soluble_layer(self) -> np.ndarray:
-        """(n,) thickness m of the soluble layer (m), a copy."""
-        return self.state.soluble_layer.copy()
-
-    @property
-    def dissolved(self) -> np.ndarray:
-        """(n,) depth s of dissolved material carried by the liquid (m), a copy."""
-        return self.state.dissolved.copy()
-
-    @property
-    def dye(self) -> np.ndarray:
-        """(n, n_dyes) dye concentrations (volume fractions), a copy."""
-        return self.state.dye.copy()
 
     def set_depth(self, depth) -> None:
         """Set the depth (n,) >= 0 and restart the ledger with the new volume as ``initial``."""
         self.state.depth[:] = check_vertex_array("depth", depth, self.geometry.n_vertices, minimum=0.0)
         self.state.ledger = dict.fromkeys(self.state.ledger, 0.0)
         self.state.ledger["initial"] = self.total_volume() + self._airborne_volume()
-
-    def set_velocity(self, velocity) -> None:
-        """Set the velocity from (n, 3) world vectors, projected onto the tangent planes."""
-        world = check_vertex_array("velocity", velocity, self.geometry.n_vertices, columns=3)
-        self.state.velocity[:] = np.einsum("iaj,ij->ia", self.geometry.tangent_frames, world)
-
-    def set_bottom(self, bottom) -> None:
-        """Set the bottom height b (n,) in metres along the normal (under the soluble layer).
-
-        On a running simulation (after the first step) this deforms the detail (SPEC §9): the
-        geometry takes b and its position-dependent precompute is redone
-        (``sf.update_positions``, which derives the friction tensors from the geometry's
-        bottom); each vertex keeps its depth and area, so its volume A_i d_i is unchanged (the
-        free surface rises with the bottom).
-        """
-        bottom = check_vertex_array("bottom", bottom, self.geometry.n_vertices)
-        self.state.bottom[:] = bottom + self.state.soluble_layer
-        if self.state.step_count > 0:
-            self._use_geometry(update_positions(self.geometry.replace(bottom=bottom.copy()),
-                                                self.geometry.vertices))
 
     def set_soluble_layer(self, layer) -> None:
         """Set the soluble layer m (n,) >= 0 in metres; it lies on the bottom (raising it) and
@@ -189,33 +85,6 @@ class Simulation:
         s.ledger["solute_outflow"] = 0.0
         if not self.term("dissolution"):
             self.add_term(Dissolution(self.geometry, self.params))
-
-    def set_damping(self, damping) -> None:
-        """Set the sponge damping rate sigma (n,) >= 0 in 1/s (implicit, like friction)."""
-        self.state.damping[:] = check_vertex_array("damping", damping, self.geometry.n_vertices,
-                                                   minimum=0.0)
-
-    def set_dye(self, dye) -> None:
-        """Set the dye concentrations (n, n_dyes), each in [0, 1]."""
-        self.state.dye[:] = check_vertex_array("dye", dye, self.geometry.n_vertices,
-                                               columns=self.n_dyes, minimum=0.0)
-
-    def set_geometry(self, geom: SurfaceGeometry) -> None:
-        """Move the mesh: same connectivity, new positions (a deforming surface).
-
-        Keeps every vertex's volume A_i d_i and world velocity (projected onto the new tangent
-        planes); the bottom changes by the new geometry's bottom minus the old one's, so a
-        bottom set by the user keeps its offsets; source footprints are placed again.
-        """
-        old = self.geometry
-        if (not isinstance(geom, SurfaceGeometry) or geom.n_vertices != old.n_vertices
-                or not np.array_equal(geom.neighbor_offsets, old.neighbor_offsets)
-                or not np.array_equal(geom.neighbor_indices, old.neighbor_indices)):
-            raise ParameterError("set_geometry needs a SurfaceGeometry with the same vertices and "
-                                 "connectivity; for a new mesh build a new Simulation")
-        world = self.velocity
-        self._take_geometry(geom)
-        self.state.velocity[:] = np.einsum("iaj,ij->ia", geom.tangent_frames, world)
 
     def move_to(self, vertices) -> None:
         """The surface is at these (n, 3) smoothed positions now (SPEC §9).
@@ -245,26 +114,11 @@ class Simulation:
             self.term("motion").path = None
             self._bind_stages()
 
-    def _take_geometry(self, geom: SurfaceGeometry) -> None:
-        """Use ``geom`` (same connectivity), keeping every vertex's volume A_i d_i (and what
-        the terms keep per vertex, ``keep_volumes``)."""
-        old, s = self.geometry, self.state
-        np.multiply(old.dual_areas, s.depth, out=s.depth)  # in place: a moving surface's every step
-        np.divide(s.depth, geom.dual_areas, out=s.depth)
-        for keep in self._stages["keep_volumes"]:
-            keep(old, geom, s)
-        if geom.bottom is not old.bottom:
-            s.bottom += geom.bottom - old.bottom
-        self._use_geometry(geom)
-        self._place_sources()
-
     def _use_geometry(self, geom: SurfaceGeometry) -> None:
-        self.geometry = geom
-        for term in self.terms:
-            term.use_geometry(geom)
-        update_surface_fields(self.fields, geom, self.params.gravity, self.params.boundary)
-        self.scheme.use_geometry(geom, self.fields)
-        self._has_walls = self.params.boundary == "wall" and bool(geom.is_boundary.any())
+        """The model's, then the sources' footprints placed again."""
+        super()._use_geometry(geom)
+        for source in self.sources:
+            place_source(source, geom.vertices, geom.dual_areas)
 
     def state_dict(self) -> dict:
         """Every array and scalar needed to continue bit-identically (numpy values only, so
@@ -291,20 +145,7 @@ class Simulation:
                                        self.geometry.dual_areas)
         self._restore_surface(data)
 
-    def _restore_surface(self, data: dict) -> None:
-        """Put a moved surface (at its last recorded positions) or an edited bottom back."""
-        geom = self.geometry
-        moved = "motion_positions" in data
-        bottom = np.asarray(data.get("surface_bottom", geom.bottom), dtype=np.float64)
-        if bottom.shape != geom.bottom.shape:
-            raise ParameterError(f"state dict 'surface_bottom' has shape {bottom.shape}, this "
-                                 f"simulation needs {geom.bottom.shape} (same mesh)")
-        if moved or not np.array_equal(bottom, geom.bottom):
-            vertices = self.term("motion").positions[-1] if moved else geom.vertices
-            self._use_geometry(update_positions(geom.replace(bottom=bottom.copy()), vertices))
-            self._place_sources()
-
-    # ---- sources and boundaries ---------------------------------------------------------------
+    # ---- sources ------------------------------------------------------------------------------
 
     def add_source(self, center, radius, rate, start=0.0, stop=math.inf, dye=None):
         """Pour ``rate`` m^3/s over the vertices within ``radius`` of ``center`` (uniform per
@@ -325,32 +166,10 @@ class Simulation:
         """Stop and forget a source returned by ``add_source``, ``add_rain`` or ``add_sink``."""
         self.sources = [s for s in self.sources if s is not handle]
 
-    def set_boundary(self, kind: str, discharge=None, level=None, mask=None, plane=None) -> None:
-        """Open a segment of the mesh's boundary (conservative scheme only; SPEC §10).
-
-        kind: "inflow" (``discharge`` m^2/s per unit length flowing in, a number or a callable
-        of time), "level" (a free-surface height ``level`` m along the up direction: water enters
-        or leaves to hold it) or "transmissive" (outflow). The segment is the boundary vertices of
-        the (n,) bool ``mask``, or those on ``plane`` = (point, normal). Volumes are booked in
-        the ledger as inflow and outflow.
-        """
-        value = check_segment(kind, discharge, level, self.params.scheme)
-        segment = BoundarySegment(kind, value, select_boundary(self.geometry, mask, plane))
-        self.scheme.set_boundary(segment, self.geometry, self.fields)
-
-    @property
-    def boundary_segments(self) -> tuple[BoundarySegment, ...]:
-        """The open boundary segments (kind name, value, vertices (k,)), in the order set."""
-        return tuple(self.scheme.segments)
-
     def _add(self, source):
         place_source(source, self.geometry.vertices, self.geometry.dual_areas)
         self.sources.append(source)
         return source
-
-    def _place_sources(self) -> None:
-        for source in self.sources:
-            place_source(source, self.geometry.vertices, self.geometry.dual_areas)
 
     # ---- diagnostics --------------------------------------------------------------------------
 
@@ -413,15 +232,15 @@ class Simulation:
         g, f, s = self.geometry, self.fields, self.state
         s.save_last_good()
         dt = min(self._stable_time_step(), dt_limit)       # 1. CFL, the terms' limits, max_dt
-        self._apply_sources(dt)                            # 2. pour, rain (in), sinks (out); booked
-        self._run("advect", g, s, dt)                      # 3. advection of u, u_s
-        bottom = self._load_bottom(s)                      # 4. forces on the bottom the pressure
-        self._share_friction(dt)                           #    sees: gravity-pressure, inertia,
-        self._run("push", g, f, s, bottom, dt)             #    tension, wind; then the holds
-        self._run("apply_friction", g, s, dt)              # 5. friction + damping, implicit
-        self._apply_walls()                                #    wall slip: u . n_wall = 0
-        self._find_walls(g, f, s, bottom)                  # 6. transport: the shoreline walls,
-        self._run_and_book("transport", g, f, s, bottom, dt)  # depth, dye, u_s, boundaries;
+        self._apply_sources(dt)                            # 2. pour, rain, sinks, terms'; booked
+        self._run("advect", g, s, dt)                      # 3. advection: u (velocity form), u_s
+        bottom = self._load_bottom(s)                      # 4. forces, over the bottom the
+        self._share_friction(dt)                           #    pressure sees: gravity (velocity
+        self._run("push", g, f, s, bottom, dt)             #    form), the terms'; then the holds
+        self._run("apply_friction", g, s, dt)              # 5. friction, implicit: u (velocity
+        self._apply_walls()                                #    form), u_s; wall slip u . n_wall = 0
+        self._find_walls(g, f, s, bottom)                  # 6. transport: shoreline walls, then
+        self._run_and_book("transport", g, f, s, bottom, dt)  # d, dye (conservative: 3-6 on d u), s
         self._run_and_book("exchange", g, s, dt)           #    droplets absorb, emit; booked
         clear_dry_velocity(s.depth, self.params.min_depth, s.velocity)  # 7. wet/dry cleanup
         s.time += dt
@@ -459,23 +278,10 @@ class Simulation:
                         "sunk": s.volume(self.geometry.dual_areas, s.removed_depth)})
         self._run_and_book("add_sources", self.geometry, s, dt)
 
-    def _share_friction(self, dt: float) -> None:
-        """state.friction_share: the part of a velocity the implicit friction keeps over dt."""
-        s = self.state
-        friction_shares(self.geometry.friction_tensors, s.depth, s.damping, self._linear_friction,
-                        self._laminar_friction, self.params.laminar_min_depth, dt,
-                        s.friction_share)
-
     def _apply_walls(self) -> None:
         if self._has_walls:
             apply_wall_slip(self.fields.wall_projections, self.geometry.is_boundary,
                             self.state.velocity)
-
-    def _dry_ground_walls(self, geom, fields, state, bottom) -> None:
-        """The wet/dry faces the flux may not cross: dry ground above the free surface."""
-        shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
-                        fields.normal_rise, bottom, state.depth, self.params.min_depth,
-                        state.shoreline_wall)
 
     def _check_finite(self) -> None:
         s = self.state
