@@ -149,7 +149,7 @@ class Params:
     overhang_emit_depth: eps1 where the surface faces away from gravity (g . n > 0). A pendant
         film detaches at the capillary length sqrt(sigma / (rho g)), 2.7 mm for water.
     keep_depth: eps2 (m), the depth an emitting vertex keeps; below both thresholds.
-    scheme: the momentum scheme (``surfflow/schemes.py``): "semi_lagrangian" (velocity form,
+    scheme: the momentum scheme (``surfflow/schemes/``): "semi_lagrangian" (velocity form,
         the fastest per step) or "conservative" (finite volumes on d and d u with HLL fluxes:
         shocks, bores and hydraulic jumps in the right place; boundary segments).
     """
