@@ -87,8 +87,13 @@ class SurfaceModel:
         self._stages = {stage: [getattr(a, stage) for a in actors if stage in a.stages]
                         for stage in STAGES}
         self._stages["push"] += self._stages.pop("hold")  # the holds after every push
-        self._load_bottom = (self._stages["load_bottom"] or [lambda state: state.bottom])[-1]
+        self._load_bottom = (self._stages["load_bottom"] or [self._bare_bottom])[-1]
         self._find_walls = (self._stages["find_walls"] or [self._dry_ground_walls])[-1]
+
+    @staticmethod
+    def _bare_bottom(state) -> np.ndarray:
+        """The bottom the pressure sees without a term that loads it: b."""
+        return state.bottom
 
     def _dry_ground_walls(self, geom, fields, state, bottom) -> None:
         """The wet/dry faces the flux may not cross: dry ground above the free surface."""
