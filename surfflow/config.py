@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any
 
+from .checks import check_choice, check_range, check_vector3
 from .errors import ParameterError
 
 NORMAL_WEIGHTINGS = ("area", "angle")
@@ -18,42 +19,6 @@ FRICTION_MODELS = ("linear", "laminar")
 BOUNDARY_CONDITIONS = ("wall", "outflow")
 DEFAULT_FEATURE_SIZE = "2%"
 SCHEMES = ("semi_lagrangian", "conservative")
-
-
-def check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
-    """Raise ParameterError unless ``value`` is one of ``allowed``."""
-    if value not in allowed:
-        raise ParameterError(
-            f"{name}={value!r} is not allowed; use one of {', '.join(map(repr, allowed))}"
-        )
-
-
-def check_range(name: str, value: float, low: float = -math.inf, high: float = math.inf,
-                low_open: bool = False, high_open: bool = False) -> None:
-    """Raise ParameterError unless ``value`` is a finite number inside the given interval."""
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise ParameterError(f"{name}={value!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ParameterError(f"{name}={value!r} must be finite")
-    too_low = value <= low if low_open else value < low
-    too_high = value >= high if high_open else value > high
-    if too_low or too_high:
-        left = "(" if low_open else "["
-        right = ")" if high_open else "]"
-        raise ParameterError(f"{name}={value!r} is out of range; it must lie in {left}{low}, {high}{right}")
-
-
-def check_vector3(name: str, value: Any) -> tuple[float, float, float]:
-    """Return ``value`` as a tuple of three finite floats or raise ParameterError."""
-    try:
-        vec = tuple(float(c) for c in value)
-    except (TypeError, ValueError):
-        raise ParameterError(f"{name}={value!r} must be three numbers (x, y, z)") from None
-    if len(vec) != 3 or not all(math.isfinite(c) for c in vec):
-        raise ParameterError(f"{name}={value!r} must be three finite numbers (x, y, z)")
-    return vec
 
 
 def check_feature_size(value: Any) -> None:
@@ -184,7 +149,7 @@ class Params:
     overhang_emit_depth: eps1 where the surface faces away from gravity (g . n > 0). A pendant
         film detaches at the capillary length sqrt(sigma / (rho g)), 2.7 mm for water.
     keep_depth: eps2 (m), the depth an emitting vertex keeps; below both thresholds.
-    scheme: the momentum scheme (``surfflow/schemes.py``): "semi_lagrangian" (velocity form,
+    scheme: the momentum scheme (``surfflow/schemes/``): "semi_lagrangian" (velocity form,
         the fastest per step) or "conservative" (finite volumes on d and d u with HLL fluxes:
         shocks, bores and hydraulic jumps in the right place; boundary segments).
     """

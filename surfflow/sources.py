@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .config import check_choice, check_range, check_vector3
+from .checks import check_choice, check_range, check_vector3
 from .errors import ParameterError
 from .kernels.sources import add_footprint
 
@@ -144,4 +144,13 @@ def sources_from_arrays(arrays: dict, n_dyes: int) -> list[Source]:
         center = None if math.isnan(cx) else (cx, cy, cz)
         sources.append(make_source(str(kind), rate, start, stop, None if dye < 0 else int(dye),
                                    n_dyes, center, radius, mask, 0 if mask is None else len(mask)))
+    return sources
+
+
+def restore_sources(arrays: dict, n_dyes: int, vertices: np.ndarray,
+                    dual_areas: np.ndarray) -> list[Source]:
+    """The sources a state dict holds, placed on the mesh (vertices (n, 3), dual_areas (n,))."""
+    sources = sources_from_arrays(arrays, n_dyes)
+    for source in sources:
+        place_source(source, vertices, dual_areas)
     return sources

@@ -6,7 +6,6 @@ vectors (velocity) are two components in each vertex's frame.
 
 from __future__ import annotations
 
-import os
 from typing import NamedTuple
 
 import numpy as np
@@ -15,10 +14,11 @@ from .errors import ParameterError
 from .geometry.surface import SurfaceGeometry
 from .kernels.fields import ring_edge_fields, vertex_gravity_fields, wall_slip_projections
 from .kernels.ring_fit import ring_fit_weights
-from .sources import place_source, sources_from_arrays
 
 LEDGER_ENTRIES = ("initial", "poured", "rained", "inflow", "sunk", "outflow", "solute_outflow",
                   "emitted", "absorbed", "lost")
+PROGNOSTIC_ARRAYS = ("depth", "velocity", "dye", "bottom", "damping", "soluble_layer", "dissolved",
+                     "solute_velocity")
 CORNER_ANGLE = np.radians(60.0)  # a wall that turns by more than this at a vertex is a corner
 
 
@@ -163,58 +163,16 @@ class SimulationState:
         }
 
     def load_dict(self, data: dict) -> None:
-        """Restore what :meth:`to_dict` wrote (shapes are checked by the caller)."""
+        """Restore what :meth:`to_dict` wrote, after checking that every array is there with this
+        state's shape."""
+        for name in PROGNOSTIC_ARRAYS:
+            if name not in data:
+                raise ParameterError(f"state dict has no {name!r}; pass what Simulation.state_dict() returned")
+            if np.shape(data[name]) != getattr(self, name).shape:
+                raise ParameterError(f"state dict {name!r} has shape {np.shape(data[name])}, this "
+                                     f"simulation needs {getattr(self, name).shape} (same mesh and n_dyes)")
         self.time = float(data["time"])
         self.step_count = int(data["step_count"])
-        for name in ("depth", "velocity", "dye", "bottom", "damping", "soluble_layer", "dissolved",
-                     "solute_velocity"):
+        for name in PROGNOSTIC_ARRAYS:
             np.copyto(getattr(self, name), data[name])
         self.ledger = {key: float(data.get(f"ledger_{key}", 0.0)) for key in LEDGER_ENTRIES}
-
-
-def check_vertex_array(name: str, values, n_vertices: int, columns: int | None = None,
-                       minimum: float | None = None) -> np.ndarray:
-    """``values`` as a float64 array of shape (n,) or (n, columns), finite and >= minimum.
-
-    Raises ParameterError naming the array, the problem and the first bad vertex.
-    """
-    array = np.asarray(values, dtype=np.float64)
-    shape = (n_vertices,) if columns is None else (n_vertices, columns)
-    if array.shape != shape:
-        raise ParameterError(f"{name} has shape {array.shape}; it must be {shape}, one row per vertex")
-    rows = array.reshape(n_vertices, -1)
-    bad = np.flatnonzero(~np.isfinite(rows).all(axis=1))
-    if bad.size:
-        raise ParameterError(f"{name} is not finite at vertex {bad[0]} ({bad.size} vertices); "
-                             "give finite numbers")
-    if minimum is not None and rows.size and rows.min() < minimum:
-        first = np.flatnonzero((rows < minimum).any(axis=1))[0]
-        raise ParameterError(f"{name} is below {minimum} at vertex {first}; it must be >= {minimum}")
-    return array
-
-
-def write_crash_state(directory: str, data: dict) -> str:
-    """Write a state dict to ``directory``/surfflow_crash_t<time>.npz; returns the path."""
-    os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f"surfflow_crash_t{float(data['time']):.6f}.npz")
-    np.savez(path, **data)
-    return path
-
-
-def restore_state(state: SimulationState, data: dict, geom: SurfaceGeometry, n_dyes: int) -> list:
-    """Load a state dict into ``state`` after checking every shape; returns the sources, placed."""
-    for name, reference in (("depth", state.depth), ("velocity", state.velocity),
-                            ("dye", state.dye), ("bottom", state.bottom),
-                            ("damping", state.damping), ("soluble_layer", state.soluble_layer),
-                            ("dissolved", state.dissolved),
-                            ("solute_velocity", state.solute_velocity)):
-        if name not in data:
-            raise ParameterError(f"state dict has no {name!r}; pass what Simulation.state_dict() returned")
-        if np.shape(data[name]) != reference.shape:
-            raise ParameterError(f"state dict {name!r} has shape {np.shape(data[name])}, this "
-                                 f"simulation needs {reference.shape} (same mesh and n_dyes)")
-    state.load_dict(data)
-    sources = sources_from_arrays(data, n_dyes)
-    for source in sources:
-        place_source(source, geom.vertices, geom.dual_areas)
-    return sources

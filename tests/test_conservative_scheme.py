@@ -9,7 +9,8 @@ import pytest
 
 import builders
 import surfflow as sf
-import surfflow.schemes as schemes
+import surfflow.schemes.conservative as conservative
+import surfflow.schemes.shared as shared
 from runtime_cases import curved_patch, dyed_pour_on_threads, lumpy_sphere, wet_simulation
 from validation_cases import (donor_faces, run_lake_bowl, run_lake_bump, run_ritter, run_stoker,
                               run_transcritical_bump)
@@ -76,8 +77,8 @@ def carry_dye_spot(monkeypatch, first_order):
         def no_gradients(*args):
             for gradient in args[-2:]:
                 gradient[:] = 0.0
-        monkeypatch.setattr(schemes, "limited_gradients", no_gradients)
-        monkeypatch.setattr(schemes, "limited_faces", donor_faces)
+        monkeypatch.setattr(conservative, "limited_gradients", no_gradients)
+        monkeypatch.setattr(shared, "limited_faces", donor_faces)
     V, F = builders.strip(10.0, 1.0, 100, 10, seed=7)
     geom = sf.precompute((V, F), smoothing_iterations=0)
     sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, max_dt=0.02,

@@ -103,7 +103,7 @@ def test_a_moving_simulation_equals_one_rebuilt_by_update_positions():
     geom = bumpy_patch()
     params = sf.Params(gravity=(0.0, -2.0, -9.81))
     moving, rebuilt = (sf.Simulation(geom, params, motion=Wave(0.05, 0.5, 0.2)) for _ in range(2))
-    rebuilt._moving_geometry = Rebuilding()
+    rebuilt.term("motion").workspace = Rebuilding()
     for sim in (moving, rebuilt):
         sim.set_depth(np.full(geom.n_vertices, 2e-3))
         sim.add_rain(1e-4)

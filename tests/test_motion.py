@@ -73,7 +73,7 @@ def assert_volume_exact_over_1000_steps(sim):
     peak = 0.0
     for _ in range(1000):
         sim.step()
-        peak = max(peak, sim.surface_motion.acceleration_bound)
+        peak = max(peak, sim.term("motion").acceleration_bound)
     book = sim.ledger()
     assert abs(book["balance_error"]) < 1e-12 * book["current"]
     assert np.isfinite(sim.depth).all() and sim.depth.min() >= 0.0
@@ -198,7 +198,7 @@ def test_a_uniformly_accelerated_plate_is_a_tilted_plate(acceleration):
     steps = 200
     acceleration = np.array(acceleration)
     moving, tilted = accelerated_and_tilted_plates(acceleration, steps)
-    assert np.allclose(moving.surface_motion.acceleration, acceleration, atol=1e-6)
+    assert np.allclose(moving.term("motion").acceleration, acceleration, atol=1e-6)
     slosh = np.abs(tilted.depth - 0.005).max()
     assert slosh > 1e-3
     assert np.abs(moving.depth - tilted.depth).max() < 1e-9 * slosh

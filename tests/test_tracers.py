@@ -8,8 +8,8 @@ import pytest
 
 import builders
 import surfflow as sf
-import surfflow.physics_terms as physics_terms
-import surfflow.schemes as schemes
+import surfflow.schemes.shared as schemes
+import surfflow.terms.dissolution as dissolution
 from runtime_cases import curved_patch, numba_threads, wet_simulation
 from validation_cases import donor_faces, run_cosine_bell
 
@@ -70,7 +70,7 @@ def test_dye_spot_keeps_its_peak_step_keeps_its_bounds(strip, monkeypatch, schem
 
 
 def carry_dissolved(geom, initial, steps=200, dt=0.02):
-    """Dissolved depth s carried by a uniform solute velocity (the DissolutionTerm's transport,
+    """Dissolved depth s carried by a uniform solute velocity (the Dissolution term's transport,
     nothing to dissolve; what piles up at the far wall beyond the solubility precipitates);
     returns (s, volume of s + m before, after)."""
     sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, solubility=1.0))
@@ -81,7 +81,7 @@ def carry_dissolved(geom, initial, steps=200, dt=0.02):
     s.solute_velocity[:] = np.einsum("iaj,j->ia", geom.tangent_frames, [SPEED, 0.0, 0.0])
     before = geom.dual_areas @ (s.dissolved + s.soluble_layer)
     for _ in range(steps):
-        sim.dissolution.transport_and_exchange(geom, sim.fields, s, dt)
+        sim.term("dissolution").transport(geom, sim.fields, s, s.bottom, dt)
     return s.dissolved.copy(), before, geom.dual_areas @ (s.dissolved + s.soluble_layer)
 
 
@@ -94,7 +94,7 @@ def test_dissolved_spot_keeps_its_peak_step_keeps_its_bounds(strip, monkeypatch)
     inner = (strip.vertices[:, 0] > 3.0) & (strip.vertices[:, 0] < 9.0)  # x < 2 m emptied
     assert 0.002 - 1e-16 <= stepped[inner].min() and stepped[inner].max() <= 0.007 + 1e-16
     assert after_step == pytest.approx(before_step, rel=1e-13)
-    first_order(monkeypatch, physics_terms)
+    first_order(monkeypatch, dissolution)
     first = carry_dissolved(strip, initial)[0]
     assert second.max() > 2.5 * first.max(), (second.max(), first.max())
 

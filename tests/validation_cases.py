@@ -17,8 +17,8 @@ import numpy as np
 
 import builders
 import surfflow as sf
-import surfflow.physics_terms as physics_terms
-import surfflow.schemes as schemes
+import surfflow.schemes.shared as schemes
+import surfflow.terms.dissolution as dissolution
 import exact_solutions as exact
 from validation_harness import (GRAVITY_DOWN, InvariantMonitor, advance_checked, dyadic,
                                 make_simulation, relative_l1, step_checked)
@@ -313,7 +313,7 @@ def run_cosine_bell(subdivisions: int = 4, revolutions: float = 1.0, courant: fl
         for _ in range(steps):
             s.velocity[:] = frozen
             s.friction_share.fill(1.0)  # upwind mass flux: a centred one grows without gravity
-            sim.scheme.transport(geom, sim.fields, s, s.bottom, s.time, dt)
+            sim.scheme.transport(geom, sim.fields, s, s.bottom, dt)
             s.time += dt
     monitor.check()
     c = sim.dye[:, 0]
@@ -332,12 +332,12 @@ def tracer_order(first: bool):
     if not first:
         yield
         return
-    originals = schemes.limited_faces, physics_terms.limited_faces
-    schemes.limited_faces = physics_terms.limited_faces = donor_faces
+    originals = schemes.limited_faces, dissolution.limited_faces
+    schemes.limited_faces = dissolution.limited_faces = donor_faces
     try:
         yield
     finally:
-        schemes.limited_faces, physics_terms.limited_faces = originals
+        schemes.limited_faces, dissolution.limited_faces = originals
 
 
 def donor_faces(offsets, *args) -> None:

@@ -63,10 +63,10 @@ def frame_fields(sim) -> dict[str, np.ndarray]:
     dye = np.asarray(sim.dye)
     if dye.ndim == 2 and dye.shape[1] > 0:
         fields["dye"] = np.array(dye, dtype=np.float64)
-    if sim.dissolution is not None:
+    if sim.term("dissolution"):
         fields["dissolved"] = sim.dissolved
         fields["soluble_layer"] = sim.soluble_layer
-    if sim.surface_motion is not None:
+    if sim.term("motion"):
         fields["vertices"] = np.array(geom.vertices, dtype=np.float64)
         fields["normals"] = np.array(geom.normals, dtype=np.float64)
     if sim.particles is not None:

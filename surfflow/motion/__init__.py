@@ -9,8 +9,9 @@ The ones built in:
 * :class:`MeshSequence`: one OBJ file per frame, interpolated linearly between frames.
 
 ``Simulation(geom, motion=m)`` or ``sim.set_motion(m)`` moves the mesh at the start of every step
-(``sim.move_to``); :class:`SurfaceMotion` keeps the last positions, derives the surface's
-acceleration from them and applies the inertial force it causes (``kernels/inertia.py``).
+(``sim.move_to``); :class:`SurfaceMotion`, the term ``sim.term("motion")``, fills the moved
+geometry in place, keeps the last positions, derives the surface's acceleration from them and
+applies the inertial force it causes (``kernels/inertia.py``).
 """
 
 from .deformers import Bend, Pulse, Twist, Wave

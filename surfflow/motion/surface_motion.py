@@ -1,12 +1,22 @@
-"""The runtime side of a moving surface: positions' history, acceleration, inertial force."""
+"""The moving surface as a term of the step (SPEC §9, ``terms/base.py``).
+
+Stage 0 moves the mesh where its motion puts it now (``move``; without a motion the user moves
+it with ``Simulation.move_to``); the new geometry is filled into a
+:class:`~surfflow.geometry.workspace.GeometryWorkspace`, so no array is allocated per move. The
+last three positions give the surface's acceleration a; the liquid feels the inertial force -a
+(stage 4, ``kernels/inertia.py``) and the CFL limit feels |g| + max |a| (stage 1).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import ParameterError
+from ..geometry.workspace import GeometryWorkspace
 from ..kernels.inertia import apply_inertial_force, largest_length, second_time_difference
-from ..state import check_vertex_array
+from ..kernels.timestep import cfl_time_step
+from ..terms.base import Term
+from ..checks import check_vertex_array
 
 HISTORY = 3  # positions kept: the second time difference needs three
 
@@ -30,27 +40,47 @@ class BoundMotion:
                                   columns=3)
 
 
-class SurfaceMotion:
-    """The last three positions of a moving surface and the acceleration they give.
+class SurfaceMotion(Term):
+    """A moving surface on ``geom`` for ``params``, following ``path`` (a :class:`BoundMotion`)
+    or, with None, the moves ``Simulation.move_to`` makes.
 
-    times (3,), positions (3, n, 3): oldest first, ``count`` of them filled; acceleration (n, 3):
-    the second time difference of the three, zero until there are three,
+    times (3,), positions (3, n, 3): the last positions, oldest first, ``count`` of them filled;
+    acceleration (n, 3): the second time difference of the three, zero until there are three,
 
         a = 2 / (t2 - t0) [ (x2 - x1) / (t2 - t1) - (x1 - x0) / (t1 - t0) ];
 
     It is the acceleration at t1, applied over the step that starts at t2 (a lag of one step,
     first order in dt; exact for a uniform acceleration). acceleration_bound: max_i |a_i| (the
-    CFL adds it to |g|). motion: the :class:`BoundMotion`
-    the step follows, or None when the user moves the surface with ``move_to``.
+    CFL adds it to |g|). workspace: the two sets of geometry arrays the moves fill in turn.
     """
 
-    def __init__(self, n_vertices: int):
+    name = "motion"
+
+    def __init__(self, geom, params, path: BoundMotion | None = None):
+        n_vertices = geom.n_vertices
+        self.params = params
+        self.path = path
+        self.workspace = GeometryWorkspace(geom)
         self.times = np.zeros(HISTORY)
         self.positions = np.zeros((HISTORY, n_vertices, 3))
         self.count = 0
         self.acceleration = np.zeros((n_vertices, 3))
         self.acceleration_bound = 0.0
-        self.motion = None
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        return ("max_time_step", "push") + (() if self.path is None else ("move",))
+
+    def move(self, geom, time: float):
+        """Stage 0: ``geom`` moved to where the path puts it at ``time``."""
+        return self.move_to(geom, self.path.vertices_at(time), time)
+
+    def move_to(self, geom, vertices: np.ndarray, time: float):
+        """``geom`` moved to ``vertices`` (n, 3) (checked by the caller) at ``time``, filled in
+        the workspace (valid until the second next move); the positions join the history."""
+        moved = self.workspace.update(geom, vertices)
+        self.record(time, vertices)
+        return moved
 
     def record(self, t: float, vertices: np.ndarray) -> None:
         """The surface is at ``vertices`` at time t: a later time pushes the oldest out, the same
@@ -75,22 +105,31 @@ class SurfaceMotion:
             second_time_difference(x0, x1, x2, float(t0), float(t1), float(t2), self.acceleration)
         self.acceleration_bound = float(largest_length(self.acceleration))
 
-    def apply(self, geom, fields, state, bottom, gravity_magnitude: float, min_depth: float,
-              dt: float) -> None:
+    def max_time_step(self, state, fields) -> float:
+        """The CFL limit with the gravity the moving liquid feels, |g| + max_i |a_i|."""
+        p = self.params
+        return cfl_time_step(state.depth, state.velocity, fields.ring_spacing,
+                             p.gravity_magnitude + self.acceleration_bound, p.min_depth, p.cfl,
+                             p.max_dt)
+
+    def push(self, geom, fields, state, bottom, dt: float) -> None:
         """u += dt F^a: the inertial force of the surface's acceleration (``kernels/inertia.py``)."""
+        p = self.params
         apply_inertial_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                              geom.dual_areas, fields.fit_weights, state.friction_share,
                              geom.vertices, geom.normals, geom.tangent_frames, self.acceleration,
-                             fields.vertex_height, fields.normal_rise, gravity_magnitude, bottom,
-                             state.depth, min_depth, dt, state.velocity)
+                             fields.vertex_height, fields.normal_rise, p.gravity_magnitude,
+                             bottom, state.depth, p.min_depth, dt, state.velocity)
 
-    def to_dict(self) -> dict:
+    def state_dict(self) -> dict:
         """The history as state-dict entries."""
         return {"motion_times": self.times.copy(), "motion_positions": self.positions.copy(),
                 "motion_count": np.int64(self.count)}
 
-    def load_dict(self, data: dict) -> None:
-        """Restore what :meth:`to_dict` wrote."""
+    def load_state_dict(self, data: dict) -> None:
+        """Restore what :meth:`state_dict` wrote (a state dict without a history keeps this one)."""
+        if "motion_positions" not in data:
+            return
         if np.shape(data["motion_positions"]) != self.positions.shape:
             raise ParameterError(f"state dict motion_positions has shape "
                                  f"{np.shape(data['motion_positions'])}, this simulation needs "

@@ -1,4 +1,5 @@
-"""The coupling between the film and the droplets (SPEC §8), one stage of the step.
+"""The coupling between the film and the droplets (SPEC §8): a term of the step
+(``terms/base.py``) that acts in its ``exchange`` stage, after the film's transport.
 
 Per step of length dt, after the film's depth update:
 
@@ -14,7 +15,8 @@ Per step of length dt, after the film's depth update:
    drop's diameter apart along n_i) with the film's world velocity. eps1_i is ``emit_depth``
    and ``overhang_emit_depth`` where the surface faces away from gravity (g . n_i > 0).
 
-Absorption goes first and emission last, so after the stage no vertex is deeper than its
+The absorbed, lost and emitted volumes go back to the step, which books them. Absorption goes
+first and emission last, so after the stage no vertex is deeper than its
 threshold. Emission counts are per vertex, their prefix sum gives each vertex its slots, and
 each vertex fills its own slots: the particle order does not depend on the thread count.
 Absorption scatters onto vertices, so it runs serially in particle order.
@@ -27,13 +29,18 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..kernels._jit import parallel_kernel, serial_kernel
+from ..terms.base import Term, Volumes
 from .droplets import Droplets
 from .dynamics import sphere_radius
 from .triangle_grid import TriangleGrid
 
 
-class ParticleCoupling:
-    """Emission and absorption between a simulation's film and its ``droplets``."""
+class ParticleCoupling(Term):
+    """Emission and absorption between a simulation's film and its ``droplets``; the droplets'
+    state is the term's state, their volume in flight its ``airborne_volume``."""
+
+    name = "droplets"
+    stages = ("exchange", "airborne_volume")
 
     def __init__(self, geom, params, droplets: Droplets):
         if not isinstance(droplets, Droplets):
@@ -69,18 +76,30 @@ class ParticleCoupling:
         facing_down = geom.normals @ self.up < 0.0
         self.emit_threshold = np.where(facing_down, p.overhang_emit_depth, p.emit_depth)
 
-    def couple(self, state, dt: float) -> None:
-        """One coupling stage on ``state`` (depth, velocity, dye, ledger), in the order above."""
-        g, drops = self.geometry, self.droplets
+    def exchange(self, geom, state, dt: float) -> Volumes:
+        """One coupling stage on ``state`` (depth, velocity, dye), in the order above; returns
+        the volumes absorbed, lost and emitted (m^3)."""
+        drops = self.droplets
         drops.step(dt)
         n = drops.count
         self.grid.first_hits(drops.previous_positions, drops.positions, drops.hit_triangle[:n],
                              drops.hit_weights[:n])
-        state.ledger["absorbed"] += absorb_particles(
+        absorbed = absorb_particles(
             drops.hit_triangle[:n], drops.hit_weights[:n], drops.volumes, drops.velocities,
-            g.faces, g.dual_areas, g.tangent_frames, state.depth, state.velocity, state.dye)
-        state.ledger["lost"] += drops.remove_hits_and_lost(drops.hit_triangle[:n], self.up)
-        state.ledger["emitted"] += self.emit(state)
+            geom.faces, geom.dual_areas, geom.tangent_frames, state.depth, state.velocity,
+            state.dye)
+        lost = drops.remove_hits_and_lost(drops.hit_triangle[:n], self.up)
+        return {"absorbed": absorbed, "lost": lost, "emitted": self.emit(state)}
+
+    def airborne_volume(self) -> float:
+        """The volume of the droplets in flight (m^3)."""
+        return self.droplets.airborne_volume()
+
+    def state_dict(self) -> dict:
+        return self.droplets.state_dict()
+
+    def load_state_dict(self, data: dict) -> None:
+        self.droplets.load_state_dict(data)
 
     def emit(self, state) -> float:
         """Step 3: move the film's excess into new particles; returns their volume."""

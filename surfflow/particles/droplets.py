@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from ..config import check_range
+from ..checks import check_range
 from ..errors import ParameterError
 from .dynamics import (apply_interaction, build_buckets, compact, fly, interact, mark_removed,
                        sphere_radius)

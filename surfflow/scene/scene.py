@@ -20,6 +20,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..boundaries import check_segment
 from ..config import Params, PrecomputeParams
 from ..errors import MeshError, ParameterError, SceneError
 from ..kernels.wind import WindGrid
@@ -366,16 +367,14 @@ class _SceneReader:
         for k, entry in enumerate(entries):
             values = self.table(("boundaries", k), entry, schema.BOUNDARY_KEYS)
             kind = values.pop("type", None)
-            needs = {"inflow": "discharge", "level": "level"}.get(kind)
             if kind is None or not {"point", "normal"} <= values.keys():
                 raise self.fail(("boundaries", k), "every boundary needs 'type' (inflow, level or "
                                 "transmissive), 'point' [x, y, z] and 'normal' [x, y, z]")
-            if (needs and needs not in values) or {"discharge", "level"} - {needs} & values.keys():
-                raise self.fail(("boundaries", k), f"a {kind} boundary takes "
-                                + (f"'{needs}' only" if needs else "neither 'discharge' nor 'level'"))
-            if solver.get("scheme") != "conservative":
-                raise self.fail(("boundaries", k), "boundary segments need scheme = "
-                                "\"conservative\" in [solver]")
+            try:
+                check_segment(kind, values.get("discharge"), values.get("level"),
+                              solver.get("scheme"))
+            except ParameterError as exc:
+                raise self.fail(("boundaries", k), str(exc)) from None
             specs.append(BoundarySpec(kind=kind, **values))
         return tuple(specs)
 

@@ -10,22 +10,19 @@ from __future__ import annotations
 import numpy as np
 import polyscope as ps
 
-from ..schemes import BOUNDARY_KINDS
-
 BOUNDARIES_NAME = "boundaries"
 KIND_COLORS = {"inflow": (0.15, 0.45, 1.0), "level": (0.15, 0.75, 0.3),
                "transmissive": (1.0, 0.55, 0.1)}
-KIND_NAMES = {code: name for name, code in BOUNDARY_KINDS.items()}
 
 
 def boundary_points(sim) -> tuple[np.ndarray, np.ndarray]:
     """The (k, 3) positions of the vertices of ``sim``'s boundary segments on the input surface
     and their (k, 3) colours; empty arrays when it has none."""
-    segments = getattr(sim.scheme, "segments", ())
+    segments = sim.boundary_segments
     if not segments:
         return np.zeros((0, 3)), np.zeros((0, 3))
     vertices = np.concatenate([segment.vertices for segment in segments])
-    colors = np.concatenate([np.tile(KIND_COLORS[KIND_NAMES[segment.kind]], (len(segment.vertices), 1))
+    colors = np.concatenate([np.tile(KIND_COLORS[segment.kind], (len(segment.vertices), 1))
                              for segment in segments])
     return np.asarray(sim.geometry.original_vertices)[vertices], colors
 

@@ -83,7 +83,7 @@ class LiquidView:
 
     def _draw_boundaries(self, sim) -> None:
         """Draw ``sim``'s boundary segments when its scheme, surface or segments changed."""
-        count = len(getattr(sim.scheme, "segments", ()))
+        count = len(sim.boundary_segments)
         last = self._boundaries_shown
         if last is None or last[0] is not sim.scheme or last[1] is not sim.geometry or last[2] != count:
             draw_boundaries(sim, radius=8.0 * self.min_thickness)

@@ -1,0 +1,134 @@
+"""The finite-volume scheme, ``Params(scheme="conservative")`` (SPEC §10).
+
+Heun (SSP-RK2) on d and d u with HLL fluxes, limited reconstruction and well-balanced gravity
+(kernels/riemann.py), second order in space and time. It covers stages 3 to 6 of the step as
+one, its ``transport``: each Runge-Kutta stage carries d u on the momentum fluxes (no separate
+advection), adds the gravity-pressure acceleration and then the implicit friction and damping
+(a stiff friction must act on every stage's velocity, or a creeping film moves at the undamped
+dt a for a stage; so a film's u = a / k exactly). The dyes ride on each stage's limited mass
+fluxes. Open boundary segments (``surfflow/boundaries.py``: inflow, level, transmissive) enter
+through the boundary fluxes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..boundaries import BOUNDARY_KINDS, BoundarySegment, segment_normals
+from ..kernels.friction import apply_friction
+from ..kernels.reconstruction import limited_gradients
+from ..kernels.riemann import (NO_BOUNDARY, TRANSMISSIVE, average_stages, boundary_fluxes,
+                               conservative_stage, hll_edge_fluxes, outflow_factors)
+from .shared import carry_dyes, friction_coefficients, gravity_pressure
+
+
+class ConservativeScheme:
+    """Finite volumes on d and d u (kernels/riemann.py), second order in space and time."""
+
+    stages = ("transport",)  # advection, gravity and friction act inside each Runge-Kutta stage
+
+    def __init__(self, geom, params, n_dyes: int):
+        self.params = params
+        n, nnz = geom.n_vertices, len(geom.neighbor_indices)
+        self.grad_depth = np.zeros((n, 2))
+        self.grad_velocity = np.zeros((n, 2, 2))
+        self.dye_faces = np.zeros((nnz, n_dyes))
+        self.dye_outflow = np.zeros((n, n_dyes))
+        self.acceleration = np.zeros((n, 2))
+        self.mass_flux = np.zeros(nnz)
+        self.momentum_flux = np.zeros((nnz, 2))
+        self.boundary_mass = np.zeros(n)
+        self.boundary_momentum = np.zeros((n, 2))
+        self.outflow_factor = np.zeros(n)
+        self.outflow_volume = np.zeros(n)
+        self.inflow_volume = np.zeros(n)
+        self.stage_depth = np.zeros(n)
+        self.stage_velocity = np.zeros((n, 2))
+        self.stage_dye = np.zeros((n, n_dyes))
+        self.boundary_kind = np.zeros(n, dtype=np.int64)
+        self.boundary_value = np.zeros(n)
+        self.boundary_segments = np.zeros((n, 2))
+        self.segments: tuple[BoundarySegment, ...] = ()
+        self.linear_friction, self.laminar_friction = friction_coefficients(params)
+
+    def use_geometry(self, geom, fields) -> None:
+        """Reset the boundary arrays from the global boundary kind, then the named segments."""
+        self.reverse_coords = np.ascontiguousarray(geom.neighbor_coords[geom.reverse_edges])
+        self.edge_lengths = np.linalg.norm(geom.dual_edge_vectors, axis=1)
+        self.reverse_edge_lengths = np.ascontiguousarray(self.edge_lengths[geom.reverse_edges])
+        outflow = self.params.boundary == "outflow"
+        self.boundary_kind[:] = np.where(geom.is_boundary & outflow, TRANSMISSIVE, NO_BOUNDARY)
+        self.boundary_segments[:] = geom.boundary_normals if outflow else 0.0
+        self.boundary_value[:] = 0.0
+        for segment in self.segments:
+            self.place(segment, geom, fields)
+
+    def set_boundary(self, segment: BoundarySegment, geom, fields) -> None:
+        """Open ``segment`` (checked by ``boundaries.check_segment``)."""
+        self.segments += (segment,)
+        self.place(segment, geom, fields)
+
+    def place(self, segment: BoundarySegment, geom, fields) -> None:
+        """Write a segment's kind, value and boundary normals; its vertices' slip projections keep
+        only the wall that meets the segment at its ends (a corner), if any."""
+        v = segment.vertices
+        open_normals, wall_normals = segment_normals(geom, v)
+        self.boundary_kind[v] = BOUNDARY_KINDS[segment.kind]
+        self.boundary_segments[v] = open_normals
+        self.boundary_value[v] = segment.value_at(0.0)
+        length = np.linalg.norm(wall_normals, axis=1)
+        if self.params.boundary == "outflow":
+            length[:] = 0.0
+        unit = wall_normals / np.where(length > 0.0, length, 1.0)[:, None]
+        fields.wall_projections[v] = np.eye(2) - unit[:, :, None] * unit[:, None, :]
+
+    def transport(self, geom, fields, state, bottom, dt: float) -> dict:
+        """Heun's two stages from the state and their average; returns the outflow and inflow
+        (m^3) through the boundary."""
+        for segment in self.segments:
+            if callable(segment.value):
+                self.boundary_value[segment.vertices] = segment.value_at(state.time)
+        s = state
+        self.stage(geom, fields, s, bottom, s.depth, s.velocity, s.dye, dt, s.depth_next,
+                   s.velocity_next, s.dye_next)
+        out_1, in_1 = float(self.outflow_volume.sum()), float(self.inflow_volume.sum())
+        self.stage(geom, fields, s, bottom, s.depth_next, s.velocity_next, s.dye_next, dt,
+                   self.stage_depth, self.stage_velocity, self.stage_dye)
+        out_2, in_2 = float(self.outflow_volume.sum()), float(self.inflow_volume.sum())
+        average_stages(s.depth, s.velocity, s.dye, self.stage_depth, self.stage_velocity,
+                       self.stage_dye, self.params.min_depth, s.depth_next, s.velocity_next,
+                       s.dye_next)
+        s.swap_depth()
+        s.swap_velocity()
+        return {"outflow": 0.5 * (out_1 + out_2), "inflow": 0.5 * (in_1 + in_2)}
+
+    def stage(self, geom, fields, state, bottom, depth, velocity, dye, dt, depth_out,
+              velocity_out, dye_out) -> None:
+        """One forward-Euler stage from (depth, velocity, dye) into the ``_out`` arrays."""
+        p, g, f = self.params, geom, fields
+        limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
+                          g.neighbor_coords, f.fit_weights, depth, velocity, p.min_depth,
+                          self.grad_depth, self.grad_velocity)
+        hll_edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
+                        self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
+                        self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
+                        state.shoreline_wall, f.vertex_height, f.normal_rise,
+                        p.gravity_magnitude, bottom, depth, velocity, self.grad_depth,
+                        self.grad_velocity, p.min_depth, self.mass_flux, self.momentum_flux)
+        boundary_fluxes(self.boundary_kind, self.boundary_value, self.boundary_segments,
+                        f.vertex_height, f.normal_rise, p.gravity_magnitude, bottom, depth,
+                        velocity, p.min_depth, self.boundary_mass, self.boundary_momentum)
+        outflow_factors(g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
+                        self.boundary_mass, dt, self.outflow_factor)
+        self.acceleration.fill(0.0)
+        gravity_pressure(g, f, state, p, bottom, depth, 1.0, self.acceleration)
+        conservative_stage(g.neighbor_offsets, g.neighbor_indices, f.wall_projections,
+                           g.dual_areas, depth, velocity, self.acceleration, self.mass_flux,
+                           self.momentum_flux, self.boundary_mass, self.boundary_momentum,
+                           self.outflow_factor, p.min_depth, dt, depth_out, velocity_out,
+                           self.outflow_volume, self.inflow_volume)
+        carry_dyes(g, f, p, depth, depth_out, velocity, 0.0, dye, self.mass_flux,
+                   self.boundary_mass,
+                   self.outflow_factor, dt, self.dye_faces, self.dye_outflow, dye_out)
+        apply_friction(g.friction_tensors, depth_out, state.damping, self.linear_friction,
+                       self.laminar_friction, p.laminar_min_depth, dt, velocity_out)

@@ -1,0 +1,40 @@
+"""What both momentum schemes use: the friction coefficients, the well-balanced
+gravity-pressure acceleration (``kernels/pressure.py``) and the dyes carried on a continuity's
+limited mass fluxes (``kernels/tracers.py``)."""
+
+from __future__ import annotations
+
+from ..kernels.pressure import apply_gravity_pressure
+from ..kernels.tracers import carry, limited_faces
+
+
+def friction_coefficients(params) -> tuple[float, float]:
+    """(linear gamma (1/s), laminar 3 nu (m^2/s)) of kernels/friction.py for ``params``."""
+    laminar = params.friction_model == "laminar"
+    return (0.0 if laminar else params.friction), (3.0 * params.viscosity if laminar else 0.0)
+
+
+def gravity_pressure(geom, fields, state, params, bottom, depth, dt, velocity) -> None:
+    """velocity += dt a on the wet vertices of ``depth``, a the well-balanced gravity-pressure
+    acceleration (kernels/pressure.py)."""
+    apply_gravity_pressure(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
+                           geom.dual_areas, fields.fit_weights, state.friction_share,
+                           fields.vertex_height, fields.normal_rise, fields.tangent_gravity,
+                           params.gravity_magnitude, bottom, depth, params.min_depth, dt,
+                           velocity)
+
+
+def carry_dyes(geom, fields, params, depth, depth_out, velocity, shift, dye, mass_flux,
+               boundary_flux, outflow_factor, dt, faces, outflow, dye_out) -> None:
+    """dye_out (n, n_dyes): the dyes carried on a continuity's limited mass fluxes from depth to
+    depth_out, second order (kernels/tracers.py, faces moved back by shift u); faces
+    (nnz, n_dyes), outflow (n, n_dyes) scratch. Nothing runs without dyes."""
+    if not dye.shape[1]:
+        return
+    g = geom
+    limited_faces(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords, fields.fit_weights,
+                  g.dual_areas, depth, params.min_depth, dye, velocity, shift, mass_flux,
+                  boundary_flux, outflow_factor, dt, faces)
+    carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, depth,
+          depth_out, dye, faces, mass_flux, boundary_flux, outflow_factor, dt, 1.0, dye_out,
+          outflow)

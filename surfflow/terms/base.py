@@ -1,0 +1,80 @@
+"""The protocol of a term of the step (SPEC §3, "The step as a list of terms").
+
+A term is an optional piece of physics (surface tension, wind, dissolution, a moving surface,
+the droplets' coupling, ...). It owns its buffers, names the stages it acts in (``stages``) and
+has one method per stage, called with the arrays of the step; ``Simulation`` binds the methods
+once when its terms change and calls each stage as a loop over them, in the order of
+``Simulation.terms`` (the scheme's method first where the scheme acts too). A term that is
+absent is not in the list, so it costs nothing.
+
+===============  ===========================================  ==================  ======
+stage            method                                       returns             step
+===============  ===========================================  ==================  ======
+move             move(geom, time)                             the moved geometry  0
+max_time_step    max_time_step(state, fields)                 a limit on dt (s)   1
+add_sources      add_sources(geom, state, dt)                 Volumes             2
+advect           advect(geom, state, dt)                                          3
+load_bottom      load_bottom(state)                           bottom (n,) (*)     4
+push             push(geom, fields, state, bottom, dt)                            4
+hold             hold(geom, fields, state, bottom, dt)        after every push    4
+apply_friction   apply_friction(geom, state, dt)                                  5
+find_walls       find_walls(geom, fields, state, bottom)      shoreline_wall (*)  6
+transport        transport(geom, fields, state, bottom, dt)   Volumes             6
+exchange         exchange(geom, state, dt)                    Volumes             6
+keep_volumes     keep_volumes(old_geom, new_geom, state)                          moves
+airborne_volume  airborne_volume()                            m^3 off the film    ledger
+===============  ===========================================  ==================  ======
+
+(*) one term decides: the last in the list that acts there, else the model's default (the
+pressure sees the bottom b; dry ground above the free surface is a wall). ``push`` adds dt
+times an acceleration to state.velocity (u += dt a); ``hold`` runs after every push (a static
+friction that nothing may push past); ``keep_volumes`` runs when the surface moves, to keep
+what the term holds per vertex; ``airborne_volume`` counts in the ledger's balance.
+
+Who acts where, in this order within a stage:
+
+=================================  ==========================================================
+scheme "semi_lagrangian"           advect, push (gravity-pressure), apply_friction, transport
+scheme "conservative"              transport (it covers 3 to 6: ``schemes/conservative.py``)
+motion (``motion/``)               move (following a motion), max_time_step, push (inertia)
+tension (``tension.py``)           max_time_step, push, hold (with hysteresis), find_walls
+wind (``wind.py``)                 max_time_step, push
+dissolution (``dissolution.py``)   advect, load_bottom, push, apply_friction, transport,
+                                   keep_volumes
+droplets (``particles/``)          exchange, airborne_volume
+=================================  ==========================================================
+
+Every term also has ``name`` (``Simulation.term(name)`` finds it), ``use_geometry(geom)``
+(called whenever the surface is replaced or moved) and ``state_dict()`` /
+``load_state_dict(data)`` (numpy values, merged into the simulation's state dict).
+
+Volumes moved in or out are returned, never booked by the term: a dict of ledger entries
+(``state.LEDGER_ENTRIES``: "poured", "outflow", "absorbed", ...) to m^3, which the simulation
+adds to its ledger.
+"""
+
+from __future__ import annotations
+
+STAGES = ("move", "max_time_step", "add_sources", "advect", "load_bottom", "push", "hold",
+          "apply_friction", "find_walls", "transport", "exchange", "keep_volumes",
+          "airborne_volume")
+
+Volumes = dict  # ledger entry -> m^3 moved in (or out) during the stage
+
+
+class Term:
+    """A term of the step: no stages, nothing to keep; subclasses name their ``stages`` and
+    define those methods (see the module docstring for their signatures)."""
+
+    name = "term"
+    stages: tuple[str, ...] = ()
+
+    def use_geometry(self, geom) -> None:
+        """Follow a new or moved surface (nothing derived from it is kept here)."""
+
+    def state_dict(self) -> dict:
+        """What to save to continue bit-identically (numpy values; nothing here)."""
+        return {}
+
+    def load_state_dict(self, data: dict) -> None:
+        """Restore what :meth:`state_dict` wrote (nothing here)."""

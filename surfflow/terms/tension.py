@@ -1,0 +1,75 @@
+"""Surface tension with the static contact angle (SPEC §3, ``kernels/tension.py``).
+
+From the surface energy E = sigma (free-surface area) - sigma cos(theta_c) (wetted area), the
+pressure p_s = (dE/dh_v) / A_v pushes the liquid, u += dt (-grad p_s / rho), with the
+contact-line rule at the liquid's edge. Stages: the capillary time-step limit (1), the force (4),
+the contact-angle hysteresis after every other force (4, ``hold``, when there is hysteresis) and
+the contact-line rule's walls for the mass flux (6).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..kernels.tension import (apply_capillary_force, capillary_time_step, capillary_walls,
+                               contact_line_depth, hysteresis_line_force, lift_free_surface,
+                               pin_contact_line, surface_pressure)
+from .base import Term
+
+
+class SurfaceTension(Term):
+    """Surface tension for ``params`` (surface_tension > 0) on ``geom``."""
+
+    name = "tension"
+
+    def __init__(self, geom, params):
+        self.params = params
+        self.cos_contact_angle = math.cos(math.radians(params.contact_angle))
+        self.line_force = hysteresis_line_force(params.surface_tension, params.contact_angle,
+                                                params.contact_angle_hysteresis) / params.density
+        self.pressure = np.zeros(geom.n_vertices)
+        self.lifted = np.zeros((geom.n_vertices, 3))
+        self.stages = ("max_time_step", "push", "find_walls") + (("hold",) if self.line_force > 0.0
+                                                                  else ())
+        self.use_geometry(geom)
+
+    def use_geometry(self, geom) -> None:
+        self.wetting_depth = contact_line_depth(geom.dual_areas, self.params.contact_angle,
+                                                self.params.contact_line_width)
+
+    def max_time_step(self, state, fields) -> float:
+        """The capillary limit of explicit surface tension."""
+        p = self.params
+        return capillary_time_step(state.depth, fields.ring_spacing, self.wetting_depth,
+                                   p.surface_tension, self.cos_contact_angle, p.density,
+                                   p.min_depth, p.cfl)
+
+    def push(self, geom, fields, state, bottom, dt: float) -> None:
+        """u += dt (-grad p_s / rho) on wet vertices; ``bottom`` is the one gravity saw."""
+        p = self.params
+        lift_free_surface(geom.vertices, geom.normals, bottom, state.depth, self.lifted)
+        surface_pressure(self.lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
+                         geom.is_boundary, geom.dual_areas, state.depth, self.wetting_depth,
+                         p.surface_tension, self.cos_contact_angle, p.min_depth, self.pressure)
+        apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
+                              geom.dual_areas, fields.vertex_height, fields.normal_rise,
+                              p.gravity_magnitude, bottom, state.depth, self.pressure,
+                              p.min_depth, 1.0 / p.density, dt, state.velocity)
+
+    def hold(self, geom, fields, state, bottom, dt: float) -> None:
+        """Contact-angle hysteresis: the rim's static friction removes up to dt a_i of its
+        speed; applied after every other force of the step so nothing pushes a pinned rim."""
+        pin_contact_line(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
+                         geom.dual_areas, state.depth, self.line_force, self.params.min_depth,
+                         dt, state.velocity)
+
+    def find_walls(self, geom, fields, state, bottom) -> None:
+        """state.shoreline_wall (nnz,) = the contact-line rule of ``push`` for every wet/dry
+        entry, from the pressure ``push`` computed this step (the depth has not changed since),
+        so the mass flux enters no dry vertex the capillary force treats as a wall."""
+        p = self.params
+        capillary_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
+                        fields.normal_rise, p.gravity_magnitude, bottom, state.depth,
+                        self.pressure, 1.0 / p.density, p.min_depth, state.shoreline_wall)
