@@ -11,7 +11,7 @@ the film as particles and particles that hit the surface rejoin it (SPEC §8,
 ``surfflow.particles``); ``sim.particles`` holds them.
 
 The surface, the state, the scheme and the terms are the model's
-(:class:`~surfflow.terms.model.SurfaceModel`, which ``Simulation`` extends). The physics lives in
+(:class:`~surfflow.model.SurfaceModel`, which ``Simulation`` extends). The physics lives in
 the scheme (``surfflow.schemes``) and in the terms (``surfflow.terms``; the moving surface in
 ``surfflow.motion``, the droplets' coupling in ``surfflow.particles``), each acting in the
 stages it names (the table in ``terms/base.py``); ``sim.terms`` holds the active ones,
@@ -38,7 +38,7 @@ from .particles import Droplets, ParticleCoupling
 from .sources import (gather_source_rates, make_source, place_source, restore_sources,
                       sources_to_arrays)
 from .terms import Dissolution
-from .terms.model import SurfaceModel
+from .model import SurfaceModel
 
 
 class Simulation(SurfaceModel):
@@ -50,7 +50,7 @@ class Simulation(SurfaceModel):
     system with its interface), True for ``Droplets()``, None for a film without droplets.
     motion: a callable ``(rest_vertices, t) -> vertices`` the mesh follows (see
     :meth:`set_motion`). The surface, the state and the terms come from
-    :class:`~surfflow.terms.model.SurfaceModel`; this class adds the clock, the order of the
+    :class:`~surfflow.model.SurfaceModel`; this class adds the clock, the order of the
     step, the sources and the ledger.
     """
 

@@ -21,13 +21,15 @@ FLOORS = [
     {"geometry"},
     # 4: what the step is made of: state, sources, schemes, terms and their rooms
     {"state", "sources", "schemes", "terms", "boundaries", "motion", "particles"},
-    # 5: the clock, the order and the ledger
+    # 5: the model: the surface, the state, the scheme and the terms, with the state in and out
+    {"model"},
+    # 6: the clock, the order and the ledger
     {"simulation"},
-    # 6: the scene language, assembling a simulation from a scene, running it; sweeps
+    # 7: the scene language, assembling a simulation from a scene, running it; sweeps
     {"scene", "batch"},
-    # 7: renderers, side by side
+    # 8: renderers, side by side
     {"viewer", "blender"},
-    # 8: the doors: command line and the public API
+    # 9: the doors: command line and the public API
     {"cli", "__main__", "__init__"},
 ]
 FLOOR = {room: level for level, rooms in enumerate(FLOORS) for room in rooms}

@@ -2,7 +2,7 @@
 
 The surface (geometry and the fields derived from it), the state's arrays, the momentum scheme
 and the terms, with the stages each acts in bound once when they change (the table in
-``base.py``), and the state in and out: the per-vertex fields, a new or moved surface (every
+``terms/base.py``), and the state in and out: the per-vertex fields, a new or moved surface (every
 vertex keeps its volume), open boundary segments. ``surfflow.simulation.Simulation`` builds on
 it with the clock, the order of the step, the sources and the ledger.
 """
@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..boundaries import BoundarySegment, check_segment, select_boundary
-from ..checks import check_vertex_array
-from ..config import Params
-from ..errors import ParameterError
-from ..geometry.precompute import update_positions
-from ..geometry.surface import SurfaceGeometry
-from ..kernels.continuity import shoreline_walls
-from ..kernels.friction import friction_shares
-from ..schemes import friction_coefficients, make_scheme
-from ..state import SimulationState, empty_surface_fields, update_surface_fields
-from .base import STAGES
-from .tension import SurfaceTension
-from .wind import Wind
+from .boundaries import BoundarySegment, check_segment, select_boundary
+from .checks import check_vertex_array
+from .config import Params
+from .errors import ParameterError
+from .geometry.precompute import update_positions
+from .geometry.surface import SurfaceGeometry
+from .kernels.continuity import shoreline_walls
+from .kernels.friction import friction_shares
+from .schemes import friction_coefficients, make_scheme
+from .state import SimulationState, empty_surface_fields, update_surface_fields
+from .terms.base import STAGES
+from .terms.tension import SurfaceTension
+from .terms.wind import Wind
 
 TERM_ORDER = ("motion", "tension", "wind", "dissolution", "droplets")  # others follow, as added
 
