@@ -33,12 +33,12 @@ from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
+from .model import SurfaceModel
 from .motion.surface_motion import BoundMotion, SurfaceMotion
 from .particles import Droplets, ParticleCoupling
 from .sources import (gather_source_rates, make_source, place_source, restore_sources,
                       sources_to_arrays)
 from .terms import Dissolution
-from .model import SurfaceModel
 
 
 class Simulation(SurfaceModel):
