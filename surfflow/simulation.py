@@ -10,13 +10,11 @@ With ``particles=sf.Droplets(...)`` (or True) liquid deeper than ``Params.emit_d
 the film as particles and particles that hit the surface rejoin it (SPEC §8,
 ``surfflow.particles``); ``sim.particles`` holds them.
 
-The surface, the state, the scheme and the terms are the model's
-(:class:`~surfflow.model.SurfaceModel`, which ``Simulation`` extends). The physics lives in
-the scheme (``surfflow.schemes``) and in the terms (``surfflow.terms``; the moving surface in
-``surfflow.motion``, the droplets' coupling in ``surfflow.particles``), each acting in the
-stages it names (the table in ``terms/base.py``); ``sim.terms`` holds the active ones,
-``sim.term(name)`` finds one, ``sim.add_term(term)`` adds one. The arrays live in
-``surfflow.state``.
+The surface, the state (``surfflow.state``), the scheme and the terms are the model's
+(:class:`~surfflow.model.SurfaceModel`, which ``Simulation`` extends). The physics lives in the
+scheme (``surfflow.schemes``) and the terms (``surfflow.terms``, ``surfflow.motion``,
+``surfflow.particles``), each acting in the stages it names (the table in ``terms/base.py``);
+``sim.terms`` holds the active ones, ``sim.term(name)`` finds one, ``sim.add_term`` adds one.
 """
 
 from __future__ import annotations
@@ -201,6 +199,9 @@ class Simulation(SurfaceModel):
         """Add the volumes (m^3) a stage moved to their ledger entries; only here is the
         ledger written during a step."""
         for entry, volume in volumes.items():
+            if entry not in self.state.ledger:
+                raise SimulationError(f"a term returned the volume {entry!r}, which is no ledger "
+                                      f"entry; return one of {', '.join(self.state.ledger)}")
             self.state.ledger[entry] += volume
 
     # ---- time stepping ------------------------------------------------------------------------

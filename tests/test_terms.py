@@ -92,6 +92,16 @@ def test_a_volume_not_returned_breaks_the_balance(strip):
     assert sim.ledger()["balance_error"] == pytest.approx(spring.total, rel=1e-9)
 
 
+def test_a_volume_under_an_unknown_entry_is_refused(strip):
+    sim = wet(strip)
+    spring = sim.add_term(Spring(2e-5))
+    spring.add_sources = lambda geom, state, dt: {"spilled": 1e-9}
+    sim._bind_stages()
+    with pytest.raises(sf.SimulationError, match="'spilled', which is no ledger entry; return "
+                                                 "one of initial, poured"):
+        sim.step()
+
+
 def test_a_terms_state_travels_in_the_state_dict(strip):
     sim = wet(strip)
     sim.add_term(Spring(2e-5))
