@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..checks import check_vertex_array
 from ..errors import ParameterError
 from ..geometry.workspace import GeometryWorkspace
 from ..kernels.inertia import apply_inertial_force, largest_length, second_time_difference
 from ..kernels.timestep import cfl_time_step
 from ..terms.base import Term
-from ..checks import check_vertex_array
 
 HISTORY = 3  # positions kept: the second time difference needs three
 

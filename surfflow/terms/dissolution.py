@@ -23,9 +23,8 @@ from ..kernels.advection import advect_velocity
 from ..kernels.continuity import edge_fluxes
 from ..kernels.dissolution import exchange_drag, exchange_soluble_layer
 from ..kernels.friction import apply_friction
-from ..kernels.pressure import apply_gravity_pressure
 from ..kernels.tracers import carry, limited_faces
-from ..schemes import friction_coefficients
+from ..schemes.shared import friction_coefficients, gravity_pressure
 from .base import Term, Volumes
 
 
@@ -67,11 +66,7 @@ class Dissolution(Term):
     def push(self, geom, fields, state, bottom, dt: float) -> None:
         """The liquid's gravity-pressure acceleration on u_s too, then the drag exchange."""
         p = self.params
-        apply_gravity_pressure(geom.neighbor_offsets, geom.neighbor_indices,
-                               geom.dual_edge_vectors, geom.dual_areas, fields.fit_weights,
-                               state.friction_share, fields.vertex_height,
-                               fields.normal_rise, fields.tangent_gravity, p.gravity_magnitude,
-                               bottom, state.depth, p.min_depth, dt, state.solute_velocity)
+        gravity_pressure(geom, fields, state, p, bottom, state.depth, dt, state.solute_velocity)
         exchange_drag(state.depth, state.velocity, state.dissolved, state.solute_velocity,
                       p.solute_density_ratio, p.solute_drag, p.min_depth, dt)
 
