@@ -14,16 +14,20 @@ from surfflow.scene.scene_setup import scene_geometry, scene_mesh
 from surfflow.viewer.app import ViewerApp
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    cache = tmp_path_factory.mktemp("cache")
-    scene = parse_scene(TINY_SCENE, cache / "tiny.toml")
+def open_viewer(text, cache):
+    """A ViewerApp on the scene ``text`` under polyscope's mock backend, called each frame tick."""
+    scene = parse_scene(text, cache / "tiny.toml")
     geometry = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=cache)
     ps.init("openGL_mock")
     ps.set_frame_tick_limit_fps_mode("ignore_limits")
     viewer = ViewerApp(scene, geometry)
     ps.set_user_callback(viewer.callback)
     return viewer
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return open_viewer(TINY_SCENE, tmp_path_factory.mktemp("cache"))
 
 
 def test_structures_and_quantities(app):

@@ -3,9 +3,10 @@
     runner = SceneRunner(load_scene("pour.toml"))
     runner.run(on_frame=lambda runner: print(runner.frame, runner.simulation.time))
 
-Frame k is the state at time k / fps; frame 0 is the initial condition, the last frame is
-round(duration * fps). After every frame the runner writes it (npz and/or VTU+PVD) and keeps a
-copy of its state, the last good one. It writes ``checkpoint.npz`` into the output directory
+Frame k is the state at time k / fps; frame 0 is the initial condition, the last frame
+(``scene.n_frames``) is at the duration, also when the duration is not a whole number of
+frames. After every frame the runner writes it (npz and/or VTU+PVD) and keeps a copy of its
+state, the last good one. It writes ``checkpoint.npz`` into the output directory
 every ``checkpoint_every`` frames, at the end and when stopped. ``request_stop()`` (what Ctrl-C
 calls) makes the run stop after the current frame; a KeyboardInterrupt inside a frame or a
 SimulationError checkpoints the last good state. A resumed run continues bit-identically.
@@ -92,7 +93,7 @@ class SceneRunner:
 
     def advance_frame(self) -> None:
         """Advance to the next frame's time; on a SimulationError write the last good frame."""
-        target = (self.frame + 1) / self.scene.fps
+        target = self.scene.frame_time(self.frame + 1)
         try:
             self.simulation.advance(max(0.0, target - self.simulation.time))
         except SimulationError as exc:

@@ -16,6 +16,7 @@ value raises :class:`~surfflow.errors.SceneError` naming the file, line, key and
 from __future__ import annotations
 
 import difflib
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,10 @@ from . import scene_schema as schema
 from .motion_spec import MOTION_KEYS, MotionSpec, MotionTableError, motion_spec
 from .presets import DEFAULT_LIQUID, LIQUID_PRESETS
 from .toml_lines import key_lines, line_of, parse_toml, read_text
+
+FRAME_SLACK = 1e-9
+"""duration * fps within this fraction above a whole number of frames counts as that number, so
+round-off (0.1 s at 30 fps is 3.0000000000000004 frames) adds no frame of a few attoseconds."""
 
 
 @dataclass(frozen=True)
@@ -170,7 +175,14 @@ class Scene:
 
     @property
     def n_frames(self) -> int:
-        return max(1, round(self.duration * self.fps))
+        """Frames after the initial one: frame k is the state at :meth:`frame_time` (k); the last
+        is at the duration, a shorter frame when the duration is not a whole number of them."""
+        frames = self.duration * self.fps
+        return max(1, math.ceil(frames - FRAME_SLACK * frames))
+
+    def frame_time(self, frame: int) -> float:
+        """The time (s) of frame ``frame``: frame / fps, the last one (n_frames) at the duration."""
+        return self.duration if frame >= self.n_frames else frame / self.fps
 
     @property
     def dye_colors(self) -> tuple:

@@ -6,8 +6,9 @@ real time, colouring, velocity arrows, sliders for the pour rate and radius, fri
 tension, contact angle and the gravity direction, readouts of time, volume, steps per second and
 simulated seconds per wall second), pours where the user shift-clicks the object, and while
 playing advances the simulation per drawn frame by one frame (1 / fps of simulated time) or, in
-real time, by the wall time since the last frame (``pace``). Tests drive it through
-``pending_pours``, ``clock`` and ``ps.frame_tick()`` under the mock backend.
+real time, by the wall time since the last frame (``pace``), and stops at the scene's duration,
+its last frame there. Tests drive it through ``pending_pours``, ``clock`` and
+``ps.frame_tick()`` under the mock backend.
 """
 
 from __future__ import annotations
@@ -66,17 +67,28 @@ class ViewerApp:
     # ---- actions (what the buttons do; tests call them directly) -----------------------------
 
     def step_frame(self) -> None:
-        """Advance the simulation by one frame, 1 / fps of simulated time."""
-        self.advance(1.0 / self.scene.fps)
+        """Advance the simulation by one frame, 1 / fps of simulated time (less for the last
+        frame, which ends at the scene's duration)."""
+        self.advance(self._until_the_end(1.0 / self.scene.fps))
 
     def play_frame(self) -> None:
         """Advance for one drawn frame while playing: one frame, or in real time the wall time
-        since the previous drawn frame (``RealTimePacer``)."""
+        since the previous drawn frame (``RealTimePacer``). Playing stops at the scene's
+        duration with a last frame there; Play again goes on past it."""
         if self.real_time:
-            self.advance(self.pacer.advance_for(self.clock()))
+            seconds = self.pacer.advance_for(self.clock())
         else:
             self.pacer.stop()
-            self.step_frame()
+            seconds = 1.0 / self.scene.fps
+        left = self.scene.duration - self.simulation.time
+        if 0.0 < left <= seconds:
+            seconds, self.playing = left, False
+        self.advance(seconds)
+
+    def _until_the_end(self, seconds: float) -> float:
+        """``seconds``, or less where the scene's duration comes first (before it is reached)."""
+        left = self.scene.duration - self.simulation.time
+        return min(seconds, left) if left > 0.0 else seconds
 
     def advance(self, duration: float) -> None:
         """Advance the simulation by ``duration`` seconds, redraw and record the rates."""
