@@ -28,7 +28,7 @@ class SurfaceFields(NamedTuple):
     vertex_height (n,): e . x_i, e = -g/|g| the up direction (zero without gravity).
     normal_rise (n,): e . n_i (negative on the underside of an overhang).
     tangent_gravity (n, 2): g in vertex i's frame.
-    ring_spacing (n,): length of the shortest edge at i (the CFL length).
+    ring_spacing (n,): the size of i's dual cell, 4 A_i / sum_j |N_ij| (the time step's length).
     boundary_outflow_normals (n, 2): the boundary normals where the boundary is "outflow",
         zeros for walls.
     wall_projections (n, 2, 2): the slip condition's projection of a vertex's velocity: the
@@ -71,8 +71,8 @@ def update_surface_fields(fields: SurfaceFields, geom: SurfaceGeometry, gravity,
     up = -gravity / magnitude if magnitude > 0.0 else np.zeros(3)
     vertex_gravity_fields(geom.vertices, geom.normals, geom.tangent_frames, gravity, up,
                           fields.vertex_height, fields.normal_rise, fields.tangent_gravity)
-    ring_edge_fields(geom.neighbor_offsets, geom.neighbor_coords, geom.dual_edge_vectors,
-                     geom.reverse_edges, fields.ring_spacing, fields.reverse_dual_edge_vectors)
+    ring_edge_fields(geom.neighbor_offsets, geom.dual_edge_vectors, geom.reverse_edges,
+                     geom.dual_areas, fields.ring_spacing, fields.reverse_dual_edge_vectors)
     if boundary == "outflow":
         fields.boundary_outflow_normals[:] = geom.boundary_normals
     else:

@@ -15,13 +15,19 @@ def ring(geom, i):
     return [(e, int(geom.neighbor_indices[e])) for e in entries]
 
 
+def cell_size(geom, i):
+    """4 A_i / P_i, P_i the sum of i's dual edges |N_ij|."""
+    perimeter = sum(np.linalg.norm(geom.dual_edge_vectors[e]) for e, _ in ring(geom, i))
+    return 4.0 * geom.dual_areas[i] / perimeter
+
+
 def time_step(geom, depth, velocity, gravity_magnitude, min_depth, cfl, max_dt):
-    """dt = min(max_dt, cfl min_wet r_i / (|u_i| + sqrt(g d_i))), r_i the shortest ring edge."""
+    """dt = min(max_dt, cfl min_wet r_i / (|u_i| + sqrt(g d_i))), r_i the dual cell's size."""
     best = np.inf
     for i in range(geom.n_vertices):
         if depth[i] < min_depth:
             continue
-        r = min(np.linalg.norm(geom.vertices[j] - geom.vertices[i]) for _, j in ring(geom, i))
+        r = cell_size(geom, i)
         speed = np.linalg.norm(velocity[i]) + np.sqrt(gravity_magnitude * depth[i])
         if speed > 0:
             best = min(best, r / speed)

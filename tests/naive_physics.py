@@ -9,7 +9,7 @@ the drag integrates its ODE with many small explicit steps.
 import numpy as np
 from scipy.interpolate import RegularGridInterpolator
 
-from naive import free_surface_height, ring
+from naive import cell_size, free_surface_height, ring
 
 
 def ring_triangles(geom, i):
@@ -113,7 +113,7 @@ def capillary_time_step(geom, depth, wetting_depth, sigma, cos_contact_angle, de
     for i in range(geom.n_vertices):
         if depth[i] < min_depth:
             continue
-        r = min(np.linalg.norm(geom.vertices[j] - geom.vertices[i]) for _, j in ring(geom, i))
+        r = cell_size(geom, i)
         stiffness = sigma * (np.pi / r) ** 2
         if depth[i] < wetting_depth[i]:
             stiffness += 2 * sigma * (1 - cos_contact_angle) / wetting_depth[i] ** 2

@@ -25,18 +25,29 @@ def vertex_gravity_fields(vertices, normals, tangent_frames, gravity, up, vertex
 
 
 @parallel_kernel
-def ring_edge_fields(offsets, neighbor_coords, dual_edge_vectors, reverse_edges, ring_spacing,
+def ring_edge_fields(offsets, dual_edge_vectors, reverse_edges, dual_areas, ring_spacing,
                      reverse_dual_edge_vectors):
-    """ring_spacing (n,) = min_j |c_ij| (the shortest edge at i) and reverse_dual_edge_vectors
-    (nnz, 2) = N_ji at the entry (i, j), written; offsets (n + 1,), neighbor_coords and
-    dual_edge_vectors (nnz, 2), reverse_edges (nnz,): the entry (j, i) of each (i, j)."""
+    """ring_spacing (n,) = ``dual_cell_size`` and reverse_dual_edge_vectors (nnz, 2) = N_ji at
+    the entry (i, j), written; offsets (n + 1,), dual_edge_vectors (nnz, 2), reverse_edges
+    (nnz,): the entry (j, i) of each (i, j); dual_areas (n,)."""
     for i in numba.prange(offsets.shape[0] - 1):
-        shortest = np.inf
         for e in range(offsets[i], offsets[i + 1]):
-            shortest = min(shortest, np.sqrt(neighbor_coords[e, 0] ** 2 + neighbor_coords[e, 1] ** 2))
             reverse_dual_edge_vectors[e, 0] = dual_edge_vectors[reverse_edges[e], 0]
             reverse_dual_edge_vectors[e, 1] = dual_edge_vectors[reverse_edges[e], 1]
-        ring_spacing[i] = shortest
+        ring_spacing[i] = dual_cell_size(offsets, dual_edge_vectors, dual_areas, i)
+
+
+@serial_kernel
+def dual_cell_size(offsets, dual_edge_vectors, dual_areas, i):
+    """4 A_i / P_i (m), P_i = sum_j |N_ij| the length of the dual edges through which vertex i
+    exchanges liquid with its neighbours: the edge length on a mesh of equilateral triangles,
+    and the cell's width (area over perimeter, the finite-volume CFL length) on any other. A
+    sliver triangle or a short edge at i does not collapse it: its dual edges and its area are
+    those of the cell around it."""
+    perimeter = 0.0
+    for e in range(offsets[i], offsets[i + 1]):
+        perimeter += np.sqrt(dual_edge_vectors[e, 0] ** 2 + dual_edge_vectors[e, 1] ** 2)
+    return 4.0 * dual_areas[i] / perimeter
 
 
 @parallel_kernel

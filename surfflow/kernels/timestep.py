@@ -2,8 +2,11 @@
 
     dt = min(max_dt, cfl * min over wet i of r_i / (|u_i| + sqrt(|g| d_i)))
 
-r_i is the shortest edge of i's one-ring (``ring_spacing``). A surface with no wet vertex, or
-with still water and no gravity, gets max_dt.
+r_i is the size of i's dual cell (``ring_spacing``, ``kernels/fields.dual_cell_size``): 4 A_i over
+its perimeter, the finite-volume CFL length, equal to the edge length on equilateral triangles.
+A sliver triangle or a short edge at i does not collapse it, so one bad triangle does not set
+the pace of the whole run (tests/test_sliver_pace.py). A surface with no wet vertex, or with
+still water and no gravity, gets max_dt.
 """
 
 import math

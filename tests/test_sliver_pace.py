@@ -1,0 +1,107 @@
+"""No single sliver sets the pace (issue 21): the time step's length is the dual cell's size
+(``kernels/fields.dual_cell_size``), which a sliver triangle or a short edge does not collapse.
+
+A 1 cm icosphere carries a water drop with surface tension on its top face; the same sphere is
+spoilt there by one cap sliver (a vertex pushed onto the opposite edge until its face is 1e-4 of
+an edge high) or by a short edge (an edge split 1e-4 of its length from one end, two needles).
+With the shortest ring edge as the length, the short edge alone made the run take thousands of
+times the steps (measured: 613,696 steps instead of 94 for a split at 1e-2; the capillary limit
+goes as the length squared). Each run takes well under a second once compiled.
+"""
+
+import numpy as np
+import pytest
+
+import surfflow as sf
+from surfflow.io.procedural import icosphere
+from surfflow.kernels.fields import dual_cell_size
+
+RADIUS = 0.01
+THINNESS = 1e-4
+
+
+def top_face(V, F):
+    """The face whose centroid is highest (+y) and its first edge's length."""
+    f = int(np.argmax(V[F].mean(axis=1)[:, 1]))
+    a, b, _ = F[f]
+    return f, float(np.linalg.norm(V[b] - V[a]))
+
+
+def sphere_with_cap_sliver():
+    """The top face (a, b, c) made a sliver: c moved towards the midpoint of ab until the face is
+    THINNESS edges high (c keeps its ring, so no cell shrinks much)."""
+    V, F = icosphere(3, RADIUS)
+    f, length = top_face(V, F)
+    a, b, c = F[f]
+    middle = 0.5 * (V[a] + V[b])
+    V[c] = middle + THINNESS * length * (V[c] - middle) / np.linalg.norm(V[c] - middle)
+    return V, F
+
+
+def sphere_with_short_edge():
+    """The top face's edge ab split at THINNESS of its length from a: a short edge and two
+    needle triangles, as a triangulation of random points makes them."""
+    V, F = icosphere(3, RADIUS)
+    f, _ = top_face(V, F)
+    a, b, _ = F[f]
+    V = np.vstack([V, V[a] + THINNESS * (V[b] - V[a])])
+    k = len(V) - 1
+    faces = []
+    for face in F.tolist():
+        for s in range(3):
+            u, w, o = face[s], face[(s + 1) % 3], face[(s + 2) % 3]
+            if {u, w} == {a, b}:
+                faces += [[u, k, o], [k, w, o]]
+                break
+        else:
+            faces.append(face)
+    return V, np.array(faces)
+
+
+def drop_run(mesh, duration=0.1):
+    """Steps, the simulation and its initial volume after ``duration`` of a 1 mm high drop of
+    4 mm radius on the sphere's top, with surface tension and gravity."""
+    geom = sf.precompute(mesh, feature_size=0)
+    params = sf.Params(gravity=(0.0, -9.81, 0.0), surface_tension=0.072, contact_angle=60.0,
+                       friction_model="laminar")
+    sim = sf.Simulation(geom, params)
+    distance = np.linalg.norm(geom.vertices - (0.0, RADIUS, 0.0), axis=1)
+    sim.set_depth(np.maximum(0.0, 1e-3 * (1.0 - (distance / 0.004) ** 2)))
+    volume = sim.total_volume()
+    sim.advance(duration)
+    return int(sim.state.step_count), sim, volume
+
+
+@pytest.fixture(scope="module")
+def plain_run():
+    return drop_run(icosphere(3, RADIUS))
+
+
+@pytest.mark.parametrize("spoil", [sphere_with_cap_sliver, sphere_with_short_edge])
+def test_one_sliver_runs_at_nearly_the_pace_of_the_clean_sphere(spoil, plain_run):
+    plain_steps, plain, _ = plain_run
+    steps, sim, volume = drop_run(spoil())
+    assert steps < 2 * plain_steps, (steps, plain_steps)
+    assert np.all(np.isfinite(sim.depth)) and np.all(sim.depth >= 0.0)
+    assert np.all(np.isfinite(sim.velocity))
+    assert sim.total_volume() == pytest.approx(volume, rel=1e-12)
+    # stable: the drop moves as on the clean sphere, nothing rings at the sliver
+    plain_speed = np.abs(plain.velocity).max()
+    assert np.abs(sim.velocity).max() < 1.5 * plain_speed
+    assert sim.depth.max() == pytest.approx(plain.depth.max(), rel=0.2)
+
+
+def test_cell_size_is_the_edge_on_equilateral_triangles_and_ignores_a_short_edge():
+    V = np.array([[0.0, 0.0, 0.0]] + [[np.cos(t), np.sin(t), 0.0]
+                                       for t in np.arange(6) * np.pi / 3])
+    F = np.array([[0, 1 + k, 1 + (k + 1) % 6] for k in range(6)])
+    geom = sf.precompute((V, F), feature_size=0)
+    size = dual_cell_size(geom.neighbor_offsets, geom.dual_edge_vectors, geom.dual_areas, 0)
+    assert size == pytest.approx(1.0, rel=1e-12)
+    clean = sf.precompute(icosphere(3, RADIUS), feature_size=0)
+    spoilt = sf.precompute(sphere_with_short_edge(), feature_size=0)
+    sizes = [np.array([dual_cell_size(g.neighbor_offsets, g.dual_edge_vectors, g.dual_areas, i)
+                       for i in range(g.n_vertices)]) for g in (clean, spoilt)]
+    shortest_edge = np.linalg.norm(spoilt.neighbor_coords, axis=1).min()
+    assert shortest_edge < 1e-3 * sizes[0].min()
+    assert sizes[1].min() > 0.4 * sizes[0].min()
