@@ -214,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     pre.add_argument("-o", "--output", help="output file (default: MESH_STEM.geom.npz)")
     pre.add_argument("--cache-dir", help="also keep it in this cache folder")
     pre.add_argument("--feature-size", help="narrowest shape the smoothed surface keeps: metres "
-                     "(0.005) or a percentage of the bounding-box diagonal (2%%, the default); "
+                     "(0.005) or a percentage of the mesh's diameter (2%%, the default); "
                      "0 keeps the input mesh")
     pre.add_argument("--smoothing-iterations", type=int, help="heat-flow steps (expert; default 4)")
     pre.set_defaults(handler=command_precompute)

@@ -23,8 +23,8 @@ SCHEMES = ("semi_lagrangian", "conservative")
 
 def check_feature_size(value: Any) -> None:
     """Raise ParameterError unless ``value`` is a length >= 0 in metres or a string "P%", 0 <= P <= 100."""
-    usage = ('give metres as a number (feature_size = 0.005) or a fraction of the bounding-box '
-             'diagonal as a string ending in % (feature_size = "2%"); 0 turns smoothing off')
+    usage = ('give metres as a number (feature_size = 0.005) or a fraction of the mesh\'s diameter '
+             'as a string ending in % (feature_size = "2%"); 0 turns smoothing off')
     if isinstance(value, str):
         text = value.strip()
         if not text.endswith("%"):
@@ -46,7 +46,7 @@ class Tolerances:
     """Geometric tolerances, in one place.
 
     degenerate_area: a face whose area is below this fraction of the mean face area is degenerate.
-    merge_distance: vertices closer than this fraction of the bounding-box diagonal are merged.
+    merge_distance: vertices closer than this fraction of the mesh's diameter are merged.
     max_coordinate: the largest coordinate magnitude a mesh may have, so that products of four
         coordinates (squared areas) stay below float64's overflow at 1.8e308.
     """
@@ -66,7 +66,8 @@ class PrecomputeParams:
     feature_size: the width of the narrowest shape the smoothed surface keeps: bumps and grooves
         narrower than this go into the bottom heights b (and so into the friction tensors), wider
         shapes stay in the smoothed surface. Metres (a number), or a fraction of the mesh's
-        bounding-box diagonal as a string such as "2%". A sinusoidal relief whose bumps are
+        diameter as a string such as "2%": of the sphere about the surface's area centroid that
+        holds it (``io/extent.py``), which turns and moves with the mesh. A sinusoidal relief whose bumps are
         feature_size wide (wavelength 2 feature_size) is split half and half; with the default 4
         smoothing_iterations bumps half as wide go to b to 90 %, bumps twice as wide stay in the
         surface to 83 %. 0 keeps the input mesh
@@ -99,10 +100,10 @@ class PrecomputeParams:
         for k, eta in enumerate(self.roughness_gains):
             check_range(f"roughness_gains[{k}]", eta, 0.0)
 
-    def feature_length(self, diagonal: float) -> float:
-        """feature_size in metres for a mesh whose bounding-box diagonal is ``diagonal`` metres."""
+    def feature_length(self, diameter: float) -> float:
+        """feature_size in metres for a mesh whose diameter (``io/extent.py``) is ``diameter`` m."""
         if isinstance(self.feature_size, str):
-            return float(self.feature_size.strip()[:-1]) / 100.0 * diagonal
+            return float(self.feature_size.strip()[:-1]) / 100.0 * diameter
         return float(self.feature_size)
 
     def key(self) -> str:

@@ -13,6 +13,7 @@ from scene_helpers import POURED_VOLUME, TINY_SCENE, write_scene
 import surfflow as sf
 from surfflow.cli import main
 from surfflow.io.checkpoint import load_checkpoint
+from surfflow.io.extent import mesh_diameter
 from surfflow.io.writers import read_pvd
 
 
@@ -64,7 +65,7 @@ def test_precompute_takes_a_feature_size_in_metres_or_percent(tmp_path, capsys):
     mesh_path = tmp_path / "ball.obj"
     ball = trimesh.creation.icosphere(subdivisions=2)
     ball.export(mesh_path)
-    percent = f"{100 * 0.2 / np.linalg.norm(np.ptp(ball.vertices, axis=0)):.12f}%"   # 0.2 m
+    percent = f"{100 * 0.2 / mesh_diameter(ball.vertices, ball.faces):.12f}%"   # 0.2 m
     bottoms = {}
     for size in ("0", "0.2", percent):
         out = tmp_path / f"ball-{size}.geom.npz"

@@ -212,7 +212,7 @@ def test_precompute_is_invariant_under_rotation():
     V, F = sphere(2)
     V = V * [1.0, 0.7, 1.3]
     R = rotation([1, 2, 3], 0.7)
-    # a feature size in metres: a percentage refers to the axis-aligned bounding box
+    # a feature size in metres (tests/test_rotation_invariance.py: a percentage, and translations)
     a, b = (geometry(W, F, smoothing_iterations=3, feature_size=0.2) for W in (V, V @ R.T))
     assert np.allclose(b.vertices, a.vertices @ R.T, atol=1e-12)
     for name in ("dual_areas", "bottom", "edge_transforms", "neighbor_coords", "dual_edge_vectors",

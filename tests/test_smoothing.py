@@ -9,6 +9,7 @@ import trimesh
 from builders import hemispherical_bowl, icosphere, rectangle
 from surfflow.config import PrecomputeParams
 from surfflow.errors import MeshError, ParameterError
+from surfflow.io.extent import mesh_diameter
 from surfflow.io.mesh import load_mesh
 from surfflow.geometry.frames import vertex_normals
 from surfflow.geometry.smoothing import mesh_adjacency, smooth_surface
@@ -49,11 +50,10 @@ def test_no_smoothing_keeps_the_mesh_and_gives_zero_bottom(params):
     assert np.array_equal(b, np.zeros(len(V)))
 
 
-def test_feature_size_in_percent_is_a_fraction_of_the_diagonal():
+def test_feature_size_in_percent_is_a_fraction_of_the_diameter():
     V, F, _ = bumpy_sphere(subdivisions=3, amplitude=0.03)
-    diagonal = np.linalg.norm(np.ptp(V, axis=0))
-    x, b = smooth_surface(V, F, PrecomputeParams(feature_size="7.5%"))
-    x_m, b_m = smooth_surface(V, F, PrecomputeParams(feature_size=0.075 * diagonal))
+    x, b = smooth_surface(V, F, PrecomputeParams(feature_size="13%"))    # 0.27 m of 2.06 m
+    x_m, b_m = smooth_surface(V, F, PrecomputeParams(feature_size=0.13 * mesh_diameter(V, F)))
     assert np.abs(x - x_m).max() < 1e-13 and np.abs(b - b_m).max() < 1e-13
     assert np.abs(b).max() > 0.01
 

@@ -1,7 +1,8 @@
 """Smoothing stage of precompute (SPEC §2 item 1): smoothed positions x and bottom heights b.
 
 The input mesh (V = X, F) is smoothed by heat flow over a diffusion time set by the feature size
-f (``PrecomputeParams.feature_size``, in metres), in s backward-Euler steps (s =
+f (``PrecomputeParams.feature_size``, in metres; a percentage is of the mesh's rotation-invariant
+diameter, ``io/extent.py``), in s backward-Euler steps (s =
 ``smoothing_iterations``) of
 
     (M + tau K) x_new = M x,      tau = (2^(1/s) - 1) (f / pi)^2,
@@ -35,6 +36,7 @@ from scipy.sparse.linalg import splu
 
 from ..config import PrecomputeParams
 from ..errors import MeshError
+from ..io.extent import area_centroid, mesh_diameter
 from .frames import vertex_normals
 
 def smooth_surface(V: np.ndarray, F: np.ndarray, params: PrecomputeParams) -> tuple[np.ndarray, np.ndarray]:
@@ -47,12 +49,15 @@ def smooth_surface(V: np.ndarray, F: np.ndarray, params: PrecomputeParams) -> tu
     """
     X = np.ascontiguousarray(V, dtype=np.float64)
     F = np.ascontiguousarray(F, dtype=np.int64)
-    feature = params.feature_length(float(np.linalg.norm(np.ptp(X, axis=0))))
+    feature = params.feature_length(mesh_diameter(X, F))
     if feature == 0.0 or params.smoothing_iterations == 0:
         return X.copy(), np.zeros(X.shape[0])
     adjacency, boundary = mesh_adjacency(F, X.shape[0])
-    x = heat_flow_smooth(X, F, adjacency, boundary, feature, params.smoothing_iterations)
-    return normal_line_adjust(X, x, F, params.normal_line_iterations, params.normal_weighting)
+    local = X - area_centroid(X, F)    # round-off of the mesh's size, wherever it is placed
+    x = heat_flow_smooth(local, F, adjacency, boundary, feature, params.smoothing_iterations)
+    x, bottom = normal_line_adjust(local, x, F, params.normal_line_iterations,
+                                   params.normal_weighting)
+    return X + (x - local), bottom
 
 
 def mesh_adjacency(F: np.ndarray, n_vertices: int) -> tuple[sp.csr_matrix, np.ndarray]:

@@ -28,15 +28,14 @@ from .frames import add3, cross3, dot3, edge3, normalize3, scale3
 
 
 @serial_kernel
-def rotation_onto(a, b):
+def rotation_onto(a, b, hint):
     """The minimal rotation taking unit vector a to unit vector b, for :func:`rotate`:
     R = I + [w]x + [w]x^2 / (1 + a.b) with w = a x b, as (w, 1 / (1 + a.b), axis, half_turn); for
-    a = -b (half_turn) a half-turn about an axis perpendicular to a."""
+    a = -b (half_turn) a half-turn about the part of ``hint`` (a 3-tuple of the mesh, say an edge,
+    so that the choice turns with the mesh) perpendicular to a."""
     c = dot3(a, b)
     if 1.0 + c < 1e-12:
-        axis = normalize3(cross3(a, (1.0, 0.0, 0.0)))
-        if dot3(axis, axis) < 0.5:
-            axis = normalize3(cross3(a, (0.0, 1.0, 0.0)))
+        axis = normalize3(add3(hint, scale3(-dot3(hint, a), a)))
         return (0.0, 0.0, 0.0), 0.0, axis, True
     return cross3(a, b), 1.0 / (1.0 + c), (0.0, 0.0, 0.0), False
 
@@ -89,12 +88,12 @@ def ring_edge_geometry(V, neighbor_offsets, neighbor_indices, is_boundary, norma
         n_i = row3(normals, i)
         for e in range(start, stop):
             j = neighbor_indices[e]
-            onto_i = rotation_onto(row3(normals, j), n_i)
+            offset = edge3(V, i, j)
+            onto_i = rotation_onto(row3(normals, j), n_i, offset)
             for b in range(2):
                 carried = rotate(onto_i, frame_row(tangent_frames, j, b))
                 for a in range(2):
                     edge_transforms[e, a, b] = dot3(frame_row(tangent_frames, i, a), carried)
-            offset = edge3(V, i, j)
             u = dot3(offset, frame_row(tangent_frames, i, 0))
             v = dot3(offset, frame_row(tangent_frames, i, 1))
             scale = np.sqrt(dot3(offset, offset) / max(u * u + v * v, 1e-300))
@@ -113,7 +112,7 @@ def ring_edge_geometry(V, neighbor_offsets, neighbor_indices, is_boundary, norma
             e_a = edge3(V, i, neighbor_indices[row_a])
             e_b = edge3(V, i, neighbor_indices[row_b])
             face_normal = normalize3(cross3(e_a, e_b))
-            face_onto_i = rotation_onto(face_normal, n_i)
+            face_onto_i = rotation_onto(face_normal, n_i, e_a)
             centroid = scale3(1.0 / 3.0, add3(e_a, e_b))
             normal_a = toward(cross3(add3(centroid, scale3(-0.5, e_a)), face_normal), e_a)
             normal_b = toward(cross3(add3(centroid, scale3(-0.5, e_b)), face_normal), e_b)

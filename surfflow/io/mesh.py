@@ -10,7 +10,7 @@ is and what to do for everything else. The checks, in order:
    first corner, with a warning) of whole-number indices;
 2. not empty; every face index in 0..n-1; every coordinate finite and no larger in magnitude than
    ``TOLERANCES.max_coordinate`` (1e75, beyond which squared areas overflow);
-3. vertices closer than ``TOLERANCES.merge_distance`` x the bounding-box diagonal merged (warning);
+3. vertices closer than ``TOLERANCES.merge_distance`` x the mesh's diameter merged (warning);
 4. no degenerate face: a repeated vertex, or area <= ``TOLERANCES.degenerate_area`` x the mean;
 5. duplicate faces (the same three vertices, in any order) dropped (warning);
 6. unreferenced vertices dropped (warning);
@@ -39,6 +39,7 @@ from scipy.spatial import cKDTree
 
 from ..config import TOLERANCES
 from ..errors import MeshError, MeshFileError, MeshWarning
+from .extent import mesh_diameter
 from .manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
 from .mesh_arrays import counted, listed, triangle_array, vertex_array
 
@@ -197,10 +198,10 @@ def _check_magnitude(V: np.ndarray, where: str) -> None:
 
 
 def _merge_close_vertices(V, F, where, repairs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Merge each cluster of vertices closer than merge_distance x the bounding-box diagonal
-    into its first vertex. Returns V (n', 3), F remapped, and the input index (n',) of each
+    """Merge each cluster of vertices closer than merge_distance x the mesh's diameter
+    (``extent.mesh_diameter``) into its first vertex. Returns V (n', 3), F remapped, and the input index (n',) of each
     kept vertex."""
-    radius = TOLERANCES.merge_distance * np.linalg.norm(V.max(axis=0) - V.min(axis=0))
+    radius = TOLERANCES.merge_distance * mesh_diameter(V, F)
     close = cKDTree(V, balanced_tree=False).query_pairs(radius, output_type="ndarray")
     if len(close) == 0:
         return V, F, np.arange(len(V))
@@ -213,7 +214,7 @@ def _merge_close_vertices(V, F, where, repairs) -> tuple[np.ndarray, np.ndarray,
     new_index[cluster[kept]] = np.arange(len(kept))
     merged = counted(len(V) - len(kept), "duplicate vertex", "duplicate vertices")
     repairs.append(f"{where}: merged {merged} (closer than {TOLERANCES.merge_distance:g} x the "
-                   "bounding-box diagonal) into earlier ones")
+                   "mesh's diameter) into earlier ones")
     return V[kept], new_index[cluster][F], kept
 
 

@@ -125,7 +125,7 @@ def boolean(value):
 
 
 def feature_size(value):
-    """A length in metres (a number >= 0) or a percentage of the bounding-box diagonal ("2%")."""
+    """A length in metres (a number >= 0) or a percentage of the mesh's diameter ("2%")."""
     try:
         check_feature_size(value)
     except ParameterError as exc:
