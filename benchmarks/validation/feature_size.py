@@ -15,7 +15,7 @@ the grooves face the axis almost head-on, |tangential part| < 0.5, are left out)
 and the precompute time. Run: python benchmarks/validation/feature_size.py
 
 Public API, except ``grooved_plane`` (the procedural grooved panel of the scenes, from the mesh
-input that stays in ``io/``).
+input that stays in ``io/``) and ``mesh_diameter`` (what a percentage feature size is of).
 """
 
 import sys
@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 import surfflow as sf
+from surfflow.io.extent import mesh_diameter
 from surfflow.io.procedural import grooved_plane
 
 MESHES = Path(__file__).resolve().parents[2] / "meshes"
@@ -95,9 +96,8 @@ def mesh_rows(feature_size):
     axis = np.array([1.0, 0.3, 0.2]) / np.linalg.norm([1.0, 0.3, 0.2])
     for name in ("bunny", "cow"):
         V, F = separated(MESHES / f"{name}.obj")
-        diagonal = np.linalg.norm(np.ptp(V, axis=0))
         edge = np.linalg.norm(V[F] - V[np.roll(F, 1, axis=1)], axis=2).mean()
-        feature = float(feature_size.rstrip("%")) / 100 * diagonal
+        feature = float(feature_size.rstrip("%")) / 100 * mesh_diameter(V, F)
         for wavelength in (0.5, 1.0, 2.0, 4.0):
             L = wavelength * feature
             if L < 3 * edge:
