@@ -3,7 +3,7 @@ numpydoc-style docstring: a summary, a ``Parameters`` section naming every argum
 ``Returns`` section for functions that return something, an ``Examples`` section with code, and
 units and shapes where they apply (every float argument names its unit, every array argument
 its shape); and the examples run and print what they say (``doctest``, from the repository
-root, where ``meshes/bunny.obj`` is). The API reference of the documentation site is built from these docstrings."""
+root, where ``meshes/bunny.obj`` is). The site's API reference is built from these docstrings."""
 
 from __future__ import annotations
 

@@ -25,7 +25,6 @@ for scheme in ("semi_lagrangian", "conservative"):
     sim.advance(end)
     plt.plot(x, sim.depth * 1e3, ".", ms=2, label=f"surfflow, {scheme}")
 
-# %%
 # Ritter's solution: a rarefaction from the dam, the front at x0 + 2 c0 t.
 c0 = np.sqrt(g * depth0)
 line = np.linspace(0.0, 10.0, 1000)
