@@ -1,4 +1,4 @@
-"""A Sphinx extension that writes the pages generated from the code before the build reads them.
+"""A Sphinx extension that writes the pages generated from the code before the build lists them.
 
 ``docs/_generated/`` (not committed) receives ``scene_keys.md`` (from the scene schema),
 ``cli.md`` (from argparse), ``errors.md`` (every raise of every
@@ -30,7 +30,7 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text)
 
 
-def generate(app) -> None:
+def generate(app, config) -> None:
     docs = Path(app.srcdir)
     out = docs / "_generated"
     out.mkdir(exist_ok=True)
@@ -54,5 +54,5 @@ def reset_polyscope(gallery_conf, fname) -> None:
 
 
 def setup(app):
-    app.connect("builder-inited", generate, priority=100)  # before autosummary reads api.md
+    app.connect("config-inited", generate)  # before Sphinx lists the sources (api.rst among them)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

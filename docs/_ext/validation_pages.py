@@ -4,7 +4,8 @@ Every case of ``benchmarks/validation/report.py`` runs at the test suite's resol
 ``--quick`` list, the finest entry) with both momentum schemes; the final simulation of each run
 is kept (``captured_simulation``) and its depth is plotted against the case's exact or
 reference solution (``tests/exact_solutions.py``); the table lists each figure with its target
-and verdict. A run is cached under ``docs/_build/validation_cache`` by the hash of the package's
+and verdict. The rows the tests hold (drops, capillary waves, wind) follow, from
+``validation_tests``. A run is cached under ``docs/_build/validation_cache`` by the hash of the package's
 and the cases' source, so a rebuild without a code change does not rerun them.
 """
 
@@ -32,6 +33,7 @@ import report  # noqa: E402
 import validation_cases as cases  # noqa: E402
 
 import surfflow as sf  # noqa: E402
+import validation_tests  # noqa: E402
 
 SCHEMES = ("semi_lagrangian", "conservative")
 # The cases report.py runs through a lambda, and the function that holds their setup.
@@ -195,7 +197,10 @@ def validation_page(out: Path, cache: Path) -> str:
         results = pickle.loads(stored.read_bytes())
     else:
         results = {name: {scheme: run_case(name, scheme) for scheme in SCHEMES} for name in report.CASES}
+        start = time.perf_counter()
+        results["tests"] = {**validation_tests.run_all(), "seconds": time.perf_counter() - start}
         stored.write_bytes(pickle.dumps(results))
+    tests = results.pop("tests")
     lines = []
     for name, runs in results.items():
         plot_case(name, runs, out / f"{name}.png")
@@ -205,6 +210,8 @@ def validation_page(out: Path, cache: Path) -> str:
         lines += [f"![{TITLES[name]}](/_generated/validation/{name}.png)", "",
                   "| scheme | resolution | figure | measured | target | verdict |",
                   "|---|---|---|---|---|---|", *_rows(name, runs), ""]
+    lines += validation_tests.plots_and_rows(tests, out)
     seconds = sum(run.get("seconds", 0.0) for runs in results.values() for run in runs.values())
-    lines += [f"The runs above took {seconds:.0f} s of wall time when this page was built."]
+    lines += [f"The runs above took {seconds + tests['seconds']:.0f} s of wall time when this page "
+              "was built."]
     return "\n".join(lines)
