@@ -15,8 +15,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-import surfflow as sf  # noqa: E402
-
 try:
     import test_tension as tension
     import test_wind as wind
@@ -30,13 +28,9 @@ DROP_DURATION = {30.0: 4.0, 60.0: 2.0, 90.0: 2.0}  # s, as in the test
 
 def sessile_drop(theta: float) -> dict:
     """A cylinder of liquid relaxing to the cap of its contact angle, no gravity (the test's)."""
-    half_width = 1.35 * tension.exact_cap_base_radius(math.pi * 0.5 ** 2 * 0.3, theta)
-    geom = tension.flat_square(36, 0.25, half_width)
-    params = sf.Params(gravity=(0.0, 0.0, 0.0), friction_model="laminar", viscosity=0.1,
-                       surface_tension=1.0, density=1.0, contact_angle=theta, cfl=1.0, max_dt=1.0)
-    sim = sf.Simulation(geom, params)
+    sim, _ = tension.released_drop(theta)
+    geom, params = sim.geometry, sim.params
     r = np.hypot(geom.vertices[:, 0], geom.vertices[:, 1])
-    sim.set_depth(np.where(r < 0.5, 0.3, 0.0))
     volume = sim.total_volume()
     sim.advance(DROP_DURATION[theta])
     ramp = tension.contact_line_depth(geom.dual_areas, theta, params.contact_line_width).max()
