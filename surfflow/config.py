@@ -45,10 +45,21 @@ def check_feature_size(value: Any) -> None:
 class Tolerances:
     """Geometric tolerances, in one place.
 
-    degenerate_area: a face whose area is below this fraction of the mean face area is degenerate.
-    merge_distance: vertices closer than this fraction of the mesh's diameter are merged.
-    max_coordinate: the largest coordinate magnitude a mesh may have, so that products of four
-        coordinates (squared areas) stay below float64's overflow at 1.8e308.
+    Parameters
+    ----------
+    degenerate_area : float, fraction of the mean face area, default 1e-12
+        a face whose area is below this fraction of the mean face area is degenerate.
+    merge_distance : float, fraction of the mesh's diameter, default 1e-10
+        vertices closer than this fraction of the mesh's diameter (``io/extent.py``) are merged.
+    max_coordinate : float, m, default 1e75
+        the largest coordinate magnitude a mesh may have, so that products of four coordinates
+        (squared areas) stay below float64's overflow at 1.8e308.
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> sf.Tolerances().merge_distance
+    1e-10
     """
 
     degenerate_area: float = 1e-12
@@ -63,23 +74,37 @@ TOLERANCES = Tolerances()
 class PrecomputeParams:
     """Parameters of the precompute stage (SPEC §2).
 
-    feature_size: the width of the narrowest shape the smoothed surface keeps: bumps and grooves
-        narrower than this go into the bottom heights b (and so into the friction tensors), wider
-        shapes stay in the smoothed surface. Metres (a number), or a fraction of the mesh's
-        diameter as a string such as "2%": of the sphere about the surface's area centroid that
-        holds it (``io/extent.py``), which turns and moves with the mesh. A sinusoidal relief whose bumps are
-        feature_size wide (wavelength 2 feature_size) is split half and half; with the default 4
-        smoothing_iterations bumps half as wide go to b to 90 %, bumps twice as wide stay in the
-        surface to 83 %. 0 keeps the input mesh
-        and gives b = 0. The split does not depend on the mesh resolution.
-    smoothing_iterations: backward-Euler steps the heat flow is split into (an expert option: more
-        steps give a sharper cut-off, closer to a Gaussian filter; 1 the softest). 0 keeps the
-        input mesh and gives b = 0.
-    normal_line_iterations: passes that move each smoothed vertex so the original vertex lies on
-        the line through it along its normal.
-    normal_weighting: "area" or "angle" weighted vertex normals.
-    roughness_gains: (eta1, eta2), the gains of the roughness along and across the features in the
-        friction tensor T = gamma ((1 + eta1 r1) x1 x1^T + (1 + eta2 r2) x2 x2^T).
+    Parameters
+    ----------
+    feature_size : float (m) >= 0 or str "P%", default "2%"
+        the width of the narrowest shape the smoothed surface keeps: bumps and grooves narrower than
+        this go into the bottom heights b (and so into the friction tensors), wider shapes stay in
+        the smoothed surface. Metres (a number), or a fraction of the mesh's diameter as a string
+        such as "2%": of the sphere about the surface's area centroid that holds it
+        (``io/extent.py``), which turns and moves with the mesh. A sinusoidal relief whose bumps
+        are feature_size wide (wavelength 2 feature_size) is split half and half; with the default
+        4 smoothing_iterations bumps half as wide go to b to 90 %, bumps twice as wide stay in the
+        surface to 83 %. 0 keeps the input mesh and gives b = 0. The split does not depend on the mesh resolution.
+    smoothing_iterations : int >= 0, default 4
+        backward-Euler steps the heat flow is split into (an expert option: more steps give a
+        sharper cut-off, closer to a Gaussian filter; 1 the softest). 0 keeps the input mesh and
+        gives b = 0.
+    normal_line_iterations : int >= 0, default 5
+        passes that move each smoothed vertex so the original vertex lies on the line through it
+        along its normal.
+    normal_weighting : {"area", "angle"}, default "area"
+        "area" or "angle" weighted vertex normals.
+    roughness_gains : (2,) float >= 0, default (1, 1)
+        (eta1, eta2), the gains of the roughness along and across the features in the friction
+        tensor T = gamma ((1 + eta1 r1) x1 x1^T + (1 + eta2 r2) x2 x2^T).
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> sf.PrecomputeParams(feature_size=0.005).feature_length(diameter=1.0)
+    0.005
+    >>> sf.PrecomputeParams(feature_size="2%").feature_length(diameter=1.5)
+    0.03
     """
 
     feature_size: float | str = DEFAULT_FEATURE_SIZE
@@ -115,44 +140,77 @@ class PrecomputeParams:
 class Params:
     """Runtime parameters of a simulation (SPEC §3), SI units.
 
-    gravity: gravity vector (m/s^2), world space.
-    friction: base friction coefficient gamma (1/s) of the "linear" model; multiplies the
-        geometry's dimensionless friction anisotropy tensors.
-    friction_model: "linear" (gamma T) or "laminar" (3 nu / d^2 T, a Poiseuille film).
-    viscosity: kinematic viscosity nu (m^2/s), used by the laminar model.
-    density: liquid density rho (kg/m^3).
-    surface_tension: sigma (N/m); 0 turns surface tension off.
-    contact_angle: static contact angle theta_c in degrees, 0 to 180.
-    contact_angle_hysteresis: theta_a - theta_r in degrees, 0 to 180: the advancing and receding
-        angles are theta_c +- half of it (clipped to [0, 180]). The contact line is held by a
-        static friction of up to sigma (cos theta_r - cos theta_a) per unit length, so a drop of
-        volume V and width w stays on a slope alpha while
-        rho g sin(alpha) V <= sigma w (cos theta_r - cos theta_a) (Furmidge). 0 (the default)
-        is Young's ideal surface, where nothing holds a contact line and any drop runs down a
-        slope; real surfaces show a few degrees (very smooth, clean) to 20 or more.
-    contact_line_width: width (in cells) of the contact line's wetting ramp, over which a dry
-        cell becomes wet (see ``surfflow.kernels.tension``).
-    boundary: "wall" (no flux through open-mesh boundaries) or "outflow" (booked and removed).
-    cfl: Courant number of the adaptive time step, 0 < cfl <= 1.
-    max_dt: the largest time step (s).
-    min_depth: d_min (m); shallower vertices are dry.
-    laminar_min_depth: the depth floor (m) under 3 nu / d^2 of the laminar model.
-    wind: None, a constant (x, y, z) velocity (m/s), a callable (positions (n, 3), time) -> (n, 3),
-        or a :class:`surfflow.kernels.wind.WindGrid`.
-    wind_coefficient: c_w (1/s) of the wind drag c_w (w_t - u).
-    dissolution_rate: e_p of the dissolution rate q_s = e_p (d + s) |u|.
-    solubility: c_max, the most dissolved depth per liquid depth (s <= c_max d).
-    solute_density_ratio: rho_s / rho_l of the dissolved material.
-    solute_drag: c_d of the drag c_d |u - u_s| (u - u_s) between liquid and dissolved material.
-    solute_friction: kappa, the dissolved material's bottom friction relative to the liquid's.
-    emit_depth: eps1 (m): with droplets on, a vertex deeper than this sheds the excess as
-        particles (SPEC §8). 1 cm: a film that deep is no longer thin on the scenes' scale.
-    overhang_emit_depth: eps1 where the surface faces away from gravity (g . n > 0). A pendant
-        film detaches at the capillary length sqrt(sigma / (rho g)), 2.7 mm for water.
-    keep_depth: eps2 (m), the depth an emitting vertex keeps; below both thresholds.
-    scheme: the momentum scheme (``surfflow/schemes/``): "semi_lagrangian" (velocity form,
-        the fastest per step) or "conservative" (finite volumes on d and d u with HLL fluxes:
-        shocks, bores and hydraulic jumps in the right place; boundary segments).
+    Parameters
+    ----------
+    gravity : (3,) float, m/s^2, default (0, -9.81, 0)
+        gravity vector (m/s^2), world space.
+    friction : float >= 0, 1/s, default 1.3
+        base friction coefficient gamma (1/s) of the "linear" model; multiplies the geometry's
+        dimensionless friction anisotropy tensors.
+    friction_model : {"linear", "laminar"}, default "linear"
+        "linear" (gamma T) or "laminar" (3 nu / d^2 T, a Poiseuille film).
+    viscosity : float >= 0, m^2/s, default 1e-6
+        kinematic viscosity nu (m^2/s), used by the laminar model.
+    density : float > 0, kg/m^3, default 1000
+        liquid density rho (kg/m^3).
+    surface_tension : float >= 0, N/m, default 0
+        sigma (N/m); 0 turns surface tension off.
+    contact_angle : float in [0, 180], degrees, default 60
+        static contact angle theta_c in degrees, 0 to 180.
+    contact_angle_hysteresis : float in [0, 180], degrees, default 0
+        theta_a - theta_r in degrees, 0 to 180: the advancing and receding angles are theta_c +-
+        half of it (clipped to [0, 180]). The contact line is held by a static friction of up to
+        sigma (cos theta_r - cos theta_a) per unit length, so a drop of volume V and width w stays
+        on a slope alpha while rho g sin(alpha) V <= sigma w (cos theta_r - cos theta_a) (Furmidge).
+        0 (the default) is Young's ideal surface, where nothing holds a contact line and any drop
+        runs down a slope; real surfaces show a few degrees (very smooth, clean) to 20 or more.
+    contact_line_width : float > 0, cells, default 1
+        width (in cells) of the contact line's wetting ramp, over which a dry cell becomes wet (see
+        ``surfflow.kernels.tension``).
+    boundary : {"wall", "outflow"}, default "wall"
+        "wall" (no flux through open-mesh boundaries) or "outflow" (booked and removed).
+    cfl : float in (0, 1], dimensionless, default 0.5
+        Courant number of the adaptive time step, 0 < cfl <= 1.
+    max_dt : float > 0, s, default 0.01
+        the largest time step (s).
+    min_depth : float > 0, m, default 1e-6
+        d_min (m); shallower vertices are dry.
+    laminar_min_depth : float > 0, m, default 1e-5
+        the depth floor (m) under 3 nu / d^2 of the laminar model.
+    wind : None, (3,) float m/s, callable or WindGrid, default None
+        None, a constant (x, y, z) velocity (m/s), a callable (positions (n, 3), time) -> (n, 3), or
+        a :class:`surfflow.kernels.wind.WindGrid`.
+    wind_coefficient : float >= 0, 1/s, default 0
+        c_w (1/s) of the wind drag c_w (w_t - u).
+    dissolution_rate : float >= 0, 1/m, default 0.005
+        e_p of the dissolution rate ``q_s = e_p (d + s) |u|`` (m/s of layer dissolved).
+    solubility : float >= 0, dimensionless, default 0.5
+        c_max, the most dissolved depth per liquid depth (s <= c_max d).
+    solute_density_ratio : float > 0, dimensionless, default 2
+        rho_s / rho_l of the dissolved material.
+    solute_drag : float >= 0, 1/m, default 10
+        c_d of the drag ``c_d |u - u_s| (u - u_s)`` between liquid and dissolved material.
+    solute_friction : float >= 0, dimensionless, default 2
+        kappa, the dissolved material's bottom friction relative to the liquid's.
+    emit_depth : float > 0, m, default 0.01
+        eps1 (m): with droplets on, a vertex deeper than this sheds the excess as particles (SPEC
+        §8). 1 cm: a film that deep is no longer thin on the scenes' scale.
+    overhang_emit_depth : float > 0, m, default 0.0027
+        eps1 where the surface faces away from gravity (g . n > 0). A pendant film detaches at the
+        capillary length sqrt(sigma / (rho g)), 2.7 mm for water.
+    keep_depth : float >= 0, m, default 0.0005
+        eps2 (m), the depth an emitting vertex keeps; below both thresholds.
+    scheme : {"semi_lagrangian", "conservative"}, default "semi_lagrangian"
+        the momentum scheme (``surfflow/schemes/``): "semi_lagrangian" (velocity form, the fastest
+        per step) or "conservative" (finite volumes on d and d u with HLL fluxes: shocks, bores and
+        hydraulic jumps in the right place; boundary segments).
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> params = sf.Params(gravity=(0, 0, -9.81), friction_model="laminar", viscosity=2e-4)
+    >>> params.viscosity
+    0.0002
     """
 
     gravity: tuple[float, float, float] = (0.0, -9.81, 0.0)

@@ -42,14 +42,43 @@ from .terms import Dissolution
 class Simulation(SurfaceModel):
     """A thin liquid layer flowing over a :class:`SurfaceGeometry`.
 
-    geom: the precomputed surface. params: :class:`Params` (defaults if None). n_dyes: number of
-    passive dyes carried by the flow. crash_dir: where the last good state is written if the
-    simulation goes non-finite. particles: a :class:`~surfflow.particles.Droplets` (or another
-    system with its interface), True for ``Droplets()``, None for a film without droplets.
-    motion: a callable ``(rest_vertices, t) -> vertices`` the mesh follows (see
-    :meth:`set_motion`). The surface, the state and the terms come from
-    :class:`~surfflow.model.SurfaceModel`; this class adds the clock, the order of the
-    step, the sources and the ledger.
+    The state is per vertex of the smoothed mesh: ``depth`` (n,) in m along the normal,
+    ``velocity`` (n, 3) in m/s (world space, tangential), ``bottom`` (n,) in m, ``dye`` (n, k) in
+    0..1, and ``time`` in s. :meth:`step` takes one adaptive time step; :meth:`advance` runs until
+    the clock has grown by exactly the duration asked for. Every volume that enters or leaves is
+    booked in :meth:`ledger`. The surface, the state and the terms come from
+    :class:`~surfflow.model.SurfaceModel`; this class adds the clock, the order of the step, the
+    sources and the ledger.
+
+    Parameters
+    ----------
+    geom : SurfaceGeometry
+        the precomputed surface, from :func:`precompute`.
+    params : Params, optional
+        the runtime parameters (defaults if None).
+    n_dyes : int, default 0
+        the number of passive dyes carried by the flow.
+    crash_dir : str or PathLike, default "."
+        where the last good state is written if the simulation goes non-finite.
+    particles : Droplets, True or None
+        a :class:`Droplets` (or another system with its interface), True for ``Droplets()``, None
+        for a film without droplets.
+    motion : callable or None
+        ``(rest_vertices (n, 3), t) -> vertices (n, 3)``, what the mesh follows (see
+        :meth:`set_motion` and :mod:`surfflow.motion`).
+
+    Examples
+    --------
+    >>> import trimesh
+    >>> import surfflow as sf
+    >>> geom = sf.precompute(sf.load_mesh(trimesh.creation.icosphere(3, radius=0.2)), feature_size=0)
+    >>> sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0)))
+    >>> pour = sim.add_source(center=(0.0, 0.2, 0.0), radius=0.03, rate=2e-5, stop=0.5)  # m^3/s
+    >>> sim.advance(0.25)
+    >>> sim.time, sim.depth.shape, sim.velocity.shape
+    (0.25, (642,), (642, 3))
+    >>> round(sim.ledger()["poured"], 12)                    # m^3: 2e-5 m^3/s for 0.25 s
+    5e-06
     """
 
     def __init__(self, geom: SurfaceGeometry, params: Params | None = None, n_dyes: int = 0,

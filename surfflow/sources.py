@@ -28,11 +28,43 @@ SOURCE_KINDS = ("pour", "rain", "sink")
 class Source:
     """One pour, rain or sink; returned by ``Simulation.add_source`` and friends as a handle.
 
-    kind: "pour", "rain" or "sink". rate: m^3/s (pour, sink) or m/s (rain). start, stop: the
-    active interval (s). dye: index of the dye it pours, or None. center (3,), radius: the disc
-    (pour, sink). mask: (n,) bool or None (rain). vertices (m,) int64 and weights (m,): the
-    footprint, depth rate per unit ``rate`` on each vertex. volume_per_rate: m^3/s delivered
-    per unit ``rate`` (1 for pour and sink, the wetted area for rain).
+    Users get one from :meth:`Simulation.add_source`, :meth:`~Simulation.add_rain` or
+    :meth:`~Simulation.add_sink` and pass it to :meth:`~Simulation.remove_source`; the fields
+    below say what it does.
+
+    Parameters
+    ----------
+    kind : {"pour", "rain", "sink"}
+        what it is.
+    rate : float >= 0, m^3/s (pour, sink) or m/s (rain)
+        how much it delivers or removes.
+    start, stop : float, s
+        the active interval.
+    dye : int or None
+        index of the dye it pours, or None.
+    center : (3,) floats or None, m
+        the centre of the disc (pour, sink).
+    radius : float, m
+        the radius of the disc (pour, sink).
+    mask : (n,) bool array or None
+        the vertices rain falls on (None: all).
+    vertices : (k,) int64 array
+        the footprint's vertices.
+    weights : (k,) float array, 1/m^2
+        depth rate per unit ``rate`` on each footprint vertex.
+    volume_per_rate : float, m^2 or dimensionless
+        m^3/s delivered per unit ``rate`` (1 for pour and sink, the wetted area for rain).
+
+    Examples
+    --------
+    >>> import trimesh
+    >>> import surfflow as sf
+    >>> geom = sf.precompute(sf.load_mesh(trimesh.creation.icosphere(2)), feature_size=0)
+    >>> sim = sf.Simulation(geom)
+    >>> pour = sim.add_source(center=(0.0, 1.0, 0.0), radius=0.3, rate=1e-5, stop=1.0)
+    >>> pour.kind, pour.rate
+    ('pour', 1e-05)
+    >>> sim.remove_source(pour)
     """
 
     kind: str

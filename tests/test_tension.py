@@ -228,18 +228,26 @@ def fitted_cap(geom, depth, threshold):
     return math.degrees(math.acos(-cz / R)), math.sqrt(R ** 2 - cz ** 2)
 
 
+def released_drop(theta, cells=36):
+    """A cylinder of liquid (radius 0.5, height 0.3) released on a flat square 1.35 times as
+    wide as the cap it should become, no gravity: (simulation, half width of the square)."""
+    half_width = 1.35 * exact_cap_base_radius(math.pi * 0.5 ** 2 * 0.3, theta)
+    geom = flat_square(cells, 0.25, half_width)
+    params = sf.Params(gravity=(0.0, 0.0, 0.0), friction_model="laminar", viscosity=0.1,
+                       surface_tension=1.0, density=1.0, contact_angle=theta, cfl=1.0, max_dt=1.0)
+    sim = sf.Simulation(geom, params)
+    sim.set_depth(np.where(np.hypot(geom.vertices[:, 0], geom.vertices[:, 1]) < 0.5, 0.3, 0.0))
+    return sim, half_width
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("theta, duration", [(30.0, 4.0), (60.0, 2.0), (90.0, 2.0)])
 def test_cylinder_of_liquid_relaxes_to_the_spherical_cap_of_its_contact_angle(theta, duration):
     """The thin 30 degree drop spreads slowest (measured: 32.1, 31.1, 30.3 degrees at 2, 3, 4 s;
     60 and 90 degrees settle by 1 to 2 s at 58.0 and 87.3)."""
-    half_width, cells = 1.35 * exact_cap_base_radius(math.pi * 0.5 ** 2 * 0.3, theta), 36
-    geom = flat_square(cells, 0.25, half_width)
-    params = sf.Params(gravity=(0.0, 0.0, 0.0), friction_model="laminar", viscosity=0.1,
-                       surface_tension=1.0, density=1.0, contact_angle=theta, cfl=1.0, max_dt=1.0)
-    sim = sf.Simulation(geom, params)
-    r = np.hypot(geom.vertices[:, 0], geom.vertices[:, 1])
-    sim.set_depth(np.where(r < 0.5, 0.3, 0.0))
+    cells = 36
+    sim, half_width = released_drop(theta, cells)
+    geom, params = sim.geometry, sim.params
     volume = sim.total_volume()
     base = exact_cap_base_radius(volume, theta)
     sim.advance(duration)
@@ -255,12 +263,8 @@ def test_sessile_drop_rim_stops_flickering():
     wet and dry. Measured: 10 flips between 1 and 1.5 s (475 in the first 0.5 s); ~21,000 when the
     flux leaked through the contact-line walls. A 90 degree drop keeps ~1.5 flips per step: rim
     vertices resting at d = d_min that dither across it by 1e-8 of d_min, not wetting."""
-    theta = 60.0
-    geom = flat_square(36, 0.25, 1.35 * exact_cap_base_radius(math.pi * 0.5 ** 2 * 0.3, theta))
-    params = sf.Params(gravity=(0.0, 0.0, 0.0), friction_model="laminar", viscosity=0.1,
-                       surface_tension=1.0, density=1.0, contact_angle=theta, cfl=1.0, max_dt=1.0)
-    sim = sf.Simulation(geom, params)
-    sim.set_depth(np.where(np.hypot(geom.vertices[:, 0], geom.vertices[:, 1]) < 0.5, 0.3, 0.0))
+    sim, _ = released_drop(60.0)
+    params = sim.params
     volume = sim.total_volume()
     sim.advance(1.0)
     wet, flips = sim.depth >= params.min_depth, 0

@@ -31,15 +31,47 @@ def sweep(spec_or_path, output_dir, workers: int | None = None, scheduler: str |
           cache_dir=None, progress: bool = True) -> list[dict]:
     """Run every case of a sweep; returns the rows of the results table, in case order.
 
-    spec_or_path: a sweep file or a :class:`Sweep` from :func:`load_sweep`. output_dir: gets a
-    folder per case (resolved ``scene.toml``, frames, checkpoint, ``result.json``) and
-    ``results.csv``. workers: LocalCluster processes (default: one per core, at most one per
-    case); scheduler: address of an existing Dask scheduler instead (default
-    $SURFFLOW_SCHEDULER); the output and cache folders must then be on a file system the
-    workers share. resume: skip the cases whose ``result.json`` says ok with the same values.
-    metrics: {column: fn(simulation) -> float}, measured after each run. numba_threads: numba
-    threads of each LocalCluster worker. cache_dir: the geometry cache folder (default: the
-    base scene's). progress: show a progress bar over the cases.
+    Needs the extra ``cluster`` (Dask distributed). The workers are spawned and import the calling
+    script again: in a script, call it under ``if __name__ == "__main__":``.
+
+    Parameters
+    ----------
+    spec_or_path : str, PathLike or Sweep
+        a sweep file, or a sweep from :func:`load_sweep`.
+    output_dir : str or PathLike
+        gets a folder per case (resolved ``scene.toml``, frames, checkpoint, ``result.json``) and
+        ``results.csv``.
+    workers : int, optional
+        LocalCluster processes (default: one per core, at most one per case).
+    scheduler : str, optional
+        the address of an existing Dask scheduler instead (default ``$SURFFLOW_SCHEDULER``); the
+        output and cache folders must then be on a file system the workers share.
+    resume : bool, default False
+        skip the cases whose ``result.json`` says ok with the same values.
+    metrics : dict, optional
+        ``{column: fn(simulation) -> float}``, measured after each run.
+    numba_threads : int, default 1
+        numba threads of each LocalCluster worker.
+    cache_dir : str or PathLike, optional
+        the geometry cache folder (default: the base scene's).
+    progress : bool, default True
+        show a progress bar over the cases.
+
+    Returns
+    -------
+    list of dict
+        one row per case: ``case``, ``status``, ``error``, the swept keys, ``wall_time_s``,
+        ``steps``, ``time`` (s), ``volume`` (m^3), ``ledger_<entry>`` (m^3), ``wetted_area``
+        (m^2), ``max_depth`` (m), ``outflow_volume`` (m^3), ``geometry_key`` and the metrics.
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> rows = sf.sweep("surfflow/examples/sweeps/paint_runniness.toml", "output/runniness",
+    ...                 workers=2, metrics={"wet": lambda sim: float((sim.depth > 1e-4).mean())})
+    ...                                                                      # doctest: +SKIP
+    >>> [row["status"] for row in rows]                                      # doctest: +SKIP
+    ['ok', 'ok', 'ok', 'ok', 'ok', 'ok']
     """
     for name, count in (("workers", workers), ("numba_threads", numba_threads)):
         if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):

@@ -57,7 +57,31 @@ class Sweep:
 
 
 def load_sweep(path: str | os.PathLike) -> Sweep:
-    """Read and check a sweep file; raises SceneError naming the file, line and key."""
+    """Read and check a sweep file.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        the sweep file (.toml): the base ``scene``, ``[axes]`` of scene keys with lists of values
+        and optional ``[[cases]]``.
+
+    Returns
+    -------
+    Sweep
+        the checked sweep; :func:`sweep` runs it.
+
+    Raises
+    ------
+    SceneError
+        naming the file, line and key of a mistake.
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> spec = sf.load_sweep("surfflow/examples/sweeps/paint_runniness.toml")
+    >>> len(spec.cases), spec.keys[:1]
+    (6, ('liquid.viscosity',))
+    """
     path = Path(path)
     text = read_text(path, "sweep")
     return _SweepReader(parse_toml(text, path), path, key_lines(text)).sweep()

@@ -69,12 +69,32 @@ def update_positions(geom: SurfaceGeometry, vertices: np.ndarray,
     control areas, frames, M_ij, neighbour coordinates, dual-edge vectors, and the feature-based
     friction tensors from the bottom heights; equal to a fresh precompute of the moved mesh with
     the same smoothing, to round-off. User-given friction tensors (``geom.feature_gains`` None)
-    stay attached to the material: each frame follows the vertex's first ring edge.
+    stay attached to the material: each frame follows the vertex's first ring edge. A
+    simulation's ``move_to`` fills the same arrays in place, with the same result.
 
-    vertices: (n, 3) new smoothed positions; bottom: (n,) new bottom heights (the detail itself
-    grows, shrinks or moves), or None to keep ``geom.bottom``. The detail surface
-    ``original_vertices`` becomes x + b n. A simulation's ``move_to`` fills the same arrays in
-    place (:class:`~surfflow.geometry.workspace.GeometryWorkspace`), with the same result.
+    Parameters
+    ----------
+    geom : SurfaceGeometry
+        the surface before the move.
+    vertices : (n, 3) float array
+        the new smoothed positions (m).
+    bottom : (n,) float array, optional
+        new bottom heights (m): the detail itself grows, shrinks or moves; None keeps
+        ``geom.bottom``. The detail surface ``original_vertices`` becomes x + b n.
+
+    Returns
+    -------
+    SurfaceGeometry
+        a new frozen geometry of the moved surface; pass it to ``sim.set_geometry``.
+
+    Examples
+    --------
+    >>> import trimesh
+    >>> import surfflow as sf
+    >>> geom = sf.precompute(sf.load_mesh(trimesh.creation.icosphere(2)), feature_size=0)
+    >>> bigger = sf.update_positions(geom, 2.0 * geom.vertices)
+    >>> round(bigger.area / geom.area, 6)
+    4.0
     """
     vertices = np.ascontiguousarray(vertices, dtype=np.float64)
     if vertices.shape != geom.vertices.shape:
@@ -142,18 +162,41 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
                **overrides) -> SurfaceGeometry:
     """Precompute everything the runtime needs about a surface.
 
-    mesh: a path, a trimesh.Trimesh or a (V, F) pair (validated by :func:`surfflow.load_mesh`).
-    params: PrecomputeParams; keyword overrides (e.g. ``feature_size="5%"``, or 0 to keep the
-        input mesh) replace fields.
-    cache_dir: if given, the result is stored there as ``<key>.geom.npz`` and a later call with
-        the same mesh and parameters loads it instead of recomputing.
-    friction_tensors: (n, 2, 2) user tensors in each vertex's frame, instead of the features.
-    friction_field: (n,) per-vertex scalar (e.g. texture brightness) whose gradient direction
-        becomes the strong friction direction (the "artist-specified" friction).
+    Smooths the mesh by ``feature_size`` into the surface the film flows on and the bottom
+    heights b, then builds the control areas, normals, tangent frames, transports, dual-edge
+    vectors and friction tensors (SPEC §2).
 
-    Example::
+    Parameters
+    ----------
+    mesh : str, PathLike, trimesh.Trimesh or (V, F)
+        a path, a mesh, or a pair of arrays V (n, 3) in m and F (m, 3), validated by
+        :func:`load_mesh`.
+    params : PrecomputeParams, optional
+        the precompute parameters (defaults if None).
+    cache_dir : str or PathLike, optional
+        if given, the result is stored there as ``<key>.geom.npz`` and a later call with the same
+        mesh and parameters loads it instead of recomputing.
+    friction_tensors : (n, 2, 2) float array, optional
+        the user's dimensionless friction tensors in each vertex's frame, instead of the features.
+    friction_field : (n,) float array, optional
+        a per-vertex scalar (a texture's brightness, say) whose gradient direction becomes the
+        strong friction direction (the "artist-specified" friction).
+    **overrides
+        fields of :class:`PrecomputeParams` replacing those of ``params`` (``feature_size="5%"``,
+        or 0 to keep the input mesh).
 
-        geom = sf.precompute("meshes/bunny.obj", feature_size=0.01, cache_dir=".cache")
+    Returns
+    -------
+    SurfaceGeometry
+        frozen; ``geom.vertices`` (n, 3) m, ``geom.bottom`` (n,) m, ``geom.dual_areas`` (n,) m^2,
+        ``geom.friction_tensors`` (n, 2, 2), ...
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> geom = sf.precompute("meshes/bunny.obj", feature_size="2%", cache_dir=".surfflow_cache")
+    >>> geom.n_vertices, geom.bottom.shape
+    (28088, (28088,))
     """
     from ..io.mesh import load_mesh
 

@@ -81,7 +81,66 @@ _FIELD_DTYPES = {
 
 @dataclass(frozen=True, eq=False)
 class SurfaceGeometry:
-    """Everything the runtime needs to know about the surface; see the module docstring."""
+    """Everything the runtime needs to know about the surface, frozen; built by :func:`precompute`.
+
+    Every per-vertex array lives on the vertices of the smoothed mesh, in SI units; tangent
+    vectors are two components in each vertex's frame. The module docstring
+    (``surfflow.geometry.surface``) tabulates the arrays; users read them and never build one
+    by hand: :func:`precompute` and :func:`update_positions` make them, :meth:`save` and
+    :meth:`load` round-trip them exactly.
+
+    Parameters
+    ----------
+    faces : (m, 3) int64 array
+        triangles, consistently oriented.
+    neighbor_offsets, neighbor_indices : (n + 1,) and (nnz,) int64 arrays
+        the one-rings in CSR form: j in ``indices[offsets[i]:offsets[i + 1]]``.
+    reverse_edges : (nnz,) int64 array
+        the CSR entry of (j, i) for the entry (i, j).
+    is_boundary : (n,) bool array
+        vertex on an open boundary.
+    components : (n,) int64 array
+        connected-component label of each vertex.
+    vertices : (n, 3) float64 array
+        smoothed positions x_i (m).
+    original_vertices : (n, 3) float64 array
+        the input positions X_i (m).
+    bottom : (n,) float64 array
+        bottom heights ``b_i = (X_i - x_i) . n_i`` (m), the detail smoothing removed.
+    normals : (n, 3) float64 array
+        unit vertex normals.
+    dual_areas : (n,) float64 array
+        barycentric control areas A_i (m^2); they sum to the surface area.
+    tangent_frames : (n, 2, 3) float64 array
+        rows t1, t2 of each vertex's frame.
+    edge_transforms : (nnz, 2, 2) float64 array
+        M_ij, carrying a tangent vector stored at j into i's frame.
+    neighbor_coords : (nnz, 2) float64 array
+        x_j in i's tangent-plane coordinates (m).
+    dual_edge_vectors : (nnz, 2) float64 array
+        length (m) times unit normal of the dual boundary between i and j, in i's frame.
+    boundary_normals : (n, 2) float64 array
+        length (m) times outward normal of i's dual boundary on the mesh boundary (zero inside).
+    friction_tensors : (n, 2, 2) float64 array
+        the dimensionless friction anisotropy T_i in i's frame.
+    key : str
+        content hash of the input mesh and the precompute parameters (the cache's key).
+    normal_weighting : {"area", "angle"}
+        how the vertex normals were weighted.
+    feature_gains : (2,) floats or None
+        (eta1, eta2) of feature-based friction tensors, None when the user gave the tensors.
+
+    Examples
+    --------
+    >>> import trimesh
+    >>> import surfflow as sf
+    >>> sphere = trimesh.creation.icosphere(subdivisions=2)
+    >>> geom = sf.precompute(sf.load_mesh(sphere), feature_size=0)
+    >>> geom.vertices.shape, geom.dual_areas.shape, geom.friction_tensors.shape
+    ((162, 3), (162,), (162, 2, 2))
+    >>> round(geom.area, 2)   # m^2, the icosphere's area (4 pi is 12.57)
+    12.33
+    """
 
     faces: np.ndarray
     neighbor_offsets: np.ndarray

@@ -47,17 +47,33 @@ from .mesh_arrays import counted, listed, triangle_array, vertex_array
 def load_mesh(source, *, process_duplicates: bool = True) -> trimesh.Trimesh:
     """Load and validate a triangle mesh.
 
-    source: a file path (str or PathLike, any format trimesh reads; texture and normal seams are
-        welded, several objects concatenated), a ``trimesh.Trimesh`` or ``trimesh.Scene``, or a
-        ``(V, F)`` pair of array-likes, V (n, 3) positions and F (m, 3) vertex indices per face.
-    process_duplicates: merge coincident vertices and drop repeated faces (with a MeshWarning);
-        if False, coincident vertices stay apart (a seam becomes a boundary) and a repeated face
-        is an error.
-    Returns a ``trimesh.Trimesh`` (built with process=False) with float64 vertices (n, 3) and
-    int64 faces (m, 3) that passed :func:`validate_mesh`; raises MeshFileError when a file is
-    missing or unreadable and MeshError when the mesh cannot be used.
+    Parameters
+    ----------
+    source : str, PathLike, trimesh.Trimesh, trimesh.Scene or (V, F)
+        a file path (any format trimesh reads; texture and normal seams are welded, several
+        objects concatenated), a ``trimesh.Trimesh`` or ``trimesh.Scene``, or a ``(V, F)`` pair of
+        array-likes, V (n, 3) positions in m and F (m, 3) vertex indices per face.
+    process_duplicates : bool, default True
+        merge coincident vertices and drop repeated faces (with a :class:`MeshWarning`); if False,
+        coincident vertices stay apart (a seam becomes a boundary) and a repeated face is an error.
 
-    >>> mesh = load_mesh("meshes/bunny.obj")
+    Returns
+    -------
+    trimesh.Trimesh
+        built with ``process=False``, with float64 vertices (n, 3) and int64 faces (m, 3) that
+        passed :func:`validate_mesh`.
+
+    Raises
+    ------
+    MeshFileError
+        when a file is missing or unreadable.
+    MeshError
+        when the mesh cannot be used (the message names the faces or vertices and the fix).
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> mesh = sf.load_mesh("meshes/bunny.obj")
     >>> mesh.vertices.shape, mesh.faces.shape
     ((28088, 3), (56172, 3))
     """
@@ -70,11 +86,37 @@ def validate_mesh(V, F, *, where: str = "mesh",
                   process_duplicates: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Check a triangle mesh, repair what is safe to repair, and return the clean arrays.
 
-    V: (n, 3) vertex positions; F: (m, 3) vertex indices per face (or (m, k) / a list of
-    polygons, fan-triangulated). ``where`` names the mesh in messages (a file name, say).
-    Returns V (n', 3) float64 and F (m', 3) int64; see the module docstring for the checks.
-    Each repair emits a MeshWarning that says how many items it changed; anything that cannot
-    be repaired raises MeshError.
+    See the module docstring (``surfflow.io.mesh``) for the checks. Each repair emits a
+    :class:`MeshWarning` that says how many items it changed; anything that cannot be repaired
+    raises :class:`MeshError`.
+
+    Parameters
+    ----------
+    V : (n, 3) float array
+        vertex positions (m).
+    F : (m, 3) int array
+        vertex indices per face (or (m, k) / a list of polygons, fan-triangulated).
+    where : str, default "mesh"
+        names the mesh in messages (a file name, say).
+    process_duplicates : bool, default True
+        merge coincident vertices and drop repeated faces; if False a repeated face is an error.
+
+    Returns
+    -------
+    V : (n', 3) float64 array
+        the vertices, duplicates merged and unused ones dropped.
+    F : (m', 3) int64 array
+        the faces, consistently oriented.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import surfflow as sf
+    >>> V = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]])
+    >>> F = np.array([[0, 1, 2], [1, 3, 2]])
+    >>> V2, F2 = sf.validate_mesh(V, F)
+    >>> V2.shape, F2.shape
+    ((4, 3), (2, 3))
     """
     return _validated(V, F, where, process_duplicates)
 

@@ -111,8 +111,29 @@ def describe_stage(path: str | os.PathLike) -> dict:
 class UsdWriter:
     """Writes the stage ``directory/file_name`` frame by frame (see the module docstring).
 
-    geometry: anything with ``vertices``, ``normals``, ``original_vertices`` (n, 3) and ``faces``
-    (m, 3) (a SurfaceGeometry); first_frame: a resumed run keeps the samples before this frame.
+    One stage per run (the extra ``usd``, Pixar's usd-core): the object, the liquid on its free
+    surface with ``depth``, ``velocity`` and dye primvars, droplets as points, time-sampled at the
+    run's frames, in metres, with the scene's up axis. The layer is saved after every frame.
+
+    Parameters
+    ----------
+    directory : str or PathLike
+        the folder the stage is written into.
+    geometry : SurfaceGeometry
+        or anything with ``vertices``, ``normals``, ``original_vertices`` (n, 3) and ``faces``
+        (m, 3).
+    settings : UsdSettings, optional
+        the fps, gravity and colours (``surfflow.io.usd.UsdSettings``; defaults if None).
+    first_frame : int, default 0
+        a resumed run keeps the samples before this frame.
+    file_name : str, default "run.usdc"
+        the stage's file name (``.usdc`` binary or ``.usda`` text).
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> writer = sf.UsdWriter("output/run", geom)                      # doctest: +SKIP
+    >>> writer.write(0, sim.time, {"depth": sim.depth, "velocity": sim.velocity})  # doctest: +SKIP
     """
 
     def __init__(self, directory: str | os.PathLike, geometry, settings: UsdSettings | None = None,

@@ -78,7 +78,25 @@ def sample_wind_grid(positions, origin, spacing, values, out):
 class WindGrid:
     """Wind velocities (m/s) on a regular grid: values[i, j, k] at origin + (i, j, k) * spacing.
 
-    origin (3,), spacing (3,) positive, values (nx, ny, nz, 3) with every n >= 1.
+    Sampled trilinearly at the vertices (clamped at the grid's edges); pass it as
+    ``Params(wind=grid)``, or give a scene ``[wind] file = "wind.npz"`` holding the three arrays.
+
+    Parameters
+    ----------
+    origin : (3,) float array, m
+        the position of ``values[0, 0, 0]``.
+    spacing : (3,) float array, m
+        the grid spacing along x, y, z, each > 0.
+    values : (nx, ny, nz, 3) float array, m/s
+        one wind velocity per grid point, every n >= 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import surfflow as sf
+    >>> values = np.zeros((2, 2, 2, 3)); values[..., 0] = 3.0       # a 3 m/s breeze along x
+    >>> grid = sf.WindGrid(origin=(-1.0, -1.0, -1.0), spacing=(2.0, 2.0, 2.0), values=values)
+    >>> params = sf.Params(wind=grid, wind_coefficient=2.0)
     """
 
     origin: np.ndarray

@@ -36,11 +36,34 @@ class _Deformer:
 
 
 class Bend(_Deformer):
-    """Bend the surface along ``axis`` towards ``direction`` into a circular arc of curvature
-    k(t) = curvature sin(2 pi t / T) (1/m); the plane through c normal to ``axis`` stays put.
+    """Bend the surface along ``axis`` towards ``direction`` into a circular arc.
 
-    A point at (s, y) (y = (x - c) . direction) goes to s' = (1/k - y) sin(k s),
-    y' = y cos(k s) + (1 - cos(k s)) / k, written so that k -> 0 is exact.
+    The curvature is k(t) = curvature sin(2 pi t / T) (1/m); the plane through c normal to
+    ``axis`` stays put. A point at (s, y) (y = (x - c) . direction) goes to
+    s' = (1/k - y) sin(k s), y' = y cos(k s) + (1 - cos(k s)) / k, written so that k -> 0 is exact.
+
+    Parameters
+    ----------
+    curvature : float, 1/m
+        the largest curvature of the arc.
+    period : float > 0, s
+        T, the period of the bending.
+    axis : (3,) floats, default (1, 0, 0)
+        the direction along which the surface bends (normalised).
+    direction : (3,) floats, default (0, 0, 1)
+        the direction the ends bend towards.
+    center : (3,) floats in m, optional
+        c (default: the centre of the rest positions' bounding box).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import surfflow as sf
+    >>> line = np.array([[-1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0]])   # (n, 3) m
+    >>> np.round(sf.motion.Bend(curvature=1.0, period=1.0)(line, 0.25), 3)    # fully bent
+    array([[-0.841,  0.   ,  0.46 ],
+           [ 0.   ,  0.   ,  0.   ],
+           [ 0.841,  0.   ,  0.46 ]])
     """
 
     def __init__(self, curvature, period, axis=(1.0, 0.0, 0.0), direction=(0.0, 0.0, 1.0),
@@ -63,8 +86,30 @@ class Bend(_Deformer):
 
 
 class Twist(_Deformer):
-    """Turn each cross-section about ``axis`` (through c) by rate(t) s: rate(t) = ``rate``
-    sin(2 pi t / T) in degrees per metre of s."""
+    """Turn each cross-section about ``axis`` (through c) by an angle that grows along it.
+
+    The angle of the cross-section at s is rate(t) s, with rate(t) = ``rate`` sin(2 pi t / T).
+
+    Parameters
+    ----------
+    rate : float, degrees per m
+        the largest twist, in degrees per metre along ``axis``.
+    period : float > 0, s
+        T, the period of the twisting.
+    axis : (3,) floats, default (1, 0, 0)
+        the axis the cross-sections turn about.
+    center : (3,) floats in m, optional
+        c, a point of the axis (default: the centre of the rest positions' bounding box).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import surfflow as sf
+    >>> ends = np.array([[1.0, 0.0, 1.0], [-1.0, 0.0, 1.0]])        # (n, 3) m, 2 m apart
+    >>> np.round(sf.motion.Twist(rate=90.0, period=4.0, center=(0.0, 0.0, 0.0))(ends, 1.0), 3) + 0.0   # +-90 degrees
+    array([[ 1., -1.,  0.],
+           [-1.,  1.,  0.]])
+    """
 
     def __init__(self, rate, period, axis=(1.0, 0.0, 0.0), center=None):
         super().__init__(period, axis, center)
@@ -80,8 +125,26 @@ class Twist(_Deformer):
 
 
 class Pulse(_Deformer):
-    """Breathe about c: x = c + (1 + amplitude sin(2 pi t / T)) (x_rest - c); ``amplitude`` is a
-    fraction of the size (0.1 = +-10 %)."""
+    """Breathe about c: x = c + (1 + amplitude sin(2 pi t / T)) (x_rest - c).
+
+    Parameters
+    ----------
+    amplitude : float, fraction of the size
+        how far the surface grows and shrinks (0.1 = +-10 %).
+    period : float > 0, s
+        T, the period of a breath.
+    center : (3,) floats in m, optional
+        c, the point the surface breathes about (default: the middle of its bounding box).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import surfflow as sf
+    >>> points = np.array([[-1.0, 0.0, 0.0], [1.0, 0.0, 0.0]])      # (n, 3) m
+    >>> sf.motion.Pulse(amplitude=0.1, period=1.0)(points, 0.25)  # a quarter period: +10 %
+    array([[-1.1,  0. ,  0. ],
+           [ 1.1,  0. ,  0. ]])
+    """
 
     def __init__(self, amplitude, period, center=None):
         super().__init__(period, (1.0, 0.0, 0.0), center)
@@ -95,10 +158,37 @@ class Pulse(_Deformer):
 
 
 class Wave(_Deformer):
-    """A wave travelling along ``axis``: x = x_rest + A(s) sin(2 pi (s / wavelength - t / T))
-    f(t) ``direction``, with f the smoothstep from 0 to 1 over the first period. A(s) =
-    ``amplitude`` (m), or with ``pinned`` growing linearly from 0 at the smallest s (a flag on
-    its pole) to ``amplitude`` at the largest."""
+    """A wave travelling along ``axis``.
+
+    x = x_rest + A(s) sin(2 pi (s / wavelength - t / T)) f(t) ``direction``, with f the
+    smoothstep from 0 to 1 over the first period.
+
+    Parameters
+    ----------
+    amplitude : float, m
+        A, the wave's amplitude, or with ``pinned`` its amplitude at the largest s.
+    wavelength : float > 0, m
+        the wavelength along ``axis``.
+    period : float > 0, s
+        T, the period.
+    axis : (3,) floats, default (1, 0, 0)
+        the direction the wave travels.
+    direction : (3,) floats, default (0, 0, 1)
+        the direction of the displacement.
+    pinned : bool, default False
+        grow the amplitude linearly from 0 at the smallest s (a flag on its pole).
+    center : (3,) floats in m, optional
+        c, where s = 0 (default: the centre of the rest positions' bounding box).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import surfflow as sf
+    >>> flag = np.array([[-1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0]])   # (n, 3) m
+    >>> wave = sf.motion.Wave(amplitude=0.05, wavelength=2.0, period=1.0)
+    >>> np.round(wave(flag, 1.25)[:, 2], 3)           # displacement along z (m), faded in
+    array([ 0.05, -0.05,  0.05])
+    """
 
     def __init__(self, amplitude, wavelength, period, axis=(1.0, 0.0, 0.0),
                  direction=(0.0, 0.0, 1.0), pinned=False, center=None):

@@ -9,12 +9,29 @@ from ..errors import ParameterError
 
 
 class Keyframes:
-    """x(t) = R(t) (x_rest - pivot) + pivot + T(t).
+    """Rigid keyframed motion: x(t) = R(t) (x_rest - pivot) + pivot + T(t).
 
-    times (k,): strictly increasing keyframe times (s); translations (k, 3) in metres (zeros if
-    None); rotations (k, 3): angles in degrees about x, y, z in that order (like the scene's
-    ``[mesh] rotation``; zeros if None); pivot (3,): the point the rotations turn about.
-    Before the first and after the last keyframe the surface holds that keyframe's pose.
+    Translations are interpolated linearly and rotations by slerp; before the first and after
+    the last keyframe the surface holds that keyframe's pose.
+
+    Parameters
+    ----------
+    times : (k,) float array, s
+        strictly increasing keyframe times.
+    translations : (k, 3) float array in m, optional
+        one translation per keyframe (zeros if None).
+    rotations : (k, 3) float array in degrees, optional
+        angles about x, y, z in that order (like the scene's ``[mesh] rotation``; zeros if None).
+    pivot : (3,) floats in m, default (0, 0, 0)
+        the point the rotations turn about.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import surfflow as sf
+    >>> tilt = sf.motion.Keyframes(times=[0.0, 1.0], rotations=[[0, 0, 0], [0, 0, 90]])
+    >>> np.round(tilt(np.array([[1.0, 0.0, 0.0]]), 1.0), 6)     # (n, 3) positions at t = 1 s
+    array([[0., 1., 0.]])
     """
 
     def __init__(self, times, translations=None, rotations=None, pivot=(0.0, 0.0, 0.0)):

@@ -13,13 +13,28 @@ from ..io.mesh import load_mesh
 
 
 class MeshSequence:
-    """x(t) = x_rest + (X(t) - X_0): the displacement of the frames from the first one, added to
-    the rest (smoothed) positions, so the bottom heights keep lying along the normals.
+    """A mesh sequence: x(t) = x_rest + (X(t) - X_0), one mesh file per frame.
 
-    files: a glob pattern ("frames/flag_*.obj", sorted by name) or a list of mesh files, every
-    one the same mesh (same vertex count and faces) with moved vertices; fps: frames per
-    second, frame k at time k / fps. X(t) is interpolated linearly between frames; before the
-    first and after the last frame it holds, or with ``loop`` the sequence repeats.
+    The displacement of the frames from the first one is added to the rest (smoothed) positions,
+    so the bottom heights keep lying along the normals. X(t) is interpolated linearly between
+    frames; before the first and after the last frame it holds, or with ``loop`` the sequence
+    repeats.
+
+    Parameters
+    ----------
+    files : str or list of str
+        a glob pattern (``"frames/flag_*.obj"``, sorted by name) or a list of mesh files, every
+        one the same mesh (same vertex count and faces) with moved vertices.
+    fps : float > 0, 1/s
+        frames per second of the files: frame k is at time k / fps.
+    loop : bool, default False
+        start again after the last frame.
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> motion = sf.motion.MeshSequence("frames/flag_*.obj", fps=25.0)     # doctest: +SKIP
+    >>> sim = sf.Simulation(geom, motion=motion)                         # doctest: +SKIP
     """
 
     def __init__(self, files, fps: float, loop: bool = False):

@@ -24,7 +24,21 @@ HISTORY = 3  # positions kept: the second time difference needs three
 class BoundMotion:
     """A motion ``(rest_vertices, t) -> vertices`` bound to its rest positions (n, 3).
 
-    ``vertices_at(t)`` returns the (n, 3) positions at time t, checked (shape, finite).
+    Parameters
+    ----------
+    motion : callable
+        ``(rest (n, 3), t) -> (n, 3)`` positions at time t (s).
+    rest : (n, 3) float array
+        the rest positions (m) it moves.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import surfflow as sf
+    >>> rest = np.zeros((2, 3))
+    >>> bound = sf.motion.BoundMotion(lambda rest, t: rest + [0.0, 0.0, t], rest)
+    >>> bound.vertices_at(0.5)[:, 2]          # (n, 3) positions at t = 0.5 s, checked
+    array([0.5, 0.5])
     """
 
     def __init__(self, motion, rest: np.ndarray):
@@ -41,17 +55,34 @@ class BoundMotion:
 
 
 class SurfaceMotion(Term):
-    """A moving surface on ``geom`` for ``params``, following ``path`` (a :class:`BoundMotion`)
-    or, with None, the moves ``Simulation.move_to`` makes.
+    """The moving-surface term: a surface on ``geom`` following ``path``, and the inertial force.
 
-    times (3,), positions (3, n, 3): the last positions, oldest first, ``count`` of them filled;
-    acceleration (n, 3): the second time difference of the three, zero until there are three,
+    It follows ``path`` (a :class:`BoundMotion`) or, with None, the moves ``Simulation.move_to``
+    makes. It keeps the last three positions, ``times`` (3,) and ``positions`` (3, n, 3), oldest
+    first, and from them the surface's acceleration (n, 3), the second time difference
 
-        a = 2 / (t2 - t0) [ (x2 - x1) / (t2 - t1) - (x1 - x0) / (t1 - t0) ];
+        a = 2 / (t2 - t0) [ (x2 - x1) / (t2 - t1) - (x1 - x0) / (t1 - t0) ],
 
-    It is the acceleration at t1, applied over the step that starts at t2 (a lag of one step,
-    first order in dt; exact for a uniform acceleration). acceleration_bound: max_i |a_i| (the
-    CFL adds it to |g|). workspace: the two sets of geometry arrays the moves fill in turn.
+    zero until there are three. It is the acceleration at t1, applied over the step that starts
+    at t2 (a lag of one step, first order in dt; exact for a uniform acceleration), as the force
+    -a on the film. ``acceleration_bound`` is ``max_i |a_i|``, which the time step adds to
+    ``|g|``. A simulation with a motion holds one as ``sim.term("motion")``.
+
+    Parameters
+    ----------
+    geom : SurfaceGeometry
+        the surface it moves.
+    params : Params
+        the simulation's parameters.
+    path : BoundMotion or None
+        the motion it follows, or None for moves given by ``Simulation.move_to``.
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> sim = sf.Simulation(geom, motion=sf.motion.Pulse(amplitude=0.1, period=1.0))  # doctest: +SKIP
+    >>> sim.term("motion").acceleration.shape                                     # doctest: +SKIP
+    (642, 3)
     """
 
     name = "motion"
@@ -106,7 +137,7 @@ class SurfaceMotion(Term):
         self.acceleration_bound = float(largest_length(self.acceleration))
 
     def max_time_step(self, state, fields) -> float:
-        """The CFL limit with the gravity the moving liquid feels, |g| + max_i |a_i|."""
+        """The CFL limit with the gravity the moving liquid feels, ``|g| + max_i |a_i|``."""
         p = self.params
         return cfl_time_step(state.depth, state.velocity, fields.ring_spacing,
                              p.gravity_magnitude + self.acceleration_bound, p.min_depth, p.cfl,

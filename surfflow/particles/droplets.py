@@ -32,14 +32,34 @@ WATER_DROP_VOLUME = 5e-8  # m^3: a pendant water drop detaches at ~0.05 mL (Tate
 class Droplets:
     """Liquid in flight as particles: positions (p, 3), velocities (p, 3), volumes (p,).
 
-    drag: linear air drag k (1/s); the terminal speed is |g| / k (1.5: 6.5 m/s, a 2 mm drop's).
-    separation: s in [0, 1], how much of an overlap between two drops is undone per step.
-    smoothing: c in [0, 1], the XSPH velocity smoothing between neighbours (0: independent).
-    max_volume: the largest volume one particle carries (m^3); emission splits larger volumes.
-    floor: particles below this height (along -gravity) are removed and booked as lost.
-    bounds: ((x0, y0, z0), (x1, y1, z1)), particles outside are lost; None: the mesh's bounding
+    The embedded droplet system (SPEC §8): a :class:`Simulation` built with ``particles=`` sheds
+    liquid deeper than ``Params.emit_depth`` as particles, steps them with the film and absorbs the
+    ones that hit the surface; the ledger books emitted, absorbed, airborne and lost volume.
+
+    Parameters
+    ----------
+    drag : float >= 0, 1/s, default 1.5
+        linear air drag k; the terminal speed is ``|g| / k`` (1.5: 6.5 m/s, a 2 mm drop's).
+    separation : float in [0, 1], dimensionless, default 0.5
+        s, how much of an overlap between two drops is undone per step.
+    smoothing : float in [0, 1], dimensionless, default 0.1
+        c, the XSPH velocity smoothing between neighbours (0: independent).
+    max_volume : float > 0, m^3, default 5e-8
+        the largest volume one particle carries; emission splits larger volumes.
+    floor : float or None, m, default None
+        particles below this height (along -gravity) are removed and booked as lost.
+    bounds : ((3,), (3,)) floats in m, or None
+        ``((x0, y0, z0), (x1, y1, z1))``, particles outside are lost; None: the mesh's bounding
         box grown by its diagonal on every side, set when a Simulation takes the droplets.
-    capacity: the number of particles the arrays hold before they first grow.
+    capacity : int, default 1024
+        the number of particles the arrays hold before they first grow.
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> drops = sf.Droplets(drag=1.5, floor=-0.1)
+    >>> drops.positions.shape, drops.volumes.shape
+    ((0, 3), (0,))
     """
 
     def __init__(self, drag: float = 1.5, separation: float = 0.5, smoothing: float = 0.1,

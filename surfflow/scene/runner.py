@@ -28,8 +28,29 @@ CHECKPOINT_NAME = "checkpoint.npz"
 class SceneRunner:
     """Builds the geometry and Simulation of ``scene`` and advances it frame by frame.
 
-    output_dir: overrides the scene's ``[output] directory``; cache_dir: the geometry cache
-    folder (default: the scene's); resume: a checkpoint file to continue from.
+    Frame k is the state at time k / fps. :meth:`run` writes every frame in the scene's
+    ``[output] formats`` and ``checkpoint.npz`` (every ``checkpoint_every`` frames, at the end and
+    when stopped); a run resumed from a checkpoint continues bit for bit.
+
+    Parameters
+    ----------
+    scene : Scene
+        a scene from :func:`load_scene`.
+    output_dir : str or PathLike, optional
+        overrides the scene's ``[output] directory``.
+    cache_dir : str or PathLike, optional
+        the geometry cache folder (default: the scene's).
+    resume : str or PathLike, optional
+        a checkpoint file to continue from.
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> from surfflow.cli import EXAMPLES_DIR
+    >>> runner = sf.SceneRunner(sf.load_scene(EXAMPLES_DIR / "drop_in_wind.toml"), output_dir="out")
+    >>> runner.advance_frame()                       # or runner.run() for the whole scene
+    >>> runner.frame, runner.simulation.time        # frame 1 at 1 / fps seconds
+    (1, 0.04)
     """
 
     def __init__(self, scene, output_dir: str | os.PathLike | None = None,

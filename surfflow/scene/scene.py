@@ -191,7 +191,36 @@ class Scene:
 
 
 def load_scene(path: str | os.PathLike) -> Scene:
-    """Read and check a scene file; raises SceneError (bad content) or a missing-file SceneError."""
+    """Read and check a scene file.
+
+    Every table and key is checked against the scene schema (the scene-file reference lists
+    them); a mistake raises a :class:`SceneError` naming the file, line, key and what is allowed.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        the scene file (.toml); files it names are read relative to it.
+
+    Returns
+    -------
+    Scene
+        the checked scene: ``name``, ``duration`` (s), ``fps`` (1/s), ``params``
+        (:class:`Params`), ``mesh``, ``sources``, ``output``, ``render``, ...; run it with
+        :class:`SceneRunner`.
+
+    Raises
+    ------
+    SceneError
+        for bad content, or a missing or unreadable file.
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> from surfflow.cli import EXAMPLES_DIR
+    >>> scene = sf.load_scene(EXAMPLES_DIR / "paint_grooves.toml")
+    >>> scene.duration, scene.fps, scene.output.formats
+    (4.0, 25.0, ('npz', 'vtu'))
+    """
     path = Path(path)
     return parse_scene(read_text(path, "scene"), path)
 

@@ -25,10 +25,12 @@ from .materials import apply_scene_look
 
 
 def init_headless(width: int, height: int, backend: str = "openGL3_egl") -> None:
-    """Start polyscope without a window (EGL unless ``backend`` names another), quietly."""
+    """Start polyscope without a window (EGL unless ``backend`` names another), quietly; a
+    polyscope the caller already started (a script, a notebook, a second render) is reused."""
     ps.set_allow_headless_backends(True)
     ps.set_verbosity(0)
-    ps.init(backend)
+    if not ps.is_initialized():
+        ps.init(backend)
     ps.set_window_size(width, height)
 
 

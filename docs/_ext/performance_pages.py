@@ -1,0 +1,120 @@
+"""The performance page's measured part, at build time: the step's cost against mesh size (a
+plot), the bunny's precompute and the real-time factor of every shipped example over its first
+frames.
+
+Both are measured on the machine that builds the site, so they say what that machine does; the
+hand-written figures on the page were taken on the 2-core development machine. Results are
+cached beside the validation runs, by the hash of the package's source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import trimesh  # noqa: E402
+
+import surfflow as sf  # noqa: E402
+from surfflow.cli import EXAMPLES_DIR, example_names  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SUBDIVISIONS = (3, 4, 5, 6)  # 642 to 40,962 vertices
+STEPS, REPEATS = 10, 3
+EXAMPLE_SECONDS = 0.2  # simulated seconds timed per example, after its first two frames
+
+
+def step_cost(subdivisions: int) -> tuple[int, float]:
+    """(vertices, median ms per step) of a film on the upper half of a unit icosphere."""
+    sphere = trimesh.creation.icosphere(subdivisions=subdivisions)
+    geom = sf.precompute((sphere.vertices, sphere.faces), smoothing_iterations=0)
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, -9.81)))
+    sim.set_depth(np.where(geom.vertices[:, 2] > 0.0, 1e-3, 0.0))
+    sim.step()  # compile / load the kernels
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        for _ in range(STEPS):
+            sim.step()
+        times.append((time.perf_counter() - start) / STEPS * 1e3)
+    return geom.n_vertices, statistics.median(times)
+
+
+def precompute_cost() -> tuple[int, float]:
+    """(vertices, median seconds) of the bunny's whole precompute, read from its OBJ, no cache."""
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        geom = sf.precompute(ROOT / "meshes" / "bunny.obj")
+        times.append(time.perf_counter() - start)
+    return geom.n_vertices, statistics.median(times)
+
+
+def real_time_factor(name: str, cache_dir: Path) -> tuple[int, float, float]:
+    """(vertices, ms per step, simulated seconds per wall second) of an example's first frames."""
+    scene = sf.load_scene(EXAMPLES_DIR / f"{name}.toml")
+    with tempfile.TemporaryDirectory() as out:
+        runner = sf.SceneRunner(scene, output_dir=out, cache_dir=cache_dir)
+        runner.advance_frame()  # compile, first contact
+        runner.advance_frame()
+        frames = max(1, round(EXAMPLE_SECONDS * scene.fps))
+        steps, simulated = runner.steps_taken, runner.simulation.time
+        start = time.perf_counter()
+        for _ in range(frames):
+            runner.advance_frame()
+        wall = time.perf_counter() - start
+        steps = runner.steps_taken - steps
+        simulated = runner.simulation.time - simulated
+    return runner.geometry.n_vertices, wall / max(steps, 1) * 1e3, simulated / wall
+
+
+def _source_hash() -> str:
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for path in sorted([*(ROOT / "surfflow").rglob("*.py"), *(ROOT / "surfflow").rglob("*.toml")]):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def scaling_page(out: Path, cache: Path) -> str:
+    """Measure (or load), draw ``out/scaling.png`` and return the Markdown that shows both."""
+    cache.mkdir(parents=True, exist_ok=True)
+    stored = cache / f"performance-{_source_hash()}.pickle"
+    if stored.exists():
+        sizes, bunny, examples = pickle.loads(stored.read_bytes())
+    else:
+        sizes = [step_cost(s) for s in SUBDIVISIONS]
+        bunny = precompute_cost()
+        examples = {name: real_time_factor(name, cache / "geometry") for name in example_names()}
+        stored.write_bytes(pickle.dumps((sizes, bunny, examples)))
+    n, ms = np.array(sizes, dtype=float).T
+    fig, ax = plt.subplots(figsize=(6.0, 3.6), dpi=90)
+    ax.loglog(n, ms, "o-", label="ms per step (film on half the sphere)")
+    ax.loglog(n, ms[-1] * n / n[-1], "k:", label="linear in the vertices")
+    ax.set_xlabel("vertices")
+    ax.set_ylabel("ms per step")
+    ax.set_title("The step's cost against mesh size (icospheres, built here)", fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "scaling.png")
+    plt.close(fig)
+    lines = ["![The step's cost against mesh size](/_generated/scaling.png)", "",
+             "| vertices | ms per step | vertex-steps per second |", "|---|---|---|"]
+    lines += [f"| {int(v):,} | {t:.2f} | {v / t * 1e3:.2g} |" for v, t in sizes]
+    lines += ["", f"The whole precompute of the Stanford bunny ({bunny[0]:,} vertices: read the OBJ, "
+              f"smooth by the default feature size, positions, friction tensors; no cache, kernels "
+              f"compiled): {bunny[1]:.2f} s, median of {REPEATS}."]
+    lines += ["", f"Every shipped example over {EXAMPLE_SECONDS} simulated seconds after its first two "
+              "frames (geometry cached, kernels compiled; simulated seconds per wall second above 1 "
+              "is faster than real time):", "",
+              "| example | vertices | ms per step | real-time factor |", "|---|---|---|---|"]
+    lines += [f"| {{doc}}`{name} </auto_examples/plot_{name}>` | {v:,} | {t:.1f} | {f:.2f} |"
+              for name, (v, t, f) in examples.items()]
+    return "\n".join(lines)
