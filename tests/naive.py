@@ -8,6 +8,8 @@ tests every ring triangle with numpy, the friction reference calls np.linalg.sol
 
 import numpy as np
 
+from surfflow.kernels import tracers
+
 
 def ring(geom, i):
     """CSR entries and neighbour indices of vertex i's one-ring."""
@@ -135,8 +137,10 @@ def friction(geom, depth, velocity, damping, model, gamma, viscosity, laminar_mi
 
 def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt, back):
     """(nnz, k) concentrations of each entry's vertex i at the edge midpoint moved back by
-    back_i (n, 2), c_i + theta phi g . (c_ij / 2 - back_i): g the ring fit's gradient (zero
-    unless i and its ring are wet), phi the largest factor <= 1 keeping every such point within
+    back_i (n, 2), c_i + theta phi g . (c_ij / 2 - back_i) on the entries i sends through: g the
+    ring fit's gradient (zero unless i and its ring are wet), phi the largest factor, at most the
+    compression cap (1 where the linear fit explains the ring, up to COMPRESSION where the misfit
+    share sum |c_j - c_i - g . c_ij| / sum |c_j - c_i| is large), keeping every such point within
     the ring's range [low, high], theta the largest <= 1 with (V - O) c - theta E within
     (V - O) [low, high], O the carrier volume leaving i (``edges`` (donor, receiver, flux,
     receiver's entry) and the boundary flux, scaled by dt alpha_i), E the same fluxes times the
@@ -148,13 +152,22 @@ def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt, back):
         if not (wet[i] and wet[list(ring_vertices)].all()):
             continue
         out = [(geom.reverse_edges[entry], flux) for donor, _, flux, entry in edges if donor == i]
+        sent = [entries.index(e) for e, _ in out]
         leaving = dt * alpha[i] * (boundary[i] + sum(flux for _, flux in out))
         for k in range(values.shape[1]):
             c = values[:, k]
             low, high = c[[i, *ring_vertices]].min(), c[[i, *ring_vertices]].max()
-            excess = (0.5 * geom.neighbor_coords[entries] - back[i]) @ ring_fit_gradient(geom, i, c)
-            bounds = [(high - c[i]) / x if x > 0 else (low - c[i]) / x for x in excess if x != 0]
-            phi = max(0.0, min([1.0, *bounds]))
+            gradient = ring_fit_gradient(geom, i, c)
+            diffs = c[list(ring_vertices)] - c[i]
+            misfit = np.abs(diffs - geom.neighbor_coords[entries] @ gradient).sum()
+            share = misfit / np.abs(diffs).sum() if np.abs(diffs).sum() > 0 else 0.0
+            rise = np.clip((share - tracers.SMOOTH_MISFIT)
+                           / (tracers.JUMP_MISFIT - tracers.SMOOTH_MISFIT), 0.0, 1.0)
+            cap = 1.0 + (tracers.COMPRESSION - 1.0) * rise
+            excess = (0.5 * geom.neighbor_coords[entries] - back[i]) @ gradient
+            bounds = [(high - c[i]) / x if x > 0 else (low - c[i]) / x
+                      for x in excess[sent] if x != 0]
+            phi = max(0.0, min([cap, *bounds]))
             pushed = dt * alpha[i] * phi * sum(flux * excess[entries.index(e)] for e, flux in out)
             room = max(0.0, volume[i] - leaving) * ((c[i] - low) if pushed > 0 else (high - c[i]))
             theta = 1.0 if pushed == 0 or room >= abs(pushed) else max(room, 0.0) / abs(pushed)

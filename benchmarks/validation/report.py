@@ -19,6 +19,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests"))
 
+import dye_cases  # noqa: E402
 import validation_cases as cases  # noqa: E402
 
 # case name -> (runner, [(label, kwargs)] at full resolution, the same at test resolution,
@@ -79,6 +80,14 @@ CASES = {
                                 [("icosphere 5", {"subdivisions": 5})],
                                 [("error", None, "report"), ("peak_ratio", None, "report"),
                                  ("dye_drift", 1e-12, "below")]),
+    "dye_bell": (dye_cases.run_dye_bell,
+                 [(f"{n}x{n // 10} cells, 49 cells", {"n_along": n}) for n in (100, 200)],
+                 [("100x10 cells, 49 cells", {"n_along": 100})],
+                 [("peak_ratio", 0.9, "at_least"), ("dye_drift", 1e-12, "below")]),
+    "dye_stripe": (dye_cases.run_dye_stripe,
+                   [(f"{n}x{n // 10} cells, 49 cells", {"n_along": n}) for n in (100, 200)],
+                   [("100x10 cells, 49 cells", {"n_along": 100})],
+                   [("edge_cells", 4.0, "below"), ("dye_drift", 1e-12, "below")]),
 }
 INVARIANTS = [("volume_drift", 1e-12, "below"), ("min_depth", 0.0, "at_least")]
 

@@ -1,0 +1,114 @@
+"""Real time: for every shipped example, simulated seconds per wall second over the whole run
+(outputs excluded), and a step's split between film, dyes, droplets and the outputs.
+
+    python benchmarks/realtime.py                          # every example, 3 runs each
+    python benchmarks/realtime.py --quick                  # the first 0.5 s, 1 run
+    python benchmarks/realtime.py --example bunny_pour --until 1.0 --repeats 5
+
+Each run builds the scene (geometry cache in a temporary folder kept across runs), steps it
+once to compile and warm up, then advances frame by frame to the end of the scene (or
+``--until``), writing every frame in the scene's formats into a temporary folder as
+``surfflow run`` does. Printed per example, medians over the runs: the real-time factor
+(simulated time / wall time of the stepping, outputs excluded), ms per step and its split:
+film (the rest of the step), dyes (the dyes' transport), droplets (the particle stage), and
+outputs (ms per step of the frame writes, beside the step, not in the factor).
+
+Reaches past the public API in two places, as benchmarks/timing/medians.py does: the dyes are
+timed by wrapping ``carry_dyes`` where the schemes import it, the droplets through
+``medians.time_stages`` (the "exchange" stage); no public hook sits inside a step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "timing"))
+
+from medians import time_stages  # noqa: E402
+
+import surfflow as sf  # noqa: E402
+from surfflow.cli import EXAMPLES_DIR, example_names  # noqa: E402
+from surfflow.io.writers import frame_fields, make_writers  # noqa: E402
+
+SPLIT = ("film", "dyes", "droplets", "outputs")
+
+
+def timed_dyes() -> list[float]:
+    """Wrap ``carry_dyes`` in every scheme module that imports it; returns the one-item list
+    the seconds spent in it accumulate in."""
+    spent = [0.0]
+    for name, module in list(sys.modules.items()):
+        original = getattr(module, "carry_dyes", None)
+        if not name.startswith("surfflow.schemes.") or original is None:
+            continue
+
+        def carry(*args, original=original):
+            start = time.perf_counter()
+            original(*args)
+            spent[0] += time.perf_counter() - start
+        module.carry_dyes = carry
+    return spent
+
+
+def run_once(example: str, until: float | None, cache_dir: str) -> dict[str, float]:
+    """One run of ``example``: {factor, ms_per_step, steps, film, dyes, droplets, outputs}, the
+    split in ms per step."""
+    scene = sf.load_scene(EXAMPLES_DIR / f"{example}.toml")
+    with tempfile.TemporaryDirectory() as output:
+        runner = sf.SceneRunner(scene, output_dir=output, cache_dir=cache_dir)
+        sim = runner.simulation
+        writers = make_writers(Path(output), scene.output.formats, runner.geometry, scene=scene)
+        sim.step()  # compile and warm up
+        droplets = time_stages(sim, ("exchange",))
+        dyes = timed_dyes()
+        end = scene.duration if until is None else min(until, scene.duration)
+        stepping = writing = 0.0
+        start_time, start_steps = sim.time, sim.state.step_count
+        frame = 0
+        while sim.time < end - 1e-12:
+            frame += 1
+            target = min(frame / scene.fps, end)
+            begin = time.perf_counter()
+            sim.advance(max(0.0, target - sim.time))
+            middle = time.perf_counter()
+            fields = frame_fields(sim)
+            for writer in writers:
+                writer.write(frame, sim.time, fields)
+            writing += time.perf_counter() - middle
+            stepping += middle - begin
+    steps = sim.state.step_count - start_steps
+    per_step = 1e3 / steps
+    return {"factor": (sim.time - start_time) / stepping, "ms_per_step": stepping * per_step,
+            "steps": steps, "dyes": dyes[0] * per_step,
+            "droplets": sum(droplets.values()) * per_step, "outputs": writing * per_step,
+            "film": (stepping - dyes[0] - sum(droplets.values())) * per_step}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--example", action="append", choices=example_names(),
+                        help="only this example (repeatable; default every one)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--until", type=float, help="stop at this simulated time (s)")
+    parser.add_argument("--quick", action="store_true", help="--until 0.5 --repeats 1")
+    args = parser.parse_args()
+    until, repeats = (0.5, 1) if args.quick else (args.until, args.repeats)
+    print(f"{'example':24s} {'real-time':>9s} {'ms/step':>8s} {'steps':>6s}  "
+          + "  ".join(f"{part:>8s}" for part in SPLIT) + "   (ms per step, medians of "
+          f"{repeats} run{'s' if repeats > 1 else ''})")
+    with tempfile.TemporaryDirectory() as cache_dir:
+        for example in args.example or example_names():
+            runs = [run_once(example, until, cache_dir) for _ in range(repeats)]
+            median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+            print(f"{example:24s} {median['factor']:9.3f} {median['ms_per_step']:8.2f} "
+                  f"{median['steps']:6.0f}  " + "  ".join(f"{median[p]:8.2f}" for p in SPLIT),
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
