@@ -86,20 +86,21 @@ class SurfaceModel:
         actors = (self.scheme, *self.terms)
         self._stages = {stage: [getattr(a, stage) for a in actors if stage in a.stages]
                         for stage in STAGES}
-        self._stages["push"] += self._stages.pop("hold")  # the holds after every push
         self._load_bottom = (self._stages["load_bottom"] or [self._bare_bottom])[-1]
-        self._find_walls = (self._stages["find_walls"] or [self._dry_ground_walls])[-1]
+        self.scheme.bind(self._stages["accelerate"],
+                         (self._stages["find_walls"] or [self._dry_ground_walls])[-1],
+                         self._stages["hold"], self.term("tension"))
 
     @staticmethod
     def _bare_bottom(state) -> np.ndarray:
         """The bottom the pressure sees without a term that loads it: b."""
         return state.bottom
 
-    def _dry_ground_walls(self, geom, fields, state, bottom) -> None:
-        """The wet/dry faces the flux may not cross: dry ground above the free surface."""
+    def _dry_ground_walls(self, geom, fields, bottom, depth, walls) -> None:
+        """walls (nnz,): the wet/dry faces the flux of ``depth`` may not cross, dry ground above
+        the free surface."""
         shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
-                        fields.normal_rise, bottom, state.depth, self.params.min_depth,
-                        state.shoreline_wall)
+                        fields.normal_rise, bottom, depth, self.params.min_depth, walls)
 
     def _share_friction(self, dt: float) -> None:
         """state.friction_share: the part of a velocity the implicit friction keeps over dt."""
@@ -205,7 +206,7 @@ class SurfaceModel:
     # ---- open boundary segments ---------------------------------------------------------------
 
     def set_boundary(self, kind: str, discharge=None, level=None, mask=None, plane=None) -> None:
-        """Open a segment of the mesh's boundary (conservative scheme only; SPEC §10).
+        """Open a segment of the mesh's boundary (SPEC §10).
 
         kind: "inflow" (``discharge`` m^2/s per unit length flowing in, a number or a callable
         of time), "level" (a free-surface height ``level`` m along the up direction: water enters
@@ -213,7 +214,7 @@ class SurfaceModel:
         the (n,) bool ``mask``, or those on ``plane`` = (point, normal). Volumes are booked in
         the ledger as inflow and outflow.
         """
-        value = check_segment(kind, discharge, level, self.params.scheme)
+        value = check_segment(kind, discharge, level)
         segment = BoundarySegment(kind, value, select_boundary(self.geometry, mask, plane))
         self.scheme.set_boundary(segment, self.geometry, self.fields)
 

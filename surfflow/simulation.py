@@ -237,11 +237,11 @@ class Simulation(SurfaceModel):
         self._run("advect", g, s, dt)                      # 3. advection: u (velocity form), u_s
         bottom = self._load_bottom(s)                      # 4. forces, over the bottom the
         self._share_friction(dt)                           #    pressure sees: gravity (velocity
-        self._run("push", g, f, s, bottom, dt)             #    form), the terms'; then the holds
-        self._run("apply_friction", g, s, dt)              # 5. friction, implicit: u (velocity
-        self._apply_walls()                                #    form), u_s; wall slip u . n_wall = 0
-        self._find_walls(g, f, s, bottom)                  # 6. transport: shoreline walls, then
-        self._run_and_book("transport", g, f, s, bottom, dt)  # d, dye (conservative: 3-6 on d u), s
+        self._run("push", g, f, s, bottom, dt)             #    pressure sees: the terms' pushes
+        self._run("apply_friction", g, s, dt)              # 5. friction, implicit: u_s;
+        self._apply_walls()                                #    wall slip u . n_wall = 0
+        self._run_and_book("transport", g, f, s, bottom, dt)  # 6. d, d u, dye (each RK stage with
+                                                           #    the terms' accelerations), s
         self._run_and_book("exchange", g, s, dt)           #    droplets absorb, emit; booked
         clear_dry_velocity(s.depth, self.params.min_depth, s.velocity)  # 7. wet/dry cleanup
         s.time += dt

@@ -250,7 +250,7 @@ class _SceneReader:
             render=RenderSpec(**self.with_directory(sections["render"], Path("render") / name)),
             motion=self.motion(self.raw.get("motion")),
             droplets=self.droplets(sections["droplets"]) if "droplets" in self.raw else None,
-            boundaries=self.boundaries(self.raw.get("boundaries", []), sections["solver"]),
+            boundaries=self.boundaries(self.raw.get("boundaries", [])),
         )
 
     @staticmethod
@@ -360,7 +360,7 @@ class _SceneReader:
             raise self.fail(("motion",), str(exc)) from None
         return spec
 
-    def boundaries(self, entries, solver: dict) -> tuple:
+    def boundaries(self, entries) -> tuple:
         if not isinstance(entries, list):
             raise self.fail(("boundaries",), "write boundary segments as [[boundaries]] tables")
         specs = []
@@ -371,8 +371,7 @@ class _SceneReader:
                 raise self.fail(("boundaries", k), "every boundary needs 'type' (inflow, level or "
                                 "transmissive), 'point' [x, y, z] and 'normal' [x, y, z]")
             try:
-                check_segment(kind, values.get("discharge"), values.get("level"),
-                              solver.get("scheme"))
+                check_segment(kind, values.get("discharge"), values.get("level"))
             except ParameterError as exc:
                 raise self.fail(("boundaries", k), str(exc)) from None
             specs.append(BoundarySpec(kind=kind, **values))
