@@ -55,6 +55,7 @@ class SurfaceMotion(Term):
     """
 
     name = "motion"
+    like_gravity = True  # an accelerated surface is a tilted one: its force acts as gravity's
 
     def __init__(self, geom, params, path: BoundMotion | None = None):
         n_vertices = geom.n_vertices

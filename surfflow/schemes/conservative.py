@@ -56,9 +56,12 @@ class ConservativeScheme:
 
     def bind(self, accelerations, find_walls, holds, tension) -> None:
         """The terms' methods to call in every Runge-Kutta stage (``terms/base.py``): those that
-        add an acceleration, the one that finds the walls, those that hold after the update;
-        and the surface tension term (None without), whose pressure the fluxes see."""
-        self.accelerations, self.find_walls, self.holds = accelerations, find_walls, holds
+        add an acceleration (each with the array it adds to: gravity's for a term
+        ``like_gravity``), the one that finds the walls, those that hold after the update; and
+        the surface tension term (None without), whose pressure the fluxes see."""
+        self.accelerations = [(accelerate, self.acceleration if accelerate.__self__.like_gravity
+                               else self.term_acceleration) for accelerate in accelerations]
+        self.find_walls, self.holds = find_walls, holds
         self.surface_pressure = self.no_pressure if tension is None else tension.pressure
         self.sigma_over_density = self.params.surface_tension / self.params.density
 
@@ -122,8 +125,8 @@ class ConservativeScheme:
         self.acceleration.fill(0.0)
         gravity_pressure(g, f, state, p, bottom, depth, 1.0, self.acceleration)
         self.term_acceleration.fill(0.0)
-        for accelerate in self.accelerations:
-            accelerate(g, f, state, bottom, depth, velocity, self.term_acceleration)
+        for accelerate, target in self.accelerations:
+            accelerate(g, f, state, bottom, depth, velocity, target)
         self.find_walls(g, f, bottom, depth, state.shoreline_wall)
         limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, depth, velocity, p.min_depth,

@@ -37,8 +37,11 @@ times an acceleration to state.velocity (u += dt a) once per step, before the tr
 
 The last three act inside the scheme's transport, once per Runge-Kutta stage, on that stage's
 depth (n,) and velocity (n, 2) (not the state's): ``accelerate`` adds the term's acceleration a
-(n, 2, m/s^2 in each vertex's frame) to ``acceleration``, where gravity's already is, so a force
-meets the friction in every stage as gravity does (a steady film's speed is exact); then
+(n, 2, m/s^2 in each vertex's frame) to ``acceleration``, so a force meets the friction in every
+stage as gravity does. A term whose ``like_gravity`` is True (a moving surface's inertia) adds to
+gravity's own array, applied in conservation form on the stage's old depth, so an accelerated
+plate is exactly a tilted one; the others' (tension, wind) act on the updated velocity,
+u' += dt a, so a steady wind-driven film's speed is exact; then
 ``find_walls`` writes the wet/dry faces the stage's fluxes may not cross into ``walls``
 (nnz,) bool; ``hold`` runs after the stage's momentum update, before its friction (a static
 friction that nothing may push past).
@@ -82,6 +85,7 @@ class Term:
 
     name = "term"
     stages: tuple[str, ...] = ()
+    like_gravity = False  # accelerate: with gravity, on the old depth (see the module docstring)
 
     def use_geometry(self, geom) -> None:
         """Follow a new or moved surface (nothing derived from it is kept here)."""
