@@ -129,8 +129,8 @@ class ConservativeScheme:
             accelerate(g, f, state, bottom, depth, velocity, target)
         self.find_walls(g, f, bottom, depth, state.shoreline_wall)
         limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
-                          g.neighbor_coords, f.fit_weights, depth, velocity, p.min_depth,
-                          self.grad_depth, self.grad_velocity)
+                          g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,
+                          p.min_depth, self.grad_depth, self.grad_velocity)
         hll_edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
                         self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
                         self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
