@@ -69,16 +69,18 @@ def moving_simulation(motion, n_dyes=0, params=None):
 
 
 def assert_volume_exact_over_1000_steps(sim):
-    """1000 steps of a moving surface: volume to 1e-12, no NaN, positive depth, real motion."""
-    peak = 0.0
+    """1000 steps of a moving surface: volume to 1e-12, no NaN, positive depth, real motion
+    (the surface away from its rest shape at some step: a looped sequence may end where it
+    started)."""
+    peak, moved, rest = 0.0, False, curved_patch(nx=10, ny=8).vertices
     for _ in range(1000):
         sim.step()
         peak = max(peak, sim.term("motion").acceleration_bound)
+        moved = moved or not np.allclose(sim.geometry.vertices, rest)
     book = sim.ledger()
     assert abs(book["balance_error"]) < 1e-12 * book["current"]
     assert np.isfinite(sim.depth).all() and sim.depth.min() >= 0.0
-    assert peak > 0.1
-    assert not np.allclose(sim.geometry.vertices, curved_patch(nx=10, ny=8).vertices)
+    assert peak > 0.1 and moved
 
 
 @pytest.mark.parametrize("name", sorted(DEFORMERS))
@@ -145,9 +147,6 @@ def test_set_bottom_on_a_running_simulation_keeps_every_volume_and_restarts_exac
     assert np.array_equal(sim.velocity, restarted.velocity)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20: the one (conservative) scheme's wet/dry "
-                   "branches amplify the rotated mesh's round-off: depths differ by 6.7e-8 m "
-                   "(1e-12 asked); passed with the merged semi-Lagrangian scheme")
 def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame():
     """A rotated scene (gravity rotated with it) moving at a constant velocity (a callable
     motion) is the scene at rest: zero acceleration, frames attached to the material, the same
@@ -192,8 +191,8 @@ def accelerated_and_tilted_plates(acceleration, steps):
 
 @pytest.mark.xfail(strict=True, reason="issue 20: the one (conservative) scheme's HLL speeds "
                    "and mass jump see gravity, not gravity minus the surface's acceleration: "
-                   "depths differ by 2.6e-3 m relative 0.23 (1e-9 asked); passed with the merged "
-                   "semi-Lagrangian scheme")
+                   "depths differ by 22 % / 4 % of the slosh (1e-9 asked); passed with the "
+                   "merged semi-Lagrangian scheme")
 @pytest.mark.parametrize("acceleration", [(3.0, 0.0, 0.0), (-2.0, 1.0, 4.0)])
 def test_a_uniformly_accelerated_plate_is_a_tilted_plate(acceleration):
     """Equivalence principle: a plate pushed at a = (3, 0, 0) m/s^2 (along it) or (-2, 1, 4)

@@ -16,8 +16,8 @@ from validation_harness import assert_invariants
 
 
 @pytest.mark.xfail(strict=True, reason="issue 20: the one (conservative) scheme's max error "
-                   "is 2.5e-3 at 100 x 4 (1e-3 asked; mean 5.5e-5), worst at the wall vertices; "
-                   "the merged semi-Lagrangian scheme had 4.4e-4")
+                   "is 1.07e-3 at 100 x 4 (1e-3 asked; mean 6.1e-6), worst at a wall vertex at "
+                   "the middle part's upper end; the merged semi-Lagrangian scheme had 4.4e-4")
 def test_nusselt_film_on_incline_reaches_exact_depth():
     figures = run_nusselt()
     assert abs(figures["outflow_ratio"] - 1.0) < 0.01, f"not yet steady: {figures}"
