@@ -6,7 +6,7 @@ A segment is a run of boundary vertices where the conservative scheme lets liqui
 * "level": the free surface is held at a height (m along the up direction);
 * "transmissive": liquid leaves freely.
 
-``check_segment`` is the one check of a segment's kind and value, used by
+``check_segment`` is the one check of a segment's kind, value and scheme, used by
 ``Simulation.set_boundary`` and by the scene reader; ``select_boundary`` names the vertices by
 a mask or a plane; ``segment_normals`` gives the scheme their boundary normals.
 """
@@ -42,9 +42,9 @@ class BoundarySegment(NamedTuple):
         return value
 
 
-def check_segment(kind: str, discharge=None, level=None):
+def check_segment(kind: str, discharge=None, level=None, scheme: str = "conservative"):
     """The value of a segment of ``kind`` given ``discharge`` or ``level`` (None where not
-    given); raises ParameterError saying what the kind takes."""
+    given), under ``scheme``; raises ParameterError saying what the kind takes."""
     if kind not in BOUNDARY_KINDS:
         raise ParameterError(f"boundary kind {kind!r} is not allowed; use one of "
                              f"{', '.join(map(repr, BOUNDARY_KINDS))}")
@@ -54,6 +54,10 @@ def check_segment(kind: str, discharge=None, level=None):
                                                if name != needs):
         raise ParameterError(f"a {kind!r} boundary takes "
                              + (f"'{needs}' only" if needs else "neither 'discharge' nor 'level'"))
+    if scheme != "conservative":
+        raise ParameterError("boundary segments need the conservative scheme: build the "
+                             "simulation with Params(scheme='conservative') (scene: scheme = "
+                             "\"conservative\" in [solver])")
     return given[needs] if needs else 0.0
 
 

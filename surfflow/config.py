@@ -18,10 +18,7 @@ NORMAL_WEIGHTINGS = ("area", "angle")
 FRICTION_MODELS = ("linear", "laminar")
 BOUNDARY_CONDITIONS = ("wall", "outflow")
 DEFAULT_FEATURE_SIZE = "2%"
-SCHEMES = ("conservative",)
-MERGED_SCHEME = ("'semi_lagrangian' was merged into the one scheme, 'conservative', which now "
-                 "runs every case (films, drops, capillary waves, shocks); leave scheme out or "
-                 "set it to 'conservative'")
+SCHEMES = ("semi_lagrangian", "conservative")
 
 
 def check_feature_size(value: Any) -> None:
@@ -152,10 +149,9 @@ class Params:
     overhang_emit_depth: eps1 where the surface faces away from gravity (g . n > 0). A pendant
         film detaches at the capillary length sqrt(sigma / (rho g)), 2.7 mm for water.
     keep_depth: eps2 (m), the depth an emitting vertex keeps; below both thresholds.
-    scheme: the momentum scheme (``surfflow/schemes/``): "conservative", the one scheme
-        (finite volumes on d and d u with HLL fluxes: films, drops, capillary waves, shocks,
-        bores and hydraulic jumps; boundary segments). "semi_lagrangian" was merged into it
-        and is refused with a message saying so.
+    scheme: the momentum scheme (``surfflow/schemes/``): "semi_lagrangian" (velocity form,
+        the fastest per step) or "conservative" (finite volumes on d and d u with HLL fluxes:
+        shocks, bores and hydraulic jumps in the right place; boundary segments).
     """
 
     gravity: tuple[float, float, float] = (0.0, -9.81, 0.0)
@@ -182,7 +178,7 @@ class Params:
     emit_depth: float = 0.01
     overhang_emit_depth: float = 0.0027
     keep_depth: float = 0.0005
-    scheme: str = "conservative"
+    scheme: str = "semi_lagrangian"
 
     def __post_init__(self):
         object.__setattr__(self, "gravity", check_vector3("gravity", self.gravity))
@@ -195,8 +191,6 @@ class Params:
         check_range("contact_angle_hysteresis", self.contact_angle_hysteresis, 0.0, 180.0)
         check_range("contact_line_width", self.contact_line_width, 0.0, low_open=True)
         check_choice("boundary", self.boundary, BOUNDARY_CONDITIONS)
-        if self.scheme == "semi_lagrangian":
-            raise ParameterError(f"scheme: {MERGED_SCHEME}")
         check_choice("scheme", self.scheme, SCHEMES)
         check_range("cfl", self.cfl, 0.0, 1.0, low_open=True)
         check_range("max_dt", self.max_dt, 0.0, low_open=True)

@@ -224,9 +224,11 @@ class Simulation(SurfaceModel):
         """One time step in the order of SPEC §4, at most ``dt_limit`` long; returns dt.
 
         Each stage runs the scheme if it acts there, then the terms that do (``terms/base.py``);
-        the volumes they return are booked. The scheme acts only in 6, each of its Runge-Kutta
-        stages carrying d u and adding gravity, the terms' accelerations (their ``accelerate``,
-        ``find_walls`` and ``hold``) and the friction (``schemes/__init__.py``).
+        the volumes they return are booked. The semi-Lagrangian scheme acts in 3 to 6 (the terms'
+        ``accelerate`` and ``hold`` in its push, their ``find_walls`` before its transport); the
+        conservative one only in 6, each of its Runge-Kutta stages carrying d u and adding
+        gravity, the terms' accelerations, walls and holds and the friction
+        (``schemes/__init__.py``).
         """
         for move in self._stages["move"]:                  # 0. a moving mesh goes where it is now
             self._take_geometry(move(self.geometry, self.state.time))
@@ -234,14 +236,15 @@ class Simulation(SurfaceModel):
         s.save_last_good()
         dt = min(self._stable_time_step(), dt_limit)       # 1. CFL, the terms' limits, max_dt
         self._apply_sources(dt)                            # 2. pour, rain, sinks, terms'; booked
-        self._run("advect", g, s, dt)                      # 3. advection: u_s
+        self._run("advect", g, s, dt)                      # 3. advection: u (velocity form), u_s
         bottom = self._load_bottom(s)                      # 4. forces, over the bottom the
-        self._share_friction(dt)                           #    pressure sees: the terms' pushes
-        self._run("push", g, f, s, bottom, dt)             #    (u_s, once per step)
-        self._run("apply_friction", g, s, dt)              # 5. friction, implicit: u_s;
+        self._share_friction(dt)                           #    pressure sees: gravity and the
+        self._run("push", g, f, s, bottom, dt)             #    terms' (velocity form), u_s
+        self._run("apply_friction", g, s, dt)              # 5. friction, implicit: u (velocity
+                                                           #    form), u_s;
         self._apply_walls()                                #    wall slip u . n_wall = 0
-        self._run_and_book("transport", g, f, s, bottom, dt)  # 6. d, d u, dye (each RK stage with
-                                                           #    the terms' accelerations), s
+        self._run_and_book("transport", g, f, s, bottom, dt)  # 6. walls, d, dye (conservative:
+                                                           #    3-6 on d u in each RK stage), s
         self._run_and_book("exchange", g, s, dt)           #    droplets absorb, emit; booked
         clear_dry_velocity(s.depth, self.params.min_depth, s.velocity)  # 7. wet/dry cleanup
         s.time += dt

@@ -16,22 +16,23 @@ from validation_cases import (donor_faces, run_lake_bowl, run_lake_bump, run_rit
                               run_transcritical_bump)
 from validation_harness import assert_invariants
 
-CONSERVATIVE = {"gravity": (0.0, 0.0, -9.81), "friction": 0.0}
+CONSERVATIVE = {"gravity": (0.0, 0.0, -9.81), "friction": 0.0, "scheme": "conservative"}
 
 
 def test_stoker_middle_state_and_bore_position():
-    """The middle state within 1 %, the bore within one cell, and an L1 error under half the
-    merged semi-Lagrangian scheme's (measured at 200 along: 0.0059 against its 0.027)."""
+    """The middle state within 1 %, the bore within one cell, and a smaller L1 error than the
+    semi-Lagrangian scheme's (measured at 200 along: 0.0059 against 0.027)."""
     figures = run_stoker(n_along=200, n_across=4)
     assert figures["middle_error"] < 0.01, figures
     assert figures["bore_cells"] < 1.0, figures
     assert_invariants(figures)
-    assert figures["error"] < 0.5 * 0.027, figures
+    semi_lagrangian = run_stoker(n_along=200, n_across=4, scheme="semi_lagrangian")
+    assert figures["error"] < 0.5 * semi_lagrangian["error"], (figures, semi_lagrangian)
 
 
 def test_mass_flux_is_antisymmetric_bit_for_bit_on_a_curved_mesh():
     geom = lumpy_sphere(seed=2)
-    sim = wet_simulation(geom, sf.Params(gravity=(0.4, 0.0, -9.81)),
+    sim = wet_simulation(geom, sf.Params(gravity=(0.4, 0.0, -9.81), scheme="conservative"),
                          n_dyes=1, seed=2)
     sim.step()
     flux = sim.scheme.mass_flux
@@ -41,20 +42,20 @@ def test_mass_flux_is_antisymmetric_bit_for_bit_on_a_curved_mesh():
 
 @pytest.mark.parametrize("level", [0.5, 0.1])
 def test_lake_at_rest_over_a_bump(level):
-    figures = run_lake_bump(level, n_along=60, steps=500)
+    figures = run_lake_bump(level, n_along=60, steps=500, scheme="conservative")
     assert figures["max_speed"] < 1e-12, figures
     assert figures["max_depth_change"] < 1e-14, figures
     assert_invariants(figures)
 
 
 def test_lake_at_rest_in_a_bowl_with_round_off_noise():
-    figures = run_lake_bowl(n_rings=16, steps=1000)
+    figures = run_lake_bowl(n_rings=16, steps=1000, scheme="conservative")
     assert figures["max_speed"] < 1e-8, figures
     assert_invariants(figures)
 
 
 def test_ritter_front_within_two_cells_at_500_along():
-    figures = run_ritter(n_along=500)
+    figures = run_ritter(n_along=500, scheme="conservative")
     assert abs(figures["front"] - figures["exact_front"]) < 2 * 10.0 / 500, figures
     assert figures["error"] < 0.05, figures
     assert_invariants(figures)
@@ -80,7 +81,8 @@ def carry_dye_spot(monkeypatch, first_order):
         monkeypatch.setattr(shared, "limited_faces", donor_faces)
     V, F = builders.strip(10.0, 1.0, 100, 10, seed=7)
     geom = sf.precompute((V, F), smoothing_iterations=0)
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, max_dt=0.02), n_dyes=1)
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, max_dt=0.02,
+                                        scheme="conservative"), n_dyes=1)
     x, y = geom.vertices[:, 0], geom.vertices[:, 1]
     sim.set_depth(np.full(geom.n_vertices, 0.1))
     sim.set_velocity(np.tile([0.5, 0.0, 0.0], (geom.n_vertices, 1)))
@@ -96,7 +98,7 @@ def test_second_order_reconstruction_keeps_a_dye_spot_sharper(monkeypatch):
 
 
 def test_one_and_two_threads_agree_bit_for_bit():
-    params = sf.Params(gravity=(0.3, 0, -9.81))
+    params = sf.Params(gravity=(0.3, 0, -9.81), scheme="conservative")
     two = min(2, numba.config.NUMBA_NUM_THREADS)
     for a, b in zip(dyed_pour_on_threads(1, params), dyed_pour_on_threads(two, params)):
         assert np.array_equal(a, b)
@@ -108,7 +110,7 @@ def test_every_term_runs_with_the_conservative_scheme_and_books_every_volume():
     geom = curved_patch(seed=3)
     params = sf.Params(gravity=(0.5, 0.2, -9.81), boundary="outflow", friction_model="laminar",
                        surface_tension=0.07, wind=(1.0, 0.0, 0.0), wind_coefficient=0.5,
-                       max_dt=0.005)
+                       max_dt=0.005, scheme="conservative")
     sim = wet_simulation(geom, params, n_dyes=1, seed=3)
     sim.set_soluble_layer(np.full(geom.n_vertices, 1e-4))
     sim.add_source(geom.vertices[geom.n_vertices // 2], 0.15, 2e-4, dye=0)
@@ -124,7 +126,7 @@ def test_every_term_runs_with_the_conservative_scheme_and_books_every_volume():
 
 def test_restart_from_a_state_dict_is_bit_identical():
     geom = curved_patch(seed=4)
-    params = sf.Params(gravity=(0.3, 0.0, -9.81))
+    params = sf.Params(gravity=(0.3, 0.0, -9.81), scheme="conservative")
     sim = wet_simulation(geom, params, n_dyes=2, seed=4)
     sim.advance(0.1)
     saved = sim.state_dict()
@@ -139,7 +141,7 @@ def test_restart_from_a_state_dict_is_bit_identical():
 def test_a_level_boundary_fills_a_channel_to_its_level_and_books_the_inflow():
     V, F = builders.strip(4.0, 0.4, 40, 4, seed=8)
     geom = sf.precompute((V, F), smoothing_iterations=0)
-    params = sf.Params(gravity=(0.0, 0.0, -9.81), friction=1.0)
+    params = sf.Params(gravity=(0.0, 0.0, -9.81), friction=1.0, scheme="conservative")
     sim = sf.Simulation(geom, params)
     sim.set_depth(np.full(geom.n_vertices, 0.05))
     sim.set_boundary("level", level=0.1, mask=geom.vertices[:, 0] > 3.99)
@@ -178,10 +180,11 @@ def test_bad_boundary_segments_are_named(call, message):
         call(sim, geom.vertices[:, 0])
 
 
-def test_the_merged_scheme_is_refused_with_what_to_do():
-    with pytest.raises(sf.ParameterError, match="'semi_lagrangian' was merged into the one "
-                                                "scheme, 'conservative'.*leave scheme out"):
-        sf.Params(scheme="semi_lagrangian")
+def test_boundary_segments_need_the_conservative_scheme():
+    V, F = builders.strip(4.0, 0.4, 20, 2, seed=8)
+    sim = sf.Simulation(sf.precompute((V, F), smoothing_iterations=0), sf.Params())
+    with pytest.raises(sf.ParameterError, match="scheme='conservative'"):
+        sim.set_boundary("transmissive", plane=((0, 0, 0), (-1, 0, 0)))
 
 
 def test_unknown_scheme_is_refused():
@@ -190,7 +193,8 @@ def test_unknown_scheme_is_refused():
 
 
 def test_random_wet_dry_state_stays_non_negative_and_finite():
-    sim = wet_simulation(lumpy_sphere(seed=6), sf.Params(gravity=(0.0, 0.0, -9.81)), n_dyes=2, seed=6)
+    sim = wet_simulation(lumpy_sphere(seed=6), sf.Params(gravity=(0.0, 0.0, -9.81),
+                                                         scheme="conservative"), n_dyes=2, seed=6)
     for _ in range(200):
         sim.step()
         assert sim.state.depth.min() >= 0.0

@@ -189,10 +189,6 @@ def accelerated_and_tilted_plates(acceleration, steps):
     return runs
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20: the one (conservative) scheme's HLL speeds "
-                   "and mass jump see gravity, not gravity minus the surface's acceleration: "
-                   "depths differ by 22 % / 4 % of the slosh (1e-9 asked); passed with the "
-                   "merged semi-Lagrangian scheme")
 @pytest.mark.parametrize("acceleration", [(3.0, 0.0, 0.0), (-2.0, 1.0, 4.0)])
 def test_a_uniformly_accelerated_plate_is_a_tilted_plate(acceleration):
     """Equivalence principle: a plate pushed at a = (3, 0, 0) m/s^2 (along it) or (-2, 1, 4)

@@ -338,10 +338,6 @@ def drop_front_advance_on_an_incline(theta, start, hysteresis):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="issue 20: under the one (conservative) scheme the 10 "
-                   "degree drop spreads to the strip's lower end by t = 0.5 s (front 1.08 m at "
-                   "0.25 s; 0.75 m with the merged semi-Lagrangian scheme), so its front cannot "
-                   "advance between 1 and 2 s")
 def test_large_angle_drop_stays_pinned_on_an_incline_while_a_small_angle_one_runs():
     """One surface, 3 degrees of contact-angle hysteresis: Furmidge's criterion
     rho g sin(alpha) V <= sigma w (cos theta_r - cos theta_a) holds for the 90 degree drop

@@ -74,8 +74,9 @@ def test_a_custom_term_acts_in_its_stage(strip):
     assert np.allclose(sim.velocity[inner], [0.5 * sim.time, 0.0, 0.0], rtol=0.0, atol=1e-12)
 
 
-def test_the_volume_a_term_returns_is_booked(strip):
-    sim = wet(strip, dict(STILL))
+@pytest.mark.parametrize("scheme", ["semi_lagrangian", "conservative"])
+def test_the_volume_a_term_returns_is_booked(strip, scheme):
+    sim = wet(strip, dict(STILL, scheme=scheme))
     spring = sim.add_term(Spring(2e-5))
     sim.advance(0.5)
     book = sim.ledger()
@@ -134,14 +135,17 @@ def test_a_term_naming_an_unknown_stage_is_refused(strip):
         sf.Simulation(strip, sf.Params()).add_term(Stray())
 
 
-def test_the_scheme_declares_the_stages_it_covers(strip):
-    scheme = sf.Simulation(strip, sf.Params()).scheme
-    assert scheme.stages == ("transport",) and set(scheme.stages) <= set(STAGES)
-    assert not any(hasattr(scheme, name) for name in ("advect", "push", "apply_friction"))
+def test_schemes_declare_the_stages_they_cover(strip):
+    semi = sf.Simulation(strip, sf.Params()).scheme
+    conservative = sf.Simulation(strip, sf.Params(scheme="conservative")).scheme
+    assert semi.stages == ("advect", "push", "apply_friction", "transport")
+    assert conservative.stages == ("transport",)
+    assert set(semi.stages) <= set(STAGES)
+    assert not any(hasattr(conservative, name) for name in ("advect", "push", "apply_friction"))
 
 
 def test_boundary_segments_are_named_by_kind(strip):
-    sim = sf.Simulation(strip, sf.Params())
+    sim = sf.Simulation(strip, sf.Params(scheme="conservative"))
     assert sim.boundary_segments == ()
     x = strip.vertices[:, 0]
     sim.set_boundary("inflow", discharge=0.01, mask=x < x.min() + 1e-9)

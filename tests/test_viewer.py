@@ -144,7 +144,7 @@ def test_boundary_segments_are_drawn_by_kind(tmp_path):
     still = sf.Simulation(geometry, sf.Params(gravity=scene.params.gravity))
     view.update(still)
     assert not ps.has_point_cloud(BOUNDARIES_NAME)
-    sim = sf.Simulation(geometry, sf.Params(gravity=scene.params.gravity))
+    sim = sf.Simulation(geometry, sf.Params(gravity=scene.params.gravity, scheme="conservative"))
     x = geometry.vertices[:, 0]
     sim.set_boundary("inflow", discharge=0.01, plane=((x.min(), 0, 0), (-1, 0, 0)))
     sim.set_boundary("transmissive", plane=((x.max(), 0, 0), (1, 0, 0)))

@@ -5,7 +5,8 @@ answer (``exact_solutions``), runs the solver and returns a dict of measured fig
 error against its known answer, the mesh size and the invariants of the run (see
 ``validation_harness.InvariantMonitor``). The tests (``test_validation_*.py``) assert on these
 figures at a coarse resolution; ``benchmarks/validation_report.py`` prints them at full
-resolution. Inviscid cases use the linear friction model with friction 0.
+resolution. Inviscid cases use the linear friction model with friction 0. Every case takes ``scheme``,
+the momentum scheme of ``Params`` (the report runs both).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ INVISCID = {"gravity": GRAVITY_DOWN, "friction": 0.0, "friction_model": "linear"
 FRONT_DEPTH = 1e-4  # m: the depth that marks Ritter's wet front (2 % of the dam's depth)
 
 
-def run_lake_bump(level: float, n_along: int = 100, steps: int = 10_000, seed: int = 1) -> dict:
+def run_lake_bump(level: float, n_along: int = 100, steps: int = 10_000, seed: int = 1,
+        scheme: str = "semi_lagrangian") -> dict:
     """Lake at rest over the bump b = max(0, 0.2 - 0.05 (x - 10)^2) on a 25 m strip.
 
     level: free-surface height h = b + d (0.5 immerses the bump, 0.1 leaves its top dry).
@@ -35,7 +37,7 @@ def run_lake_bump(level: float, n_along: int = 100, steps: int = 10_000, seed: i
     seen, m/s) and max_depth_change (m) besides the invariants.
     """
     V, F = builders.strip(25.0, 4 * 25.0 / n_along, n_along, 4, seed=seed)
-    sim, geom = make_simulation(V, F, **INVISCID)
+    sim, geom = make_simulation(V, F, scheme=scheme, **INVISCID)
     bottom = dyadic(exact.bump_bottom(geom.vertices[:, 0]))
     sim.set_bottom(bottom)
     sim.set_depth(np.maximum(0.0, level - bottom))
@@ -48,7 +50,8 @@ def run_lake_bump(level: float, n_along: int = 100, steps: int = 10_000, seed: i
 
 
 def run_lake_bowl(n_rings: int = 32, steps: int = 4000, level: float = -0.5,
-                  noise: float = 1e-14, seed: int = 0) -> dict:
+                  noise: float = 1e-14, seed: int = 0,
+        scheme: str = "semi_lagrangian") -> dict:
     """Lake at rest in a hemispherical bowl of radius 1 m (bottom at z = -1), free surface at
     z = ``level``: d_i = (level - z_i) / n_z,i where positive, so x_i + d_i n_i is at the level.
 
@@ -58,7 +61,7 @@ def run_lake_bowl(n_rings: int = 32, steps: int = 4000, level: float = -0.5,
     surface_spread (range of the noise-free wet free-surface heights, m) and the invariants.
     """
     V, F = builders.hemispherical_bowl(1.0, n_rings)
-    sim, geom = make_simulation(V, F, **INVISCID)
+    sim, geom = make_simulation(V, F, scheme=scheme, **INVISCID)
     depth = exact.lake_depth(geom.vertices, geom.normals, np.array(GRAVITY_DOWN), level)
     wet = depth > 0
     surface = geom.vertices[wet, 2] + depth[wet] * geom.normals[wet, 2]
@@ -72,14 +75,15 @@ def run_lake_bowl(n_rings: int = 32, steps: int = 4000, level: float = -0.5,
             **monitor.figures()}
 
 
-def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0) -> dict:
+def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,
+        scheme: str = "semi_lagrangian") -> dict:
     """Ritter's dry dam break on a 10 m strip: d = 0.005 m for x < 5, dry beyond, released at
     rest, compared with the exact depth at ``end_time``. Figures: error (area-weighted relative
     L1 of the depth over the strip), front and exact_front (m: the largest x where the depth
     exceeds FRONT_DEPTH, numerical and exact) and the invariants."""
     dam, left_depth = 5.0, 0.005
     V, F = builders.strip(10.0, n_across * 10.0 / n_along, n_along, n_across, seed=2)
-    sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)
+    sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
     x = geom.vertices[:, 0]
     sim.set_depth(np.where(x < dam, left_depth, 0.0))
     monitor = InvariantMonitor(sim)
@@ -94,14 +98,15 @@ def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0) ->
             **monitor.figures()}
 
 
-def run_thacker(n_cells: int = 158, periods: float = 1.0) -> dict:
+def run_thacker(n_cells: int = 158, periods: float = 1.0,
+        scheme: str = "semi_lagrangian") -> dict:
     """Thacker's radial paraboloid on a 4 m x 4 m flat square with the bottom
     z = h0 (r^2/a^2 - 1) given by set_bottom, h0 = 0.1, a = 1, r0 = 0.8, started from the exact
     state at t = 0 (at rest) and compared after ``periods`` periods 2 pi / omega.
     Figures: error (area-weighted relative L1 of the depth), period (s) and the invariants."""
     h0, a, r0 = 0.1, 1.0, 0.8
     V, F = builders.rectangle(-2.0, 2.0, -2.0, 2.0, n_cells, n_cells, seed=3)
-    sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)
+    sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
     r = np.hypot(geom.vertices[:, 0], geom.vertices[:, 1])
     sim.set_bottom(exact.thacker_bottom(r, h0, a))
     sim.set_depth(exact.thacker_depth(r, 0.0, h0, a, r0))
@@ -115,7 +120,8 @@ def run_thacker(n_cells: int = 158, periods: float = 1.0) -> dict:
 
 
 def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 10.0,
-                film_depth: float = 2e-3, viscosity: float = 1e-4, angle_deg: float = 30.0) -> dict:
+                film_depth: float = 2e-3, viscosity: float = 1e-4, angle_deg: float = 30.0,
+        scheme: str = "semi_lagrangian") -> dict:
     """Nusselt film on a 1 m plane tilted by ``angle_deg``, laminar friction.
 
     A pour disc of radius 0.1 m centred on the top edge feeds q W, q = g sin(beta) d_N^3 / (3 nu)
@@ -130,7 +136,7 @@ def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 10.0,
     angle, length = np.radians(angle_deg), 1.0
     width = n_across * length / n_along
     V, F = builders.inclined_plane(length, width, angle, n_along, n_across, seed=4)
-    sim, geom = make_simulation(V, F, gravity=GRAVITY_DOWN, friction_model="laminar",
+    sim, geom = make_simulation(V, F, scheme=scheme, gravity=GRAVITY_DOWN, friction_model="laminar",
                                 viscosity=viscosity, max_dt=0.05)
     rate = exact.nusselt_flux(film_depth, viscosity, angle) * width
     sim.add_source(center=(0.0, 0.5 * width, 0.0), radius=0.1, rate=rate)
@@ -154,7 +160,8 @@ def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 10.0,
 
 
 def run_draining_film(subdivisions: int = 4, times: tuple = (1.0, 3.0, 10.0), radius: float = 1.0,
-                      film_depth: float = 1e-3, viscosity: float = 1e-4) -> dict:
+                      film_depth: float = 1e-3, viscosity: float = 1e-4,
+        scheme: str = "semi_lagrangian") -> dict:
     """A uniform film of ``film_depth`` draining off an icosphere, laminar friction, gravity -z.
 
     The depth at the top vertex is compared at ``times`` with d = (d0^-2 + 4 g t/(3 nu R))^-1/2
@@ -162,7 +169,7 @@ def run_draining_film(subdivisions: int = 4, times: tuple = (1.0, 3.0, 10.0), ra
     at each time), error (the largest) and the invariants.
     """
     V, F = builders.icosphere(radius, subdivisions)
-    sim, geom = make_simulation(V, F, gravity=GRAVITY_DOWN, friction_model="laminar",
+    sim, geom = make_simulation(V, F, scheme=scheme, gravity=GRAVITY_DOWN, friction_model="laminar",
                                 viscosity=viscosity, max_dt=0.05)
     sim.set_depth(np.full(len(V), film_depth))
     top = int(np.argmax(geom.vertices[:, 2]))
@@ -176,7 +183,8 @@ def run_draining_film(subdivisions: int = 4, times: tuple = (1.0, 3.0, 10.0), ra
 
 
 def run_gravity_wave(n_along: int = 300, still_depth: float = 1.0, amplitude: float = 1e-3,
-                     times: tuple = (1.5, 3.5)) -> dict:
+                     times: tuple = (1.5, 3.5),
+        scheme: str = "semi_lagrangian") -> dict:
     """Small Gaussian hump (sigma 1 m, amplitude 1e-3 d0) on still water in a 30 m strip,
     released at rest at x = 10 m; it splits into two halves moving at +-sqrt(g d0).
 
@@ -187,7 +195,7 @@ def run_gravity_wave(n_along: int = 300, still_depth: float = 1.0, amplitude: fl
     """
     center, length = 10.0, 30.0
     V, F = builders.strip(length, 4 * length / n_along, n_along, 4, seed=5)
-    sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)
+    sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
     x = geom.vertices[:, 0]
     sim.set_depth(still_depth + exact.gaussian_hump(x, center, amplitude, 1.0))
     right = x > center
@@ -205,7 +213,8 @@ def run_gravity_wave(n_along: int = 300, still_depth: float = 1.0, amplitude: fl
             "peak_ratio": crest / (0.5 * amplitude), **monitor.figures()}
 
 
-def run_transcritical_bump(n_along: int = 100, n_across: int = 4, end_time: float = 200.0) -> dict:
+def run_transcritical_bump(n_along: int = 100, n_across: int = 4, end_time: float = 200.0,
+                           scheme: str = "conservative") -> dict:
     """SWASHES' steady transcritical flow with a hydraulic jump: a 25 m channel over
     ``bump_bottom``, a discharge of 0.18 m^2/s flowing in at x = 0, the level held at 0.33 m at
     x = 25, started from still water at that level and run for ``end_time`` s. Figures: error
@@ -216,7 +225,7 @@ def run_transcritical_bump(n_along: int = 100, n_across: int = 4, end_time: floa
     discharge, outflow_depth, length = 0.18, 0.33, 25.0
     width = n_across * length / n_along
     V, F = builders.strip(length, width, n_along, n_across, seed=6)
-    sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)
+    sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
     x = geom.vertices[:, 0]
     bottom = exact.bump_bottom(x)
     sim.set_bottom(bottom)
@@ -238,7 +247,8 @@ def run_transcritical_bump(n_along: int = 100, n_across: int = 4, end_time: floa
             **monitor.figures()}
 
 
-def run_stoker(n_along: int = 800, n_across: int = 8, end_time: float = 6.0) -> dict:
+def run_stoker(n_along: int = 800, n_across: int = 8, end_time: float = 6.0,
+               scheme: str = "conservative") -> dict:
     """Stoker's dam break on a wet bed on a 10 m strip: d = 0.005 m left of x0 = 5 m, 0.001 m
     right of it, inviscid, compared with the exact solution at ``end_time`` (800 x 8 cells is
     the issue's 7,209-vertex mesh). Figures: error (area-weighted relative L1 of the depth),
@@ -247,7 +257,7 @@ def run_stoker(n_along: int = 800, n_across: int = 8, end_time: float = 6.0) -> 
     middle and right depths) and the invariants."""
     dam, left, right = 5.0, 0.005, 0.001
     V, F = builders.strip(10.0, n_across * 10.0 / n_along, n_along, n_across, seed=2)
-    sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)
+    sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
     x = geom.vertices[:, 0]
     sim.set_depth(np.where(x < dam, left, right))
     monitor = InvariantMonitor(sim)
@@ -267,12 +277,12 @@ def run_stoker(n_along: int = 800, n_across: int = 8, end_time: float = 6.0) -> 
 
 
 def run_cosine_bell(subdivisions: int = 4, revolutions: float = 1.0, courant: float = 0.5,
-                    first_order: bool = False) -> dict:
+                    scheme: str = "semi_lagrangian", first_order: bool = False) -> dict:
     """Williamson et al.'s test 1: a dye cosine bell c = (1 + cos(pi r / R_b)) / 2 (r the great
     circle distance, R_b = R / 3) carried once around a unit icosphere by a frozen solid-body
     rotation (period 1 s, axis tilted 45 degrees) on a uniform 0.1 m layer, no gravity. The
     velocity is reset before every step's transport (the scheme's stage 6, the one place this
-    case reaches past the public API),
+    case reaches past the public API; the semi-Lagrangian continuity's mass flux fully upwind),
     at ``courant`` |u|_max dt / (shortest edge).
     ``first_order``: the same transport with the tracer slopes zeroed (first-order upwind).
 
@@ -281,7 +291,7 @@ def run_cosine_bell(subdivisions: int = 4, revolutions: float = 1.0, courant: fl
     """
     V, F = builders.icosphere(1.0, subdivisions)
     geom = sf.precompute((V, F), smoothing_iterations=0)
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0),
+    sim = sf.Simulation(geom, sf.Params(scheme=scheme, gravity=(0.0, 0.0, 0.0), friction=0.0),
                         n_dyes=1)
     x = geom.vertices / np.linalg.norm(geom.vertices, axis=1)[:, None]
     axis = np.array([0.0, -1.0, 1.0]) / np.sqrt(2.0)
@@ -302,6 +312,7 @@ def run_cosine_bell(subdivisions: int = 4, revolutions: float = 1.0, courant: fl
     with tracer_order(first_order):
         for _ in range(steps):
             s.velocity[:] = frozen
+            s.friction_share.fill(1.0)  # upwind mass flux: a centred one grows without gravity
             sim.scheme.transport(geom, sim.fields, s, s.bottom, dt)
             s.time += dt
     monitor.check()
@@ -316,7 +327,7 @@ def run_cosine_bell(subdivisions: int = 4, revolutions: float = 1.0, courant: fl
 
 @contextlib.contextmanager
 def tracer_order(first: bool):
-    """Within: the tracer transport of the scheme and the dissolved material first-order upwind
+    """Within: the tracer transport of both schemes and the dissolved material first-order upwind
     (its slopes zeroed) if ``first``; the code is otherwise the same."""
     if not first:
         yield

@@ -3,8 +3,8 @@
 Meshes: the Stanford bunny, a 41k-vertex icosphere and a 205k-vertex torus; liquid covers about
 half of each surface (the upper half for gravity -y), a pour and rain run, linear friction with
 the precomputed anisotropy, a sponge on a tenth of the vertices, numba's default thread count.
-Each mesh runs without dyes, then with two; simulated seconds per wall second use the mean time
-step of the timed steps.
+Each mesh runs with both momentum schemes (``Params(scheme=...)``), then the default one with two
+dyes; simulated seconds per wall second use the mean time step of the timed steps.
 
     python benchmarks/timing/step.py [--steps 20] [--repeats 5] [--meshes bunny,ico41k]
 
@@ -36,12 +36,12 @@ def load(name):
     return sf.precompute(mesh, smoothing_iterations=10, cache_dir=cache)
 
 
-def half_wet_simulation(geom, n_dyes=0):
+def half_wet_simulation(geom, scheme="semi_lagrangian", n_dyes=0):
     """Liquid 0.5 % of the mesh size deep on the upper half, a pour, rain on a band, a sponge;
     with dyes, stripes of dye across the liquid and the pour coloured by the first."""
     x = geom.vertices
     size = float(np.linalg.norm(x.max(0) - x.min(0)))
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0), friction=1.3),
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0), friction=1.3, scheme=scheme),
                         n_dyes=n_dyes)
     upper = x[:, 1] > np.median(x[:, 1])
     sim.set_depth(np.where(upper, 0.005 * size, 0.0))
@@ -56,12 +56,12 @@ def half_wet_simulation(geom, n_dyes=0):
 
 def benchmark(name, steps, repeats):
     geom = load(name)
-    for n_dyes in (0, 2):
-        benchmark_dyes(name, geom, steps, repeats, n_dyes)
+    for scheme, n_dyes in (("semi_lagrangian", 0), ("conservative", 0), ("semi_lagrangian", 2)):
+        benchmark_scheme(name, geom, scheme, steps, repeats, n_dyes)
 
 
-def benchmark_dyes(name, geom, steps, repeats, n_dyes=0):
-    sim = half_wet_simulation(geom, n_dyes)
+def benchmark_scheme(name, geom, scheme, steps, repeats, n_dyes=0):
+    sim = half_wet_simulation(geom, scheme, n_dyes)
     for _ in range(3):
         sim.step()
     runs = []
@@ -77,7 +77,7 @@ def benchmark_dyes(name, geom, steps, repeats, n_dyes=0):
         sim.step()
     per_step = statistics.median(runs)
     n = geom.n_vertices
-    label = f"{n_dyes} dyes"
+    label = scheme + (f" + {n_dyes} dyes" if n_dyes else "")
     print(f"{name:7s} {label:24s} {n:7d} vertices  {1e3 * per_step:8.2f} ms/step (median of "
           f"{repeats} x {steps}, min {1e3 * min(runs):.2f})  {n / per_step:10.3e} vertex-steps/s  "
           f"{mean_dt / per_step:6.3f} simulated s per wall s")

@@ -250,7 +250,7 @@ class _SceneReader:
             render=RenderSpec(**self.with_directory(sections["render"], Path("render") / name)),
             motion=self.motion(self.raw.get("motion")),
             droplets=self.droplets(sections["droplets"]) if "droplets" in self.raw else None,
-            boundaries=self.boundaries(self.raw.get("boundaries", [])),
+            boundaries=self.boundaries(self.raw.get("boundaries", []), sections["solver"]),
         )
 
     @staticmethod
@@ -360,7 +360,7 @@ class _SceneReader:
             raise self.fail(("motion",), str(exc)) from None
         return spec
 
-    def boundaries(self, entries) -> tuple:
+    def boundaries(self, entries, solver: dict) -> tuple:
         if not isinstance(entries, list):
             raise self.fail(("boundaries",), "write boundary segments as [[boundaries]] tables")
         specs = []
@@ -371,7 +371,8 @@ class _SceneReader:
                 raise self.fail(("boundaries", k), "every boundary needs 'type' (inflow, level or "
                                 "transmissive), 'point' [x, y, z] and 'normal' [x, y, z]")
             try:
-                check_segment(kind, values.get("discharge"), values.get("level"))
+                check_segment(kind, values.get("discharge"), values.get("level"),
+                              solver.get("scheme"))
             except ParameterError as exc:
                 raise self.fail(("boundaries", k), str(exc)) from None
             specs.append(BoundarySpec(kind=kind, **values))

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 
-from ..config import (BOUNDARY_CONDITIONS, FRICTION_MODELS, MERGED_SCHEME, NORMAL_WEIGHTINGS,
-                      SCHEMES, check_feature_size)
+from ..config import (BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, SCHEMES,
+                      check_feature_size)
 from ..errors import ParameterError
 from ..io.procedural import PROCEDURAL_MESHES
 from .presets import LIQUID_PRESETS
@@ -60,13 +60,6 @@ def choice(allowed):
             raise BadValue(f"{value!r} is not allowed; use one of {', '.join(map(repr, allowed))}")
         return value
     return check
-
-
-def scheme_name(value):
-    """The one momentum scheme's name; the merged "semi_lagrangian" says what became of it."""
-    if value == "semi_lagrangian":
-        raise BadValue(MERGED_SCHEME)
-    return choice(SCHEMES)(value)
 
 
 def choices(allowed):
@@ -185,7 +178,7 @@ TABLES = {
                  "tensor": choice(FRICTION_TENSOR_SOURCES), "file": text},
     "solver": {"cfl": number(), "max_dt": number(), "min_depth": number(),
                "laminar_min_depth": number(), "boundary": choice(BOUNDARY_CONDITIONS),
-               "scheme": scheme_name},
+               "scheme": choice(SCHEMES)},
     "wind": {"velocity": vector(3), "file": text, "coefficient": number()},
     "dissolution": {"rate": number(), "solubility": number(), "density_ratio": number(),
                     "drag": number(), "friction": number()},

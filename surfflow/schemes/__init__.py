@@ -1,21 +1,40 @@
-"""The momentum scheme of ``Params(scheme="conservative")`` (SPEC §4, §10), the one scheme.
+"""The two momentum schemes of ``Params(scheme=...)`` (SPEC §4, §10), chosen once per simulation.
 
-It declares the stages of the step it acts in (``stages``, the methods of
-``surfflow/terms/base.py``'s table), and ``Simulation`` calls it there, before the terms. It acts
-in one, ``transport`` (stage 6, ``conservative.py``): Heun (SSP-RK2) on d and d u with HLL
-fluxes, well-balanced gravity, the terms' accelerations, walls and holds (the ``accelerate``,
-``find_walls`` and ``hold`` stages, bound with ``bind``) and implicit friction in every
-Runge-Kutta stage. It returns the volumes (m^3) that left ("outflow") and entered ("inflow")
-through the boundary, for the ledger, and carries the dyes on its limited mass fluxes, second
-order (``shared.carry_dyes``). ``segments``: the open boundary segments (``set_boundary``).
+A scheme declares the stages of the step it acts in (``stages``, the methods of
+``surfflow/terms/base.py``'s table), and ``Simulation`` calls it there, before the terms:
+
+================  ==========================================  ====================================
+stage             "semi_lagrangian" (semi_lagrangian.py,      "conservative" (conservative.py)
+                  the default)
+================  ==========================================  ====================================
+3 advect          back-trace u (kernels/advection.py)         (in 6: the momentum fluxes carry d u)
+4 push            u += dt a, a = -|g| grad H; then the        (in 6: a joins every RK stage)
+                  terms' ``accelerate`` once, u += dt a;
+                  then the ``hold``s
+5 apply_friction  friction and damping, implicit              (in 6: after every RK stage)
+6 transport       the ``find_walls`` once, then the           Heun (SSP-RK2) on d and d u, HLL
+                  continuity on d with u fixed                fluxes, well-balanced gravity; in
+                  (kernels/continuity.py)                     every RK stage the terms'
+                                                              ``accelerate``, ``find_walls`` and,
+                                                              after the update, ``hold``
+================  ==========================================  ====================================
+
+The terms' ``accelerate``, ``find_walls`` and ``hold`` (``terms/base.py``) are handed to the
+scheme by ``bind(accelerations, find_walls, holds, tension)`` (``model._bind_stages``), which
+calls them where the table says. ``transport`` returns the volumes (m^3) that left ("outflow")
+and entered ("inflow") through the boundary, for the ledger. Both carry the dyes on their limited
+mass fluxes, second order (``shared.carry_dyes``). ``segments``: the open boundary segments (only
+the conservative scheme takes them, ``set_boundary``).
 """
 
 from .conservative import ConservativeScheme
+from .semi_lagrangian import SemiLagrangianScheme
 from .shared import friction_coefficients
 
-__all__ = ["ConservativeScheme", "friction_coefficients", "make_scheme"]
+__all__ = ["ConservativeScheme", "SemiLagrangianScheme", "friction_coefficients", "make_scheme"]
 
 
 def make_scheme(geom, params, n_dyes: int):
     """The scheme object ``params.scheme`` names."""
-    return ConservativeScheme(geom, params, n_dyes)
+    scheme = ConservativeScheme if params.scheme == "conservative" else SemiLagrangianScheme
+    return scheme(geom, params, n_dyes)

@@ -7,9 +7,9 @@ once when its terms change and calls each stage as a loop over them, in the orde
 ``Simulation.terms`` (the scheme's method first where the scheme acts too). A term that is
 absent is not in the list, so it costs nothing.
 
-===============  ===========================================  ==================  ======
+===============  ===========================================  ==================  =============
 stage            method                                       returns             step
-===============  ===========================================  ==================  ======
+===============  ===========================================  ==================  =============
 move             move(geom, time)                             the moved geometry  0
 max_time_step    max_time_step(state, fields)                 a limit on dt (s)   1
 add_sources      add_sources(geom, state, dt)                 Volumes             2
@@ -18,16 +18,16 @@ load_bottom      load_bottom(state)                           bottom (n,) (*)   
 push             push(geom, fields, state, bottom, dt)                            4
 apply_friction   apply_friction(geom, state, dt)                                  5
 transport        transport(geom, fields, state, bottom, dt)   Volumes             6
-accelerate       accelerate(geom, fields, state, bottom,                          6, each RK
-                 depth, velocity, acceleration)                                   stage
-find_walls       find_walls(geom, fields, bottom, depth,      walls (*)           6, each RK
-                 walls)                                                           stage
-hold             hold(geom, fields, depth, velocity, dt)                          6, each RK
-                                                                                  stage
+accelerate       accelerate(geom, fields, state, bottom,                          4 (SL) or
+                 depth, velocity, acceleration)                                   each RK stage
+find_walls       find_walls(geom, fields, bottom, depth,      walls (*)           6 (SL: once;
+                 walls)                                                           else each RK)
+hold             hold(geom, fields, depth, velocity, dt)                          4 (SL) or
+                                                                                  each RK stage
 exchange         exchange(geom, state, dt)                    Volumes             6
 keep_volumes     keep_volumes(old_geom, new_geom, state)                          moves
 airborne_volume  airborne_volume()                            m^3 off the film    ledger
-===============  ===========================================  ==================  ======
+===============  ===========================================  ==================  =============
 
 (*) one term decides: the last in the list that acts there, else the model's default (the
 pressure sees the bottom b; dry ground above the free surface is a wall). ``push`` adds dt
@@ -35,7 +35,10 @@ times an acceleration to state.velocity (u += dt a) once per step, before the tr
 ``keep_volumes`` runs when the surface moves, to keep what the term holds per vertex;
 ``airborne_volume`` counts in the ledger's balance.
 
-The last three act inside the scheme's transport, once per Runge-Kutta stage, on that stage's
+The last three are called by the scheme (``schemes/__init__.py``). The semi-Lagrangian scheme
+calls ``accelerate`` once, in its push on the step's depth and velocity (u += dt a), the holds
+after it, and ``find_walls`` once before its transport. The conservative scheme calls them
+inside its transport, once per Runge-Kutta stage, on that stage's
 depth (n,) and velocity (n, 2) (not the state's): ``accelerate`` adds the term's acceleration a
 (n, 2, m/s^2 in each vertex's frame) to ``acceleration``, so a force meets the friction in every
 stage as gravity does. A term whose ``like_gravity`` is True (a moving surface's inertia) adds to
@@ -49,7 +52,10 @@ friction that nothing may push past).
 Who acts where, in this order within a stage:
 
 =================================  ==========================================================
-the scheme (``schemes/``)          transport (it covers 3 to 6: ``schemes/conservative.py``)
+scheme "semi_lagrangian"           advect, push (gravity-pressure, then the terms'
+                                   accelerate once and the holds), apply_friction, transport
+                                   (the find_walls once, then the continuity)
+scheme "conservative"              transport (it covers 3 to 6: ``schemes/conservative.py``)
 motion (``motion/``)               move (following a motion), max_time_step, accelerate
                                    (inertia)
 tension (``tension.py``)           max_time_step, accelerate, find_walls, hold (with
