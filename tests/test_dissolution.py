@@ -136,8 +136,15 @@ def test_still_liquid_dissolves_nothing_in_a_simulation():
     assert np.allclose(sim.bottom, geom.bottom + layer, rtol=0, atol=1e-15)
 
 
-def test_liquid_carries_a_soluble_stripe_downstream_and_deposits_it_as_it_thins_out():
-    geom, sim, downhill = running_film(lambda s: (s > 0.15) & (s < 0.25), rain_stop=0.6)
+@pytest.mark.parametrize("scheme", [
+    "semi_lagrangian",
+    pytest.param("conservative", marks=pytest.mark.xfail(
+        strict=True, reason="issue 20: under the conservative scheme the trail keeps 4.7 % of "
+        "the stripe (5 % asked)")),
+])
+def test_liquid_carries_a_soluble_stripe_downstream_and_deposits_it_as_it_thins_out(scheme):
+    geom, sim, downhill = running_film(lambda s: (s > 0.15) & (s < 0.25), rain_stop=0.6,
+                                       scheme=scheme)
     stripe = geom.dual_areas @ sim.soluble_layer
     initial = sim.soluble_layer.copy()
     sim.advance(2.0)
