@@ -10,7 +10,7 @@ from scipy.spatial.transform import Rotation
 
 import builders
 import surfflow as sf
-from runtime_cases import curved_patch, numba_threads, wet_simulation
+from runtime_cases import both_schemes, curved_patch, numba_threads, wet_simulation
 from surfflow.motion import Bend, Keyframes, MeshSequence, Pulse, Twist, Wave
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
@@ -147,7 +147,7 @@ def test_set_bottom_on_a_running_simulation_keeps_every_volume_and_restarts_exac
     assert np.array_equal(sim.velocity, restarted.velocity)
 
 
-@pytest.mark.parametrize("scheme", ["semi_lagrangian", "conservative"])
+@pytest.mark.parametrize("scheme", both_schemes())
 def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame(scheme):
     """A rotated scene (gravity rotated with it) moving at a constant velocity (a callable
     motion) is the scene at rest: zero acceleration, frames attached to the material, the same
@@ -192,13 +192,9 @@ def accelerated_and_tilted_plates(acceleration, steps, scheme="semi_lagrangian")
     return runs
 
 
-@pytest.mark.parametrize("scheme", [
-    "semi_lagrangian",
-    pytest.param("conservative", marks=pytest.mark.xfail(
-        strict=True, reason="issue 20: the conservative scheme's HLL speeds and mass jump see "
-        "gravity, not gravity minus the surface's acceleration: depths differ by 22 % / 4 % of "
-        "the slosh (1e-9 asked)")),
-])
+@pytest.mark.parametrize("scheme", both_schemes(
+    "the HLL speeds and mass jump see gravity, not gravity minus the surface's acceleration: "
+    "depths differ by 22 % / 4 % of the slosh (1e-9 asked)"))
 @pytest.mark.parametrize("acceleration", [(3.0, 0.0, 0.0), (-2.0, 1.0, 4.0)])
 def test_a_uniformly_accelerated_plate_is_a_tilted_plate(acceleration, scheme):
     """Equivalence principle: a plate pushed at a = (3, 0, 0) m/s^2 (along it) or (-2, 1, 4)

@@ -10,7 +10,7 @@ import builders
 import naive
 import naive_physics
 import surfflow as sf
-from runtime_cases import curved_patch, lumpy_sphere, random_state
+from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.kernels.tension import (apply_capillary_force, capillary_time_step,
                                       capillary_walls, contact_line_depth, hysteresis_line_force,
@@ -229,7 +229,7 @@ def fitted_cap(geom, depth, threshold):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scheme", ["semi_lagrangian", "conservative"])
+@pytest.mark.parametrize("scheme", both_schemes())
 @pytest.mark.parametrize("theta, duration", [(30.0, 4.0), (60.0, 2.0), (90.0, 2.0)])
 def test_cylinder_of_liquid_relaxes_to_the_spherical_cap_of_its_contact_angle(theta, duration,
                                                                                scheme):
@@ -302,7 +302,7 @@ def standing_wave_period(gravity, cells=24, length=0.2, depth=0.01, sigma_over_r
     return 2 * (crossings[1] - crossings[0]), 2 * math.pi / omega
 
 
-@pytest.mark.parametrize("scheme", ["semi_lagrangian", "conservative"])
+@pytest.mark.parametrize("scheme", both_schemes())
 @pytest.mark.parametrize("gravity", [0.0, 2.5])
 def test_capillary_waves_follow_the_linear_dispersion_relation(gravity, scheme):
     measured, expected = standing_wave_period(gravity, scheme=scheme)
@@ -344,13 +344,9 @@ def drop_front_advance_on_an_incline(theta, start, hysteresis, scheme="semi_lagr
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scheme", [
-    "semi_lagrangian",
-    pytest.param("conservative", marks=pytest.mark.xfail(
-        strict=True, reason="issue 20: under the conservative scheme the 10 degree drop spreads "
-        "to the strip's lower end by t = 0.5 s (front 1.08 m at 0.25 s; 0.75 m with the "
-        "semi-Lagrangian scheme), so its front cannot advance between 1 and 2 s")),
-])
+@pytest.mark.parametrize("scheme", both_schemes(
+    "the 10 degree drop spreads to the strip's lower end by t = 0.5 s (front 1.08 m at 0.25 s; "
+    "0.75 m with the semi-Lagrangian scheme), so its front cannot advance between 1 and 2 s"))
 def test_large_angle_drop_stays_pinned_on_an_incline_while_a_small_angle_one_runs(scheme):
     """One surface, 3 degrees of contact-angle hysteresis: Furmidge's criterion
     rho g sin(alpha) V <= sigma w (cos theta_r - cos theta_a) holds for the 90 degree drop

@@ -11,17 +11,14 @@ depth at the top must follow d = (d0^-2 + 4 g t / (3 nu R))^(-1/2) within 2 % at
 """
 
 import pytest
+from runtime_cases import both_schemes
 from validation_cases import run_draining_film, run_nusselt
 from validation_harness import assert_invariants
 
 
-@pytest.mark.parametrize("scheme", [
-    "semi_lagrangian",
-    pytest.param("conservative", marks=pytest.mark.xfail(
-        strict=True, reason="issue 20: the conservative scheme's max error is 1.07e-3 at 100 x 4 "
-        "(1e-3 asked; mean 6.1e-6), worst at a wall vertex at the middle part's upper end; the "
-        "semi-Lagrangian scheme's is 4.4e-4")),
-])
+@pytest.mark.parametrize("scheme", both_schemes(
+    "the max error is 1.07e-3 at 100 x 4 (1e-3 asked; mean 6.1e-6), worst at a wall vertex "
+    "at the middle part's upper end; the semi-Lagrangian scheme's is 4.4e-4"))
 def test_nusselt_film_on_incline_reaches_exact_depth(scheme):
     figures = run_nusselt(scheme=scheme)
     assert abs(figures["outflow_ratio"] - 1.0) < 0.01, f"not yet steady: {figures}"

@@ -7,7 +7,7 @@ import pytest
 import builders
 import naive_physics
 import surfflow as sf
-from runtime_cases import curved_patch, random_state
+from runtime_cases import both_schemes, curved_patch, random_state
 from surfflow.errors import ParameterError
 from surfflow.kernels.wind import WindGrid, evaluate_wind, wind_acceleration
 
@@ -96,7 +96,7 @@ def steady_film_velocity(wind, gamma=1.3, coefficient=2.0, scheme="semi_lagrangi
     return geom, sim
 
 
-@pytest.mark.parametrize("scheme", ["semi_lagrangian", "conservative"])
+@pytest.mark.parametrize("scheme", both_schemes())
 @pytest.mark.parametrize("form", ["constant", "function", "grid"])
 def test_steady_film_velocity_is_cw_w_over_cw_plus_gamma(form, scheme):
     w = np.array([0.02, -0.01, 0.5])
