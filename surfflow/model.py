@@ -86,20 +86,21 @@ class SurfaceModel:
         actors = (self.scheme, *self.terms)
         self._stages = {stage: [getattr(a, stage) for a in actors if stage in a.stages]
                         for stage in STAGES}
-        self._stages["push"] += self._stages.pop("hold")  # the holds after every push
         self._load_bottom = (self._stages["load_bottom"] or [self._bare_bottom])[-1]
-        self._find_walls = (self._stages["find_walls"] or [self._dry_ground_walls])[-1]
+        self.scheme.bind(self._stages["accelerate"],
+                         (self._stages["find_walls"] or [self._dry_ground_walls])[-1],
+                         self._stages["hold"], self.term("tension"))
 
     @staticmethod
     def _bare_bottom(state) -> np.ndarray:
         """The bottom the pressure sees without a term that loads it: b."""
         return state.bottom
 
-    def _dry_ground_walls(self, geom, fields, state, bottom) -> None:
-        """The wet/dry faces the flux may not cross: dry ground above the free surface."""
+    def _dry_ground_walls(self, geom, fields, bottom, depth, walls) -> None:
+        """walls (nnz,): the wet/dry faces the flux of ``depth`` may not cross, dry ground above
+        the free surface."""
         shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
-                        fields.normal_rise, bottom, state.depth, self.params.min_depth,
-                        state.shoreline_wall)
+                        fields.normal_rise, bottom, depth, self.params.min_depth, walls)
 
     def _share_friction(self, dt: float) -> None:
         """state.friction_share: the part of a velocity the implicit friction keeps over dt."""

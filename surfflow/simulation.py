@@ -253,9 +253,11 @@ class Simulation(SurfaceModel):
         """One time step in the order of SPEC §4, at most ``dt_limit`` long; returns dt.
 
         Each stage runs the scheme if it acts there, then the terms that do (``terms/base.py``);
-        the volumes they return are booked. The semi-Lagrangian scheme acts in 3 to 6; the
-        conservative one only in 6, each of its Runge-Kutta stages carrying d u, adding gravity
-        and friction (``schemes/__init__.py``).
+        the volumes they return are booked. The semi-Lagrangian scheme acts in 3 to 6 (the terms'
+        ``accelerate`` and ``hold`` in its push, their ``find_walls`` before its transport); the
+        conservative one only in 6, each of its Runge-Kutta stages carrying d u and adding
+        gravity, the terms' accelerations, walls and holds and the friction
+        (``schemes/__init__.py``).
         """
         for move in self._stages["move"]:                  # 0. a moving mesh goes where it is now
             self._take_geometry(move(self.geometry, self.state.time))
@@ -265,12 +267,13 @@ class Simulation(SurfaceModel):
         self._apply_sources(dt)                            # 2. pour, rain, sinks, terms'; booked
         self._run("advect", g, s, dt)                      # 3. advection: u (velocity form), u_s
         bottom = self._load_bottom(s)                      # 4. forces, over the bottom the
-        self._share_friction(dt)                           #    pressure sees: gravity (velocity
-        self._run("push", g, f, s, bottom, dt)             #    form), the terms'; then the holds
+        self._share_friction(dt)                           #    pressure sees: gravity and the
+        self._run("push", g, f, s, bottom, dt)             #    terms' (velocity form), u_s
         self._run("apply_friction", g, s, dt)              # 5. friction, implicit: u (velocity
-        self._apply_walls()                                #    form), u_s; wall slip u . n_wall = 0
-        self._find_walls(g, f, s, bottom)                  # 6. transport: shoreline walls, then
-        self._run_and_book("transport", g, f, s, bottom, dt)  # d, dye (conservative: 3-6 on d u), s
+                                                           #    form), u_s;
+        self._apply_walls()                                #    wall slip u . n_wall = 0
+        self._run_and_book("transport", g, f, s, bottom, dt)  # 6. walls, d, dye (conservative:
+                                                           #    3-6 on d u in each RK stage), s
         self._run_and_book("exchange", g, s, dt)           #    droplets absorb, emit; booked
         clear_dry_velocity(s.depth, self.params.min_depth, s.velocity)  # 7. wet/dry cleanup
         s.time += dt

@@ -10,7 +10,7 @@ from scipy.spatial.transform import Rotation
 
 import builders
 import surfflow as sf
-from runtime_cases import curved_patch, numba_threads, wet_simulation
+from runtime_cases import both_schemes, curved_patch, numba_threads, wet_simulation
 from surfflow.motion import Bend, Keyframes, MeshSequence, Pulse, Twist, Wave
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
@@ -69,16 +69,18 @@ def moving_simulation(motion, n_dyes=0, params=None):
 
 
 def assert_volume_exact_over_1000_steps(sim):
-    """1000 steps of a moving surface: volume to 1e-12, no NaN, positive depth, real motion."""
-    peak = 0.0
+    """1000 steps of a moving surface: volume to 1e-12, no NaN, positive depth, real motion
+    (the surface away from its rest shape at some step: a looped sequence may end where it
+    started)."""
+    peak, moved, rest = 0.0, False, curved_patch(nx=10, ny=8).vertices
     for _ in range(1000):
         sim.step()
         peak = max(peak, sim.term("motion").acceleration_bound)
+        moved = moved or not np.allclose(sim.geometry.vertices, rest)
     book = sim.ledger()
     assert abs(book["balance_error"]) < 1e-12 * book["current"]
     assert np.isfinite(sim.depth).all() and sim.depth.min() >= 0.0
-    assert peak > 0.1
-    assert not np.allclose(sim.geometry.vertices, curved_patch(nx=10, ny=8).vertices)
+    assert peak > 0.1 and moved
 
 
 @pytest.mark.parametrize("name", sorted(DEFORMERS))
@@ -145,7 +147,8 @@ def test_set_bottom_on_a_running_simulation_keeps_every_volume_and_restarts_exac
     assert np.array_equal(sim.velocity, restarted.velocity)
 
 
-def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame():
+@pytest.mark.parametrize("scheme", both_schemes())
+def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame(scheme):
     """A rotated scene (gravity rotated with it) moving at a constant velocity (a callable
     motion) is the scene at rest: zero acceleration, frames attached to the material, the same
     film to round-off."""
@@ -156,7 +159,8 @@ def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame():
     for gravity, motion in ((GRAVITY, None),
                             (rotation.apply(GRAVITY),
                              lambda rest, t: rotation.apply(rest) + np.array([0.3, -0.2, 0.5]) * t)):
-        sim = sf.Simulation(geom, sf.Params(gravity=gravity, max_dt=2e-3), motion=motion)
+        sim = sf.Simulation(geom, sf.Params(gravity=gravity, max_dt=2e-3, scheme=scheme),
+                            motion=motion)
         sim.set_depth(depth)
         sim.add_rain(1.3e-4)  # not 1e-4: dry vertices would reach min_depth exactly, a tie
         sim.advance(0.2)
@@ -166,7 +170,7 @@ def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame():
     assert np.abs(results[0][1] - results[1][1]).max() < 1e-9
 
 
-def accelerated_and_tilted_plates(acceleration, steps):
+def accelerated_and_tilted_plates(acceleration, steps, scheme="semi_lagrangian"):
     """The film on a horizontal plate accelerating at ``acceleration`` (3,) under gravity -g z
     after ``steps`` steps, and on a static plate tilted so that gravity of magnitude |g - a|
     meets it as g - a meets the first, after steps - 2."""
@@ -178,7 +182,8 @@ def accelerated_and_tilted_plates(acceleration, steps):
     for points, gravity, motion, n_steps in (
             (V, GRAVITY, lambda rest, t: rest + 0.5 * t * t * acceleration, steps),
             (V @ tilt.T, [0.0, 0.0, -np.linalg.norm(effective)], None, steps - 2)):
-        params = sf.Params(gravity=gravity, max_dt=1e-3, friction=0.0, boundary="wall")
+        params = sf.Params(gravity=gravity, max_dt=1e-3, friction=0.0, boundary="wall",
+                           scheme=scheme)
         sim = sf.Simulation(sf.precompute((points, F), smoothing_iterations=0), params, motion=motion)
         sim.set_depth(depth)
         for _ in range(n_steps):
@@ -187,8 +192,11 @@ def accelerated_and_tilted_plates(acceleration, steps):
     return runs
 
 
+@pytest.mark.parametrize("scheme", both_schemes(
+    "the HLL speeds and mass jump see gravity, not gravity minus the surface's acceleration: "
+    "depths differ by 22 % / 4 % of the slosh (1e-9 asked)"))
 @pytest.mark.parametrize("acceleration", [(3.0, 0.0, 0.0), (-2.0, 1.0, 4.0)])
-def test_a_uniformly_accelerated_plate_is_a_tilted_plate(acceleration):
+def test_a_uniformly_accelerated_plate_is_a_tilted_plate(acceleration, scheme):
     """Equivalence principle: a plate pushed at a = (3, 0, 0) m/s^2 (along it) or (-2, 1, 4)
     (also lifted: the hydrostatic support grows) under vertical gravity, and a static plate
     tilted to meet gravity g - a the same way, carry the same film. The moving plate feels its
@@ -197,7 +205,7 @@ def test_a_uniformly_accelerated_plate_is_a_tilted_plate(acceleration):
     round-off (the two runs add the same forces in another order)."""
     steps = 200
     acceleration = np.array(acceleration)
-    moving, tilted = accelerated_and_tilted_plates(acceleration, steps)
+    moving, tilted = accelerated_and_tilted_plates(acceleration, steps, scheme)
     assert np.allclose(moving.term("motion").acceleration, acceleration, atol=1e-6)
     slosh = np.abs(tilted.depth - 0.005).max()
     assert slosh > 1e-3

@@ -15,7 +15,8 @@ and its one-ring:
 with Delta_ij = g_i . c_ij / 2. The depth reconstructed this way is never negative. Velocities of
 the neighbours enter in i's frame (carried by M_ij, the ``edge_transforms``). Next to a dry
 vertex (d < d_min, in the ring or at i) every gradient is zero: the reconstruction is first
-order at a shoreline, where a dry cell has no velocity or concentration to interpolate.
+order at a shoreline, where a dry cell has no velocity or concentration to interpolate. At a
+wall the gradients lose their component across it (the wall mirrors the flow).
 """
 
 import numba
@@ -44,13 +45,23 @@ def bounded_factor(start, stop, coords, back0, back1, value, low, high, g0, g1):
     return max(phi, 0.0)
 
 
+@serial_kernel
+def along_wall(wall_projections, i, g0, g1):
+    """The gradient (g0, g1) of vertex i without its component across a wall at i: a wall
+    mirrors the flow, so nothing changes across it (the one-sided ring's fit would
+    extrapolate one)."""
+    return (wall_projections[i, 0, 0] * g0 + wall_projections[i, 0, 1] * g1,
+            wall_projections[i, 1, 0] * g0 + wall_projections[i, 1, 1] * g1)
+
+
 @parallel_kernel
-def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_weights, depth,
-                      velocity, min_depth, grad_depth, grad_velocity):
+def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_weights,
+                      wall_projections, depth, velocity, min_depth, grad_depth, grad_velocity):
     """Write the limited gradients of depth and velocity at every vertex.
 
     offsets (n + 1,), indices (nnz,); edge_transforms (nnz, 2, 2); neighbor_coords (nnz, 2);
-    fit_weights (nnz, 2); depth (n,); velocity (n, 2). Writes grad_depth (n, 2) and
+    fit_weights (nnz, 2); wall_projections (n, 2, 2) (state.wall_projections: I - n n^T at a
+    wall, n its normal; I elsewhere); depth (n,); velocity (n, 2). Writes grad_depth (n, 2) and
     grad_velocity (n, 2, 2) (row a: the gradient of component a), in each vertex's frame.
     The dyes' limited slopes are kernels/tracers.py's.
     """
@@ -73,6 +84,7 @@ def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_we
             g0 += fit_weights[e, 0] * diff
             g1 += fit_weights[e, 1] * diff
             low, high = min(low, depth[indices[e]]), max(high, depth[indices[e]])
+        g0, g1 = along_wall(wall_projections, i, g0, g1)
         phi = bounded_factor(start, stop, neighbor_coords, 0.0, 0.0, depth[i], low, high, g0, g1)
         grad_depth[i, 0], grad_depth[i, 1] = phi * g0, phi * g1
         # velocity components, neighbours carried into i's frame
@@ -85,6 +97,7 @@ def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_we
                 g0 += fit_weights[e, 0] * diff
                 g1 += fit_weights[e, 1] * diff
                 low, high = min(low, carried), max(high, carried)
+            g0, g1 = along_wall(wall_projections, i, g0, g1)
             phi = bounded_factor(start, stop, neighbor_coords, 0.0, 0.0, velocity[i, a], low, high,
-                                     g0, g1)
+                                 g0, g1)
             grad_velocity[i, a, 0], grad_velocity[i, a, 1] = phi * g0, phi * g1

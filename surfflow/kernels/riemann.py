@@ -86,33 +86,45 @@ def midpoint_state(k, e, coords, depth, velocity, grad_depth, grad_velocity, min
 
 
 @serial_kernel
-def celerity(gravity_magnitude, rise, d):
-    """sqrt(|g| (e . n) d): the gravity-wave speed on a surface tilted by e . n = ``rise``."""
-    return math.sqrt(gravity_magnitude * max(rise, 0.0) * d)
+def celerity(gravity_magnitude, rise, capillary, d):
+    """sqrt(d (|g| (e . n) + sigma k^2 / rho)): the speed of the fastest wave of depth d on a
+    surface tilted by e . n = ``rise`` (gravity's part 0 where it overhangs), ``capillary`` =
+    sigma k^2 / rho at the mesh's shortest resolved wavelength (k = pi / edge length)."""
+    return math.sqrt(d * (gravity_magnitude * max(rise, 0.0) + capillary))
 
 
 @serial_kernel
-def mass_jump(d_low, d_high, level_low, level_high, rise_low, rise_high):
-    """Delta of the module docstring, oriented from the low index end to the high one."""
+def mass_jump(d_low, d_high, level_low, level_high, rise_low, rise_high, pressure_low,
+              pressure_high, gravity_magnitude, capillary, inverse_density):
+    """Delta of the module docstring, oriented from the low index end to the high one: the depth
+    jump limited by the jump of the potential Phi = |g| H + p_s / rho over its stiffness
+    |g| (e . n) + sigma k^2 / rho (the depth jump where neither acts)."""
     rise = 0.5 * (rise_low + rise_high)
-    if rise <= 0.0:
+    stiffness = capillary
+    potential = (pressure_high - pressure_low) * inverse_density
+    if rise > 0.0:
+        stiffness += gravity_magnitude * rise
+        potential += gravity_magnitude * (level_high - level_low)
+    if stiffness <= 0.0:
         return d_high - d_low
-    return minmod(d_high - d_low, (level_high - level_low) / rise)
+    return minmod(d_high - d_low, potential / stiffness)
 
 
 @parallel_kernel
 def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge_vectors,
                     reverse_dual_edge_vectors, dual_edge_lengths, reverse_dual_edge_lengths,
                     edge_transforms, wall, vertex_height, normal_rise, gravity_magnitude, bottom,
-                    depth, velocity, grad_depth, grad_velocity, min_depth, mass_flux,
-                    momentum_flux):
+                    depth, velocity, grad_depth, grad_velocity, pressure, sigma_over_density,
+                    inverse_density, min_depth, mass_flux, momentum_flux):
     """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of every CSR entry; zero through a wall.
 
     neighbor_coords, reverse_coords (nnz, 2): c_ij in i's frame and c_ji in j's frame at the
     entry (i, j); dual_edge_vectors, reverse_dual_edge_vectors (nnz, 2): N_ij and N_ji likewise,
     dual_edge_lengths, reverse_dual_edge_lengths (nnz,) their lengths; edge_transforms
     (nnz, 2, 2); wall (nnz,) bool; vertex_height, normal_rise, bottom, depth (n,)
-    (kernels/pressure.py); velocity (n, 2); grad_depth (n, 2), grad_velocity (n, 2, 2).
+    (kernels/pressure.py); velocity (n, 2); grad_depth (n, 2), grad_velocity (n, 2, 2);
+    pressure (n,) the surface pressure p_s (kernels/tension.py; zeros without surface tension),
+    sigma_over_density sigma / rho (0 without), inverse_density 1 / rho.
     """
     for i in numba.prange(depth.shape[0]):
         level_i = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
@@ -132,24 +144,42 @@ def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge
             out_i = (ui0 * dual_edge_vectors[e, 0] + ui1 * dual_edge_vectors[e, 1]) / length_i
             out_j = (uj0 * reverse_dual_edge_vectors[e, 0]
                      + uj1 * reverse_dual_edge_vectors[e, 1]) / length_j
-            c_i = celerity(gravity_magnitude, normal_rise[i], d_i)
-            c_j = celerity(gravity_magnitude, normal_rise[j], d_j)
+            wavenumber = 2.0 * math.pi / (math.hypot(neighbor_coords[e, 0], neighbor_coords[e, 1])
+                                          + math.hypot(reverse_coords[e, 0], reverse_coords[e, 1]))
+            capillary = sigma_over_density * wavenumber * wavenumber
+            c_i = celerity(gravity_magnitude, normal_rise[i], capillary, d_i)
+            c_j = celerity(gravity_magnitude, normal_rise[j], capillary, d_j)
+            if capillary > 0.0 and d_i * d_j == 0.0:  # a contact line: the wet side's own flow
+                c_i, c_j = 0.0, 0.0
             level_j = free_surface_height(j, vertex_height, normal_rise, bottom, depth)
             # the mass flux, in the orientation low index -> high index (bitwise antisymmetric)
             if i < j:
                 d_lo, a_lo, c_lo, d_hi, a_hi, c_hi, sign = d_i, out_i, c_i, d_j, -out_j, c_j, 1.0
-                jump = mass_jump(d_i, d_j, level_i, level_j, normal_rise[i], normal_rise[j])
+                jump = mass_jump(d_i, d_j, level_i, level_j, normal_rise[i], normal_rise[j],
+                                 pressure[i], pressure[j], gravity_magnitude, capillary,
+                                 inverse_density)
                 length = 0.5 * (length_i + length_j)
             else:
                 d_lo, a_lo, c_lo, d_hi, a_hi, c_hi, sign = d_j, out_j, c_j, d_i, -out_i, c_i, -1.0
-                jump = mass_jump(d_j, d_i, level_j, level_i, normal_rise[j], normal_rise[i])
+                jump = mass_jump(d_j, d_i, level_j, level_i, normal_rise[j], normal_rise[i],
+                                 pressure[j], pressure[i], gravity_magnitude, capillary,
+                                 inverse_density)
                 length = 0.5 * (length_j + length_i)
             s_lo, s_hi = hll_speeds(d_lo, a_lo, c_lo, d_hi, a_hi, c_hi)
             mass_flux[e] = sign * length * hll(s_lo, s_hi, d_lo * a_lo, d_hi * a_hi, jump)
-            # the momentum flux, in i's frame and orientation
+            # the momentum flux, in i's frame and orientation: HLL; under surface tension the
+            # mass flux times its donor's velocity (the mass flux's capillary speeds would
+            # diffuse momentum into thin cells with no mass to carry it; this way a vertex's
+            # new velocity is a mean of its own and its donors')
+            tj0 = edge_transforms[e, 0, 0] * uj0 + edge_transforms[e, 0, 1] * uj1
+            tj1 = edge_transforms[e, 1, 0] * uj0 + edge_transforms[e, 1, 1] * uj1
+            if capillary > 0.0:
+                up0, up1 = (ui0, ui1) if mass_flux[e] > 0.0 else (tj0, tj1)
+                momentum_flux[e, 0] = mass_flux[e] * up0
+                momentum_flux[e, 1] = mass_flux[e] * up1
+                continue
+            qj0, qj1 = d_j * tj0, d_j * tj1
             s_left, s_right = hll_speeds(d_i, out_i, c_i, d_j, -out_j, c_j)
-            qj0 = d_j * (edge_transforms[e, 0, 0] * uj0 + edge_transforms[e, 0, 1] * uj1)
-            qj1 = d_j * (edge_transforms[e, 1, 0] * uj0 + edge_transforms[e, 1, 1] * uj1)
             momentum_flux[e, 0] = length * hll(s_left, s_right, d_i * ui0 * out_i,
                                                -qj0 * out_j, qj0 - d_i * ui0)
             momentum_flux[e, 1] = length * hll(s_left, s_right, d_i * ui1 * out_i,
@@ -184,8 +214,8 @@ def boundary_flux(i, kind, value, segment_0, segment_1, vertex_height, normal_ri
         return flux, -flux * speed * n0, -flux * speed * n1
     # LEVEL: a ghost cell at the free-surface height ``value``, moving with i's velocity
     d_ghost = max(0.0, (value - vertex_height[i]) / rise - bottom[i]) if rise > 0.0 else d
-    c = celerity(gravity_magnitude, rise, d)
-    c_ghost = celerity(gravity_magnitude, rise, d_ghost)
+    c = celerity(gravity_magnitude, rise, 0.0, d)
+    c_ghost = celerity(gravity_magnitude, rise, 0.0, d_ghost)
     s_left, s_right = hll_speeds(d, normal, c, d_ghost, normal, c_ghost)
     if s_right - s_left <= 0.0:
         return 0.0, 0.0, 0.0
@@ -225,14 +255,18 @@ def outflow_factors(offsets, dual_areas, depth, mass_flux, boundary_mass, dt, ou
 
 
 @parallel_kernel
-def conservative_stage(offsets, indices, wall_projections, dual_areas, depth, velocity,
-                       acceleration, mass_flux, momentum_flux, boundary_mass, boundary_momentum,
-                       outflow_factor, min_depth, dt, depth_out, velocity_out, outflow_volume,
-                       inflow_volume):
+def conservative_stage(offsets, indices, edge_transforms, wall_projections, dual_areas, depth,
+                       velocity,
+                       acceleration, term_acceleration, mass_flux, momentum_flux, boundary_mass,
+                       boundary_momentum, outflow_factor, min_depth, dt, depth_out, velocity_out,
+                       outflow_volume, inflow_volume):
     """One forward-Euler stage of d and d u with the limited fluxes (module docstring); the dyes
     ride on the same mass fluxes (kernels/tracers.py).
 
-    wall_projections (n, 2, 2) (state.wall_projections); acceleration (n, 2) = a_i; the fluxes
+    wall_projections (n, 2, 2) (state.wall_projections); acceleration (n, 2) = a_i, gravity's,
+    on the old depth (the pressure flux's conservation form); term_acceleration (n, 2), the
+    terms' (tension, wind, inertia), on the updated velocity, u' += dt a_t (a force per unit mass
+    acts on all the liquid there, so a steady film's speed does not depend on the inflow); the fluxes
     from ``hll_edge_fluxes`` and ``boundary_fluxes``; outflow_factor (n,) from
     ``outflow_factors``. Writes depth_out (n,), velocity_out (n, 2) and the volumes (m^3) that
     left and entered through the boundary, outflow_volume and inflow_volume (n,).
@@ -242,7 +276,7 @@ def conservative_stage(offsets, indices, wall_projections, dual_areas, depth, ve
         net = 0.0
         q0 = 0.0
         q1 = 0.0
-        inflow = 0.0  # what flows in through the edges: volume rate and momentum
+        inflow = 0.0  # what flows in through the edges: volume rate, and times its donor's u
         in0 = 0.0
         in1 = 0.0
         for e in range(offsets[i], offsets[i + 1]):
@@ -251,9 +285,13 @@ def conservative_stage(offsets, indices, wall_projections, dual_areas, depth, ve
             q0 += factor * momentum_flux[e, 0]
             q1 += factor * momentum_flux[e, 1]
             if mass_flux[e] < 0.0:
-                inflow -= factor * mass_flux[e]
-                in0 -= factor * momentum_flux[e, 0]
-                in1 -= factor * momentum_flux[e, 1]
+                j = indices[e]
+                volume = -factor * mass_flux[e]
+                inflow += volume
+                in0 += volume * (edge_transforms[e, 0, 0] * velocity[j, 0]
+                                 + edge_transforms[e, 0, 1] * velocity[j, 1])
+                in1 += volume * (edge_transforms[e, 1, 0] * velocity[j, 0]
+                                 + edge_transforms[e, 1, 1] * velocity[j, 1])
         leaving = boundary_mass[i]
         factor = alpha_i if leaving > 0.0 else 1.0
         net += factor * leaving
@@ -275,6 +313,8 @@ def conservative_stage(offsets, indices, wall_projections, dual_areas, depth, ve
                 m0, m1 = in0 / inflow, in1 / inflow
             else:
                 m0, m1 = 0.0, 0.0
+            m0 += dt * term_acceleration[i, 0]
+            m1 += dt * term_acceleration[i, 1]
             u0 = wall_projections[i, 0, 0] * m0 + wall_projections[i, 0, 1] * m1
             u1 = wall_projections[i, 1, 0] * m0 + wall_projections[i, 1, 1] * m1
         velocity_out[i, 0] = u0

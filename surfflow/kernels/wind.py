@@ -3,10 +3,10 @@
     du/dt = c_w (w_t - u)       on wet vertices,
 
 w_t = P_i w(x_i, t) the tangential part of the wind velocity at vertex i (P_i the rows t1, t2 of
-its frame), c_w the ``wind_coefficient`` (1/s). Explicit in time: with the implicit friction
-(I + dt gamma) u_new = u + dt c_w (w_t - u) the steady film velocity is exactly
-c_w w_t / (c_w + gamma) for any dt; the step is stable for dt < 2 / c_w and the simulation
-keeps dt <= 1 / c_w.
+its frame), c_w the ``wind_coefficient`` (1/s). Explicit in time, an acceleration of every
+Runge-Kutta stage: with the stage's implicit friction (I + dt gamma) u_new = u + dt c_w (w_t - u)
+the steady film velocity is exactly c_w w_t / (c_w + gamma) for any dt; the step is stable for
+dt < 2 / c_w and the simulation keeps dt <= 1 / c_w.
 
 The wind is given as a constant vector, a Python callable (positions (n, 3), time) -> (n, 3)
 evaluated once per step into a preallocated buffer, or a :class:`WindGrid` (a regular 3D grid of
@@ -27,11 +27,12 @@ from ._jit import parallel_kernel, serial_kernel
 
 
 @parallel_kernel
-def apply_wind_drag(tangent_frames, wind_velocity, depth, coefficient, min_depth, dt, velocity):
-    """u_i += dt c_w (P_i w_i - u_i) on wet vertices, in place.
+def wind_acceleration(tangent_frames, wind_velocity, depth, velocity, coefficient, min_depth,
+                      acceleration):
+    """a_i += c_w (P_i w_i - u_i) on wet vertices, in place.
 
-    tangent_frames (n, 2, 3); wind_velocity (n, 3) world space; depth (n,); velocity (n, 2)
-    in each vertex's frame.
+    tangent_frames (n, 2, 3); wind_velocity (n, 3) world space; depth (n,); velocity and
+    acceleration (n, 2) in each vertex's frame.
     """
     for i in numba.prange(depth.shape[0]):
         if depth[i] < min_depth:
@@ -40,7 +41,7 @@ def apply_wind_drag(tangent_frames, wind_velocity, depth, coefficient, min_depth
             tangential = (tangent_frames[i, a, 0] * wind_velocity[i, 0]
                           + tangent_frames[i, a, 1] * wind_velocity[i, 1]
                           + tangent_frames[i, a, 2] * wind_velocity[i, 2])
-            velocity[i, a] += dt * coefficient * (tangential - velocity[i, a])
+            acceleration[i, a] += coefficient * (tangential - velocity[i, a])
 
 
 @serial_kernel

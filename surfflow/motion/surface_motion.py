@@ -86,6 +86,7 @@ class SurfaceMotion(Term):
     """
 
     name = "motion"
+    like_gravity = True  # an accelerated surface is a tilted one: its force acts as gravity's
 
     def __init__(self, geom, params, path: BoundMotion | None = None):
         n_vertices = geom.n_vertices
@@ -100,7 +101,7 @@ class SurfaceMotion(Term):
 
     @property
     def stages(self) -> tuple[str, ...]:
-        return ("max_time_step", "push") + (() if self.path is None else ("move",))
+        return ("max_time_step", "accelerate") + (() if self.path is None else ("move",))
 
     def move(self, geom, time: float):
         """Stage 0: ``geom`` moved to where the path puts it at ``time``."""
@@ -143,14 +144,15 @@ class SurfaceMotion(Term):
                              p.gravity_magnitude + self.acceleration_bound, p.min_depth, p.cfl,
                              p.max_dt)
 
-    def push(self, geom, fields, state, bottom, dt: float) -> None:
-        """u += dt F^a: the inertial force of the surface's acceleration (``kernels/inertia.py``)."""
+    def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
+        """acceleration += F^a: the inertial force of the surface's acceleration on the stage's
+        ``depth`` (``kernels/inertia.py``)."""
         p = self.params
         apply_inertial_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                              geom.dual_areas, fields.fit_weights, state.friction_share,
                              geom.vertices, geom.normals, geom.tangent_frames, self.acceleration,
                              fields.vertex_height, fields.normal_rise, p.gravity_magnitude,
-                             bottom, state.depth, p.min_depth, dt, state.velocity)
+                             bottom, depth, p.min_depth, 1.0, acceleration)
 
     def state_dict(self) -> dict:
         """The history as state-dict entries."""

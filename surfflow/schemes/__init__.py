@@ -4,19 +4,27 @@ A scheme declares the stages of the step it acts in (``stages``, the methods of
 ``surfflow/terms/base.py``'s table), and ``Simulation`` calls it there, before the terms:
 
 ================  ==========================================  ====================================
-stage             "semi_lagrangian" (semi_lagrangian.py)      "conservative" (conservative.py)
+stage             "semi_lagrangian" (semi_lagrangian.py,      "conservative" (conservative.py)
+                  the default)
 ================  ==========================================  ====================================
 3 advect          back-trace u (kernels/advection.py)         (in 6: the momentum fluxes carry d u)
-4 push            u += dt a, a = -|g| grad H                  (in 6: a joins every RK stage)
+4 push            u += dt a, a = -|g| grad H; then the        (in 6: a joins every RK stage)
+                  terms' ``accelerate`` once, u += dt a;
+                  then the ``hold``s
 5 apply_friction  friction and damping, implicit              (in 6: after every RK stage)
-6 transport       continuity on d with u fixed                Heun (SSP-RK2) on d and d u, HLL
-                  (kernels/continuity.py)                     fluxes, well-balanced gravity
+6 transport       the ``find_walls`` once, then the           Heun (SSP-RK2) on d and d u, HLL
+                  continuity on d with u fixed                fluxes, well-balanced gravity; in
+                  (kernels/continuity.py)                     every RK stage the terms'
+                                                              ``accelerate``, ``find_walls`` and,
+                                                              after the update, ``hold``
 ================  ==========================================  ====================================
 
-``transport`` returns the volumes (m^3) that left ("outflow") and entered ("inflow") through the
-boundary, for the ledger. Both carry the dyes on their limited mass fluxes, second order
-(``shared.carry_dyes``). ``segments``: the open boundary segments (only the conservative scheme
-takes them, ``set_boundary``).
+The terms' ``accelerate``, ``find_walls`` and ``hold`` (``terms/base.py``) are handed to the
+scheme by ``bind(accelerations, find_walls, holds, tension)`` (``model._bind_stages``), which
+calls them where the table says. ``transport`` returns the volumes (m^3) that left ("outflow")
+and entered ("inflow") through the boundary, for the ledger. Both carry the dyes on their limited
+mass fluxes, second order (``shared.carry_dyes``). ``segments``: the open boundary segments (only
+the conservative scheme takes them, ``set_boundary``).
 """
 
 from .conservative import ConservativeScheme

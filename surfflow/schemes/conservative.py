@@ -35,6 +35,7 @@ class ConservativeScheme:
         self.dye_faces = np.zeros((nnz, n_dyes))
         self.dye_outflow = np.zeros((n, n_dyes))
         self.acceleration = np.zeros((n, 2))
+        self.term_acceleration = np.zeros((n, 2))
         self.mass_flux = np.zeros(nnz)
         self.momentum_flux = np.zeros((nnz, 2))
         self.boundary_mass = np.zeros(n)
@@ -50,6 +51,19 @@ class ConservativeScheme:
         self.boundary_segments = np.zeros((n, 2))
         self.segments: tuple[BoundarySegment, ...] = ()
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
+        self.no_pressure = np.zeros(n)
+        self.bind([], None, [], None)
+
+    def bind(self, accelerations, find_walls, holds, tension) -> None:
+        """The terms' methods to call in every Runge-Kutta stage (``terms/base.py``): those that
+        add an acceleration (each with the array it adds to: gravity's for a term
+        ``like_gravity``), the one that finds the walls, those that hold after the update; and
+        the surface tension term (None without), whose pressure the fluxes see."""
+        self.accelerations = [(accelerate, self.acceleration if accelerate.__self__.like_gravity
+                               else self.term_acceleration) for accelerate in accelerations]
+        self.find_walls, self.holds = find_walls, holds
+        self.surface_pressure = self.no_pressure if tension is None else tension.pressure
+        self.sigma_over_density = self.params.surface_tension / self.params.density
 
     def use_geometry(self, geom, fields) -> None:
         """Reset the boundary arrays from the global boundary kind, then the named segments."""
@@ -104,31 +118,42 @@ class ConservativeScheme:
 
     def stage(self, geom, fields, state, bottom, depth, velocity, dye, dt, depth_out,
               velocity_out, dye_out) -> None:
-        """One forward-Euler stage from (depth, velocity, dye) into the ``_out`` arrays."""
+        """One forward-Euler stage from (depth, velocity, dye) into the ``_out`` arrays: the
+        accelerations of gravity and the terms at this stage's state, its walls, the fluxes, the
+        update, the holds and the friction."""
         p, g, f = self.params, geom, fields
+        self.acceleration.fill(0.0)
+        gravity_pressure(g, f, state, p, bottom, depth, 1.0, self.acceleration)
+        self.term_acceleration.fill(0.0)
+        for accelerate, target in self.accelerations:
+            accelerate(g, f, state, bottom, depth, velocity, target)
+        self.find_walls(g, f, bottom, depth, state.shoreline_wall)
         limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
-                          g.neighbor_coords, f.fit_weights, depth, velocity, p.min_depth,
-                          self.grad_depth, self.grad_velocity)
+                          g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,
+                          p.min_depth, self.grad_depth, self.grad_velocity)
         hll_edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
                         self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
                         self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
                         state.shoreline_wall, f.vertex_height, f.normal_rise,
                         p.gravity_magnitude, bottom, depth, velocity, self.grad_depth,
-                        self.grad_velocity, p.min_depth, self.mass_flux, self.momentum_flux)
+                        self.grad_velocity, self.surface_pressure, self.sigma_over_density,
+                        1.0 / p.density, p.min_depth, self.mass_flux, self.momentum_flux)
         boundary_fluxes(self.boundary_kind, self.boundary_value, self.boundary_segments,
                         f.vertex_height, f.normal_rise, p.gravity_magnitude, bottom, depth,
                         velocity, p.min_depth, self.boundary_mass, self.boundary_momentum)
         outflow_factors(g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
                         self.boundary_mass, dt, self.outflow_factor)
-        self.acceleration.fill(0.0)
-        gravity_pressure(g, f, state, p, bottom, depth, 1.0, self.acceleration)
-        conservative_stage(g.neighbor_offsets, g.neighbor_indices, f.wall_projections,
-                           g.dual_areas, depth, velocity, self.acceleration, self.mass_flux,
+        conservative_stage(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
+                           f.wall_projections,
+                           g.dual_areas, depth, velocity, self.acceleration,
+                           self.term_acceleration, self.mass_flux,
                            self.momentum_flux, self.boundary_mass, self.boundary_momentum,
                            self.outflow_factor, p.min_depth, dt, depth_out, velocity_out,
                            self.outflow_volume, self.inflow_volume)
         carry_dyes(g, f, p, depth, depth_out, velocity, 0.0, dye, self.mass_flux,
                    self.boundary_mass,
                    self.outflow_factor, dt, self.dye_faces, self.dye_outflow, dye_out)
+        for hold in self.holds:
+            hold(g, f, depth_out, velocity_out, dt)
         apply_friction(g.friction_tensors, depth_out, state.damping, self.linear_friction,
                        self.laminar_friction, p.laminar_min_depth, dt, velocity_out)

@@ -1,9 +1,11 @@
 """The velocity-form scheme, ``Params(scheme="semi_lagrangian")`` (SPEC §4).
 
 It acts in four stages of the step: semi-Lagrangian advection of u (3, kernels/advection.py),
-the well-balanced gravity-pressure acceleration u += dt a (4), implicit friction and damping (5)
-and the continuity on d with u fixed (6, kernels/continuity.py), which carries the dyes on its
-limited mass fluxes. It has no open boundary segments.
+the well-balanced gravity-pressure acceleration u += dt a, then the terms' accelerations (their
+``accelerate``, evaluated once on the step's depth and velocity) and their ``hold``s (4),
+implicit friction and damping (5) and the continuity on d with u fixed (6, kernels/continuity.py)
+across the walls the bound ``find_walls`` writes, which carries the dyes on its limited mass
+fluxes. It has no open boundary segments.
 """
 
 from __future__ import annotations
@@ -27,6 +29,14 @@ class SemiLagrangianScheme:
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
+        self.term_acceleration = np.zeros((geom.n_vertices, 2))
+        self.bind([], None, [], None)
+
+    def bind(self, accelerations, find_walls, holds, tension) -> None:
+        """The terms' methods (``terms/base.py``): those that add an acceleration, the one that
+        finds the walls, those that hold after the push (the tension term is not needed here:
+        its pressure acts through its ``accelerate``)."""
+        self.accelerations, self.find_walls, self.holds = accelerations, find_walls, holds
 
     def use_geometry(self, geom, fields) -> None:
         """Nothing derived from the geometry is kept."""
@@ -39,8 +49,17 @@ class SemiLagrangianScheme:
         state.swap_velocity()
 
     def push(self, geom, fields, state, bottom, dt: float) -> None:
-        """u += dt a, a = -|g| grad H (well balanced)."""
+        """u += dt a, a = -|g| grad H (well balanced); then u += dt a for the terms'
+        accelerations a at (d, u); then the holds."""
         gravity_pressure(geom, fields, state, self.params, bottom, state.depth, dt, state.velocity)
+        if self.accelerations:
+            self.term_acceleration.fill(0.0)
+            for accelerate in self.accelerations:
+                accelerate(geom, fields, state, bottom, state.depth, state.velocity,
+                           self.term_acceleration)
+            state.velocity += dt * self.term_acceleration
+        for hold in self.holds:
+            hold(geom, fields, state.depth, state.velocity, dt)
 
     def apply_friction(self, geom, state, dt: float) -> None:
         """Friction and damping on u, implicit."""
@@ -48,8 +67,10 @@ class SemiLagrangianScheme:
                        self.laminar_friction, self.params.laminar_min_depth, dt, state.velocity)
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
-        """The continuity on d (and the dyes) with u fixed; returns the outflow (m^3)."""
+        """The walls, then the continuity on d (and the dyes) with u fixed; returns the outflow
+        (m^3)."""
         f, s = fields, state
+        self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
         edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                     f.reverse_dual_edge_vectors, f.boundary_outflow_normals, geom.dual_areas,
                     s.shoreline_wall, s.depth, s.velocity, s.friction_share,

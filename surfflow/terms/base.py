@@ -7,38 +7,60 @@ once when its terms change and calls each stage as a loop over them, in the orde
 ``Simulation.terms`` (the scheme's method first where the scheme acts too). A term that is
 absent is not in the list, so it costs nothing.
 
-===============  ===========================================  ==================  ======
+===============  ===========================================  ==================  =============
 stage            method                                       returns             step
-===============  ===========================================  ==================  ======
+===============  ===========================================  ==================  =============
 move             move(geom, time)                             the moved geometry  0
 max_time_step    max_time_step(state, fields)                 a limit on dt (s)   1
 add_sources      add_sources(geom, state, dt)                 Volumes             2
 advect           advect(geom, state, dt)                                          3
 load_bottom      load_bottom(state)                           bottom (n,) (*)     4
 push             push(geom, fields, state, bottom, dt)                            4
-hold             hold(geom, fields, state, bottom, dt)        after every push    4
 apply_friction   apply_friction(geom, state, dt)                                  5
-find_walls       find_walls(geom, fields, state, bottom)      shoreline_wall (*)  6
 transport        transport(geom, fields, state, bottom, dt)   Volumes             6
+accelerate       accelerate(geom, fields, state, bottom,                          4 (SL) or
+                 depth, velocity, acceleration)                                   each RK stage
+find_walls       find_walls(geom, fields, bottom, depth,      walls (*)           6 (SL: once;
+                 walls)                                                           else each RK)
+hold             hold(geom, fields, depth, velocity, dt)                          4 (SL) or
+                                                                                  each RK stage
 exchange         exchange(geom, state, dt)                    Volumes             6
 keep_volumes     keep_volumes(old_geom, new_geom, state)                          moves
 airborne_volume  airborne_volume()                            m^3 off the film    ledger
-===============  ===========================================  ==================  ======
+===============  ===========================================  ==================  =============
 
 (*) one term decides: the last in the list that acts there, else the model's default (the
 pressure sees the bottom b; dry ground above the free surface is a wall). ``push`` adds dt
-times an acceleration to state.velocity (u += dt a); ``hold`` runs after every push (a static
-friction that nothing may push past); ``keep_volumes`` runs when the surface moves, to keep
-what the term holds per vertex; ``airborne_volume`` counts in the ledger's balance.
+times an acceleration to state.velocity (u += dt a) once per step, before the transport;
+``keep_volumes`` runs when the surface moves, to keep what the term holds per vertex;
+``airborne_volume`` counts in the ledger's balance.
+
+The last three are called by the scheme (``schemes/__init__.py``). The semi-Lagrangian scheme
+calls ``accelerate`` once, in its push on the step's depth and velocity (u += dt a), the holds
+after it, and ``find_walls`` once before its transport. The conservative scheme calls them
+inside its transport, once per Runge-Kutta stage, on that stage's
+depth (n,) and velocity (n, 2) (not the state's): ``accelerate`` adds the term's acceleration a
+(n, 2, m/s^2 in each vertex's frame) to ``acceleration``, so a force meets the friction in every
+stage as gravity does. A term whose ``like_gravity`` is True (a moving surface's inertia) adds to
+gravity's own array, applied in conservation form on the stage's old depth, so an accelerated
+plate is exactly a tilted one; the others' (tension, wind) act on the updated velocity,
+u' += dt a, so a steady wind-driven film's speed is exact; then
+``find_walls`` writes the wet/dry faces the stage's fluxes may not cross into ``walls``
+(nnz,) bool; ``hold`` runs after the stage's momentum update, before its friction (a static
+friction that nothing may push past).
 
 Who acts where, in this order within a stage:
 
 =================================  ==========================================================
-scheme "semi_lagrangian"           advect, push (gravity-pressure), apply_friction, transport
+scheme "semi_lagrangian"           advect, push (gravity-pressure, then the terms'
+                                   accelerate once and the holds), apply_friction, transport
+                                   (the find_walls once, then the continuity)
 scheme "conservative"              transport (it covers 3 to 6: ``schemes/conservative.py``)
-motion (``motion/``)               move (following a motion), max_time_step, push (inertia)
-tension (``tension.py``)           max_time_step, push, hold (with hysteresis), find_walls
-wind (``wind.py``)                 max_time_step, push
+motion (``motion/``)               move (following a motion), max_time_step, accelerate
+                                   (inertia)
+tension (``tension.py``)           max_time_step, accelerate, find_walls, hold (with
+                                   hysteresis)
+wind (``wind.py``)                 max_time_step, accelerate
 dissolution (``dissolution.py``)   advect, load_bottom, push, apply_friction, transport,
                                    keep_volumes
 droplets (``particles/``)          exchange, airborne_volume
@@ -55,9 +77,10 @@ adds to its ledger.
 
 from __future__ import annotations
 
-STAGES = ("move", "max_time_step", "add_sources", "advect", "load_bottom", "push", "hold",
-          "apply_friction", "find_walls", "transport", "exchange", "keep_volumes",
-          "airborne_volume")
+STAGES = ("move", "max_time_step", "add_sources", "advect", "load_bottom", "push",
+          "apply_friction", "transport", "accelerate", "find_walls", "hold", "exchange",
+          "keep_volumes", "airborne_volume")
+RUNGE_KUTTA_STAGES = ("accelerate", "find_walls", "hold")  # the scheme calls these, per RK stage
 
 Volumes = dict  # ledger entry -> m^3 moved in (or out) during the stage
 
@@ -68,6 +91,7 @@ class Term:
 
     name = "term"
     stages: tuple[str, ...] = ()
+    like_gravity = False  # accelerate: with gravity, on the old depth (see the module docstring)
 
     def use_geometry(self, geom) -> None:
         """Follow a new or moved surface (nothing derived from it is kept here)."""

@@ -1,10 +1,10 @@
 """Surface tension with the static contact angle (SPEC §3, ``kernels/tension.py``).
 
 From the surface energy E = sigma (free-surface area) - sigma cos(theta_c) (wetted area), the
-pressure p_s = (dE/dh_v) / A_v pushes the liquid, u += dt (-grad p_s / rho), with the
-contact-line rule at the liquid's edge. Stages: the capillary time-step limit (1), the force (4),
-the contact-angle hysteresis after every other force (4, ``hold``, when there is hysteresis) and
-the contact-line rule's walls for the mass flux (6).
+pressure p_s = (dE/dh_v) / A_v accelerates the liquid, a = -grad p_s / rho, with the
+contact-line rule at the liquid's edge. Stages: the capillary time-step limit (1); in every
+Runge-Kutta stage of the transport (6) the acceleration, the contact-line rule's walls for the
+fluxes and, with hysteresis, the contact line's static friction after the update (``hold``).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ class SurfaceTension(Term):
                                                 params.contact_angle_hysteresis) / params.density
         self.pressure = np.zeros(geom.n_vertices)
         self.lifted = np.zeros((geom.n_vertices, 3))
-        self.stages = ("max_time_step", "push", "find_walls") + (("hold",) if self.line_force > 0.0
-                                                                  else ())
+        self.stages = ("max_time_step", "accelerate", "find_walls") + (
+            ("hold",) if self.line_force > 0.0 else ())
         self.use_geometry(geom)
 
     def use_geometry(self, geom) -> None:
@@ -46,30 +46,31 @@ class SurfaceTension(Term):
                                    p.surface_tension, self.cos_contact_angle, p.density,
                                    p.min_depth, p.cfl)
 
-    def push(self, geom, fields, state, bottom, dt: float) -> None:
-        """u += dt (-grad p_s / rho) on wet vertices; ``bottom`` is the one gravity saw."""
+    def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
+        """acceleration += -grad p_s / rho on the wet vertices of the stage's ``depth``;
+        ``bottom`` is the one gravity sees."""
         p = self.params
-        lift_free_surface(geom.vertices, geom.normals, bottom, state.depth, self.lifted)
+        lift_free_surface(geom.vertices, geom.normals, bottom, depth, self.lifted)
         surface_pressure(self.lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
-                         geom.is_boundary, geom.dual_areas, state.depth, self.wetting_depth,
+                         geom.is_boundary, geom.dual_areas, depth, self.wetting_depth,
                          p.surface_tension, self.cos_contact_angle, p.min_depth, self.pressure)
         apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                               geom.dual_areas, fields.vertex_height, fields.normal_rise,
-                              p.gravity_magnitude, bottom, state.depth, self.pressure,
-                              p.min_depth, 1.0 / p.density, dt, state.velocity)
+                              p.gravity_magnitude, bottom, depth, self.pressure, p.min_depth,
+                              1.0 / p.density, 1.0, acceleration)
 
-    def hold(self, geom, fields, state, bottom, dt: float) -> None:
-        """Contact-angle hysteresis: the rim's static friction removes up to dt a_i of its
-        speed; applied after every other force of the step so nothing pushes a pinned rim."""
-        pin_contact_line(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                         geom.dual_areas, state.depth, self.line_force, self.params.min_depth,
-                         dt, state.velocity)
-
-    def find_walls(self, geom, fields, state, bottom) -> None:
-        """state.shoreline_wall (nnz,) = the contact-line rule of ``push`` for every wet/dry
-        entry, from the pressure ``push`` computed this step (the depth has not changed since),
-        so the mass flux enters no dry vertex the capillary force treats as a wall."""
+    def find_walls(self, geom, fields, bottom, depth, walls) -> None:
+        """walls (nnz,) = the contact-line rule of ``accelerate`` for every wet/dry entry of the
+        same stage's ``depth`` (from the pressure it computed), so the mass flux enters no dry
+        vertex the capillary force treats as a wall."""
         p = self.params
         capillary_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
-                        fields.normal_rise, p.gravity_magnitude, bottom, state.depth,
-                        self.pressure, 1.0 / p.density, p.min_depth, state.shoreline_wall)
+                        fields.normal_rise, p.gravity_magnitude, bottom, depth, self.pressure,
+                        1.0 / p.density, p.min_depth, walls)
+
+    def hold(self, geom, fields, depth, velocity, dt: float) -> None:
+        """Contact-angle hysteresis: the rim's static friction removes up to dt a_i of the
+        updated stage's speed, so nothing pushes a pinned rim."""
+        pin_contact_line(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
+                         geom.dual_areas, depth, self.line_force, self.params.min_depth, dt,
+                         velocity)

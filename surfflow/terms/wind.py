@@ -1,15 +1,15 @@
 """Wind drag F_wind = c_w (w_t - u) on wet vertices (SPEC §3, ``kernels/wind.py``).
 
 w_t is the tangential part of the wind velocity: a constant vector, a callable of position and
-time (evaluated once per step) or a 3D grid. Stages: the explicit drag's limit dt <= 1 / c_w
-(1) and the drag (4).
+time (evaluated at the step's start) or a 3D grid. Stages: the explicit drag's limit
+dt <= 1 / c_w (1) and the drag's acceleration in every Runge-Kutta stage (6).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.wind import apply_wind_drag, evaluate_wind
+from ..kernels.wind import evaluate_wind, wind_acceleration
 from .base import Term
 
 
@@ -17,7 +17,7 @@ class Wind(Term):
     """Wind drag for ``params`` (wind set, wind_coefficient > 0) on ``geom``."""
 
     name = "wind"
-    stages = ("max_time_step", "push")
+    stages = ("max_time_step", "accelerate")
 
     def __init__(self, geom, params):
         self.params = params
@@ -26,16 +26,19 @@ class Wind(Term):
 
     def use_geometry(self, geom) -> None:
         self.positions = geom.vertices
+        self.evaluated_at = None
         evaluate_wind(self.params.wind, self.positions, 0.0, self.wind_velocity)
 
     def max_time_step(self, state, fields) -> float:
         """dt <= 1 / c_w keeps the explicit drag monotone (stable up to 2 / c_w)."""
         return 1.0 / self.params.wind_coefficient
 
-    def push(self, geom, fields, state, bottom, dt: float) -> None:
-        """u += dt c_w (w_t - u), the wind evaluated at the step's start time."""
+    def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
+        """acceleration += c_w (w_t - u) on the wet vertices of the stage, the wind evaluated
+        at the step's start time."""
         p = self.params
-        if callable(p.wind):
+        if callable(p.wind) and self.evaluated_at != state.time:
             evaluate_wind(p.wind, self.positions, state.time, self.wind_velocity)
-        apply_wind_drag(geom.tangent_frames, self.wind_velocity, state.depth, p.wind_coefficient,
-                        p.min_depth, dt, state.velocity)
+            self.evaluated_at = state.time
+        wind_acceleration(geom.tangent_frames, self.wind_velocity, depth, velocity,
+                          p.wind_coefficient, p.min_depth, acceleration)
