@@ -30,6 +30,7 @@ sys.path[:0] = [str(ROOT / "benchmarks" / "validation"), str(ROOT / "tests")]
 
 import anuga_compare  # noqa: E402
 import builders  # noqa: E402
+import dye_cases  # noqa: E402
 import exact_solutions as exact  # noqa: E402
 import report  # noqa: E402
 import validation_cases as cases  # noqa: E402
@@ -54,6 +55,8 @@ TITLES = {
     "gravity_wave": "Gravity-wave speed",
     "cosine_bell": "Williamson's cosine bell (dye transport)",
     "cosine_bell_first_order": "Cosine bell, first-order tracer transport (for comparison)",
+    "dye_bell": "A 5-cell dye bell carried 49 cells (peak kept)",
+    "dye_stripe": "A sharp dye stripe carried 49 cells (edge width)",
 }
 
 
@@ -137,6 +140,17 @@ def _profile(name: str, run: dict):
         bell = np.where(grid < 1 / 3, 0.5 * (1 + np.cos(3 * np.pi * grid)), 0.0)
         return ("great-circle distance from the start (rad)", "dye concentration", distance,
                 run["dye"][:, 0], grid, bell)
+    if name in ("dye_bell", "dye_stripe"):
+        cell = 10.0 / report.CASES[name][2][-1][1]["n_along"]
+        start = (dye_cases.START_CELLS + dye_cases.TRAVEL_CELLS) * cell
+        if name == "dye_bell":
+            band = np.abs(V[:, 1] - 0.5) < cell
+            sigma = dye_cases.BELL_CELLS * cell
+            return ("x (m), vertices within a cell of the bell's axis", "dye concentration",
+                    x[band], run["dye"][band, 0], line,
+                    np.exp(-(line - start) ** 2 / (2.0 * sigma ** 2)))
+        stripe = (line > start) & (line < start + dye_cases.STRIPE_CELLS * cell)
+        return ("x (m)", "dye concentration", x, run["dye"][:, 1], line, stripe.astype(float))
     raise KeyError(f"validation page: no plot for case {name!r}; add one to _profile")
 
 
