@@ -7,8 +7,8 @@ import tracemalloc
 
 import numpy as np
 import pytest
-import trimesh
 from builders import rectangle
+from fuzz_scenes import heavy_rain_sphere
 from test_droplets import naive_first_crossing
 
 import surfflow as sf
@@ -18,7 +18,6 @@ from surfflow.particles.budget import BYTES_PER_PARTICLE, available_memory
 from surfflow.particles.triangle_grid import MAX_CELLS_PER_TRIANGLE, TriangleGrid
 
 DOWN = (0.0, 0.0, -9.81)
-HEAVY_RAIN = 100e-3 / 3600.0  # m/s: 100 mm/h, a cloudburst
 
 
 def ceiling(size: float, depth: float, **droplets) -> sf.Simulation:
@@ -140,11 +139,8 @@ def test_a_30m_sphere_under_heavy_rain_runs_a_second_within_the_memory_budget():
     """The issue's case: a sphere 30 m across under 5 cm of water and 100 mm/h of rain, with
     droplets. Drops of 0.05 mL would be 10^9 particles; parcels as wide as the 2.6 m cells are
     a few hundred. The ledger stays exact and the peak memory under 64 MiB."""
-    sphere = trimesh.creation.icosphere(subdivisions=3, radius=15.0)
-    geom = sf.precompute((np.array(sphere.vertices), np.array(sphere.faces)))
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0)), particles=True)
-    sim.set_depth(np.full(geom.n_vertices, 0.05))
-    sim.add_rain(HEAVY_RAIN)
+    sim = heavy_rain_sphere()
+    geom = sim.geometry
     tracemalloc.start()
     try:
         sim.advance(1.0)

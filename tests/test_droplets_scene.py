@@ -13,6 +13,7 @@ from surfflow.errors import SceneError
 from surfflow.io.checkpoint import save_checkpoint
 from surfflow.scene.scene import load_scene, parse_scene
 from surfflow.io.writers import read_pvd
+from surfflow.scene.describe import describe_file
 from surfflow.scene.runner import SceneRunner
 from surfflow.viewer.droplet_view import DROPLETS_NAME, draw_droplets
 
@@ -80,10 +81,14 @@ def test_restart_from_a_checkpoint_file_keeps_the_particles(ceiling, tmp_path):
 
 def test_the_droplet_budget_comes_from_the_scene(tmp_path):
     text = CEILING.replace("drag = 0.5", "drag = 0.5\nmax_particles = 500")
-    runner = SceneRunner(load_scene(write_scene(tmp_path, text, "budget.toml")),
-                         output_dir=tmp_path / "out", cache_dir=tmp_path / "cache")
+    path = write_scene(tmp_path, text, "budget.toml")
+    runner = SceneRunner(load_scene(path), output_dir=tmp_path / "out",
+                         cache_dir=tmp_path / "cache")
     assert runner.simulation.particles.max_particles == 500
     assert not runner.simulation.particles.default_budget
+    assert describe_file(path)["droplets"] == "embedded, max_particles 500"
+    assert describe_file(write_scene(tmp_path, CEILING, "plain.toml"))["droplets"] == (
+        "embedded, max_particles default")
 
 
 @pytest.mark.parametrize("table, message", [
