@@ -40,7 +40,7 @@ MOTIONS = (None, "pulse", "wave", "twist")
 LEDGER_TOLERANCE = 1e-12
 HEAVY_RAIN = 100e-3 / 3600.0  # m/s: 100 mm/h
 MEMORY_BOUND = 256 * 2**20
-"""bytes: the peak a fuzzed scene may allocate (its meshes have at most ~1,300 vertices)."""
+"""bytes: the peak a fuzzed scene may allocate (its meshes have at most 770 vertices)."""
 
 
 @dataclass(frozen=True)
