@@ -38,7 +38,8 @@ def fuzz(n_scenes: int, steps: int, random_seed: int) -> None:
     def one(scene):
         outcomes.append(run_scene(scene, steps))
         if len(outcomes) % 100 == 0:
-            print(f"    ... {len(outcomes)} scenes, {time.perf_counter() - start:.0f} s", flush=True)
+            print(f"    ... {len(outcomes)} scenes, {time.perf_counter() - start:.0f} s",
+                  flush=True)
 
     one()
     wall = time.perf_counter() - start

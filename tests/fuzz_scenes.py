@@ -116,7 +116,8 @@ def terrain(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
                            np.column_stack([np.full(7, 0.5), edge[1:-1]])])
     points = np.vstack([ring, rng.uniform(-0.45, 0.45, (n, 2))])
     triangles = Delaunay(points).simplices.astype(np.int64)
-    u, v = points[triangles[:, 1]] - points[triangles[:, 0]], points[triangles[:, 2]] - points[triangles[:, 0]]
+    u = points[triangles[:, 1]] - points[triangles[:, 0]]
+    v = points[triangles[:, 2]] - points[triangles[:, 0]]
     area = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
     triangles = triangles[np.abs(area) > 1e-9]
     flip = area[np.abs(area) > 1e-9] < 0.0

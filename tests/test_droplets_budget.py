@@ -41,7 +41,8 @@ def test_a_cell_sheds_drops_or_parcels_as_wide_as_itself(size):
     per_vertex = np.ceil(excess / parcel).astype(int)
     emitted = sim.term("droplets").emit(sim.state)
     assert sim.particles.count == per_vertex.sum() < 10 * sim.geometry.n_vertices
-    assert np.allclose(sim.particles.volumes, np.repeat(excess / per_vertex, per_vertex), rtol=1e-14)
+    shares = np.repeat(excess / per_vertex, per_vertex)
+    assert np.allclose(sim.particles.volumes, shares, rtol=1e-14)
     assert emitted == pytest.approx(excess.sum(), rel=1e-14)
     assert np.array_equal(sim.depth, np.full(sim.geometry.n_vertices, keep))
     if size > 1.0:
@@ -139,7 +140,8 @@ def test_the_collision_grid_stays_small_for_a_fan_of_slivers():
 def test_a_30m_sphere_under_heavy_rain_runs_a_second_within_the_memory_budget():
     """The issue's case: a sphere 30 m across under 5 cm of water and 100 mm/h of rain, with
     droplets. Drops of 0.05 mL would be 10^9 particles; parcels a quarter as wide as the
-    2.6 m cells are a few thousand at most. The ledger stays exact and the peak memory under 64 MiB."""
+    2.6 m cells are a few thousand at most. The ledger stays exact and the peak memory under
+    64 MiB."""
     sim = heavy_rain_sphere()
     geom = sim.geometry
     tracemalloc.start()

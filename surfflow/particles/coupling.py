@@ -13,11 +13,11 @@ Per step of length dt, after the film's depth update:
 3. where the film is deeper than its emission threshold, d_i > eps1_i, the excess leaves:
    d_i = eps2 (``keep_depth``) and m_i = ceil((d_i - eps2) A_i / V_i) particles share the
    volume (d_i - eps2) A_i equally, V_i = max(V_drop, pi/6 (sqrt(A_i) / 4)^3) (a drop, or a
-   parcel a quarter as wide as the cell: ``budget.py``), placed at the free-surface point x_i + (b_i + d_i) n_i
-   (stacked a particle's diameter apart along n_i) with the film's world velocity. eps1_i is
-   ``emit_depth`` and ``overhang_emit_depth`` where the surface faces away from gravity
-   (g . n_i > 0). A step emits at most half the droplets' budget (the counts are cut in
-   proportion, at least one each) and particles in flight merge to make room for it.
+   parcel a quarter as wide as the cell: ``budget.py``), placed at the free-surface point
+   x_i + (b_i + d_i) n_i (stacked a particle's diameter apart along n_i) with the film's world
+   velocity. eps1_i is ``emit_depth`` and ``overhang_emit_depth`` where the surface faces away
+   from gravity (g . n_i > 0). A step emits at most half the droplets' budget (the counts are
+   cut in proportion, at least one each) and particles in flight merge to make room for it.
 
 The absorbed, lost and emitted volumes go back to the step, which books them. Absorption goes
 first and emission last, so after the stage no vertex is deeper than its
@@ -141,7 +141,8 @@ def count_emissions(depth, dual_areas, emit_threshold, keep_depth, drop_volume, 
     for i in numba.prange(depth.shape[0]):
         emit_count[i] = 0
         if depth[i] > emit_threshold[i]:
-            parcel = max(drop_volume, np.pi / 6.0 * (np.sqrt(dual_areas[i]) / PARCELS_ACROSS) ** 3)
+            width = np.sqrt(dual_areas[i]) / PARCELS_ACROSS
+            parcel = max(drop_volume, np.pi / 6.0 * width ** 3)
             emit_count[i] = int(min(np.ceil((depth[i] - keep_depth) * dual_areas[i] / parcel),
                                     most))
 
