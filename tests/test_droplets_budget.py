@@ -32,12 +32,12 @@ def ceiling(size: float, depth: float, **droplets) -> sf.Simulation:
 @pytest.mark.parametrize("size", [0.1, 30.0])
 def test_a_cell_sheds_drops_or_parcels_as_wide_as_itself(size):
     """On a 10 cm plate (6 mm cells) the film leaves as 0.05 mL drops; on a 30 m one (1.9 m
-    cells) as parcels a quarter as wide as a cell: a few particles per vertex either way, where
+    cells) as parcels as wide as a cell: a few particles per vertex either way, where
     drops alone would be 10^5 per vertex."""
     sim = ceiling(size, 5e-3)
     A, keep = sim.geometry.dual_areas, sim.params.keep_depth
     excess = (5e-3 - keep) * A
-    parcel = np.maximum(sim.particles.max_volume, math.pi / 6.0 * (np.sqrt(A) / 4.0) ** 3)
+    parcel = np.maximum(sim.particles.max_volume, math.pi / 6.0 * A ** 1.5)
     per_vertex = np.ceil(excess / parcel).astype(int)
     emitted = sim.term("droplets").emit(sim.state)
     assert sim.particles.count == per_vertex.sum() < 10 * sim.geometry.n_vertices
@@ -79,7 +79,7 @@ def test_a_full_budget_merges_drops_in_flight_and_drops_nothing():
         book = sim.ledger()
         assert abs(book["balance_error"]) < 1e-12 * book["initial"]
     assert max(counts) == sim.particles.max_particles == 578
-    parcel = math.pi / 6.0 * (np.sqrt(sim.geometry.dual_areas.max()) / 4.0) ** 3
+    parcel = math.pi / 6.0 * sim.geometry.dual_areas.max() ** 1.5
     assert sim.particles.volumes.max() > 2.0 * parcel
 
 
@@ -139,7 +139,7 @@ def test_the_collision_grid_stays_small_for_a_fan_of_slivers():
 
 def test_a_30m_sphere_under_heavy_rain_runs_a_second_within_the_memory_budget():
     """The issue's case: a sphere 30 m across under 5 cm of water and 100 mm/h of rain, with
-    droplets. Drops of 0.05 mL would be 10^9 particles; parcels a quarter as wide as the
+    droplets. Drops of 0.05 mL would be 10^9 particles; parcels as wide as the
     2.6 m cells are a few thousand at most. The ledger stays exact and the peak memory under
     64 MiB."""
     sim = heavy_rain_sphere()

@@ -8,15 +8,13 @@ what an eighth of the memory available when the droplets are made holds, at most
 ``DEFAULT_MAX_PARTICLES``. A budget the machine cannot hold fails at set-up.
 
 Size. A film cell i of area A_i sheds its excess E_i = (d_i - eps2) A_i as particles of volume
-V_i = max(V_drop, pi/6 (sqrt(A_i) / PARCELS_ACROSS)^3): drops as large as a pendant water drop
-(V_drop, ``Droplets.max_volume``, 0.05 mL, 4.6 mm across) where the cells are narrower than
-PARCELS_ACROSS such drops (18 mm: the examples' and most objects' meshes), and parcels a
-quarter as wide as their cell where they are wider (a 30 m sphere's 2.6 m cells shed 0.65 m
-parcels). A parcel stands for the spray the cell sheds (drops larger than ~5 mm do not survive
-a fall; a parcel is a cloud of them), and its flight is that of the spray's centre of mass:
-the film resolves nothing finer than its cells, so the particles it feeds need not resolve
-more than a few across one. The count a cell sheds in a step is then at most
-ceil(6 / pi PARCELS_ACROSS^3 (d_i - eps2) / sqrt(A_i)), whatever the mesh's scale.
+V_i = max(V_drop, pi/6 A_i^(3/2)): drops as large as a pendant water drop (V_drop,
+``Droplets.max_volume``, 0.05 mL, 4.6 mm across) where the cells are narrower than such a drop,
+and parcels as wide as their cell (a sphere of diameter sqrt(A_i)) where they are wider. A
+parcel stands for the spray the cell sheds (a cloud of drops), and its flight is that of the
+spray's centre of mass: the film resolves nothing finer than its cells, so neither do the
+particles it feeds. The count a cell sheds in a step is then at most
+ceil(6 / pi (d_i - eps2) / sqrt(A_i)), whatever the mesh's scale.
 
 Budget. A step emits at most half the budget: past that, every emitting vertex's count is cut
 in proportion (at least one particle each; they carry more volume). When the new particles do
@@ -37,8 +35,6 @@ BYTES_PER_PARTICLE = 5 * 24 + 8 + 2 * 8 + 1 + 8 + 24 + 4 * 8
 DEFAULT_MAX_PARTICLES = 1_000_000
 """the default budget's cap: a million particles take 0.2 GB and ~0.3 s per coupling step on
 two cores."""
-PARCELS_ACROSS = 4
-"""how many parcels span a cell's width sqrt(A_i), where the cells are wider than drops."""
 MEMORY_SHARE = 8
 """the default budget takes at most 1 / MEMORY_SHARE of the memory available."""
 

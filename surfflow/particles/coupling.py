@@ -12,8 +12,8 @@ Per step of length dt, after the film's depth update:
 2. particles below the floor or outside the bounds are removed and booked as ``lost``;
 3. where the film is deeper than its emission threshold, d_i > eps1_i, the excess leaves:
    d_i = eps2 (``keep_depth``) and m_i = ceil((d_i - eps2) A_i / V_i) particles share the
-   volume (d_i - eps2) A_i equally, V_i = max(V_drop, pi/6 (sqrt(A_i) / 4)^3) (a drop, or a
-   parcel a quarter as wide as the cell: ``budget.py``), placed at the free-surface point
+   volume (d_i - eps2) A_i equally, V_i = max(V_drop, pi/6 A_i^(3/2)) (a drop, or a parcel as
+   wide as the cell: ``budget.py``), placed at the free-surface point
    x_i + (b_i + d_i) n_i (stacked a particle's diameter apart along n_i) with the film's world
    velocity. eps1_i is ``emit_depth`` and ``overhang_emit_depth`` where the surface faces away
    from gravity (g . n_i > 0). A step emits at most half the droplets' budget (the counts are
@@ -35,7 +35,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..kernels._jit import parallel_kernel, serial_kernel
 from ..terms.base import Term, Volumes
-from .budget import PARCELS_ACROSS, check_budget_fits_mesh
+from .budget import check_budget_fits_mesh
 from .droplets import Droplets
 from .dynamics import sphere_radius
 from .triangle_grid import TriangleGrid
@@ -136,13 +136,11 @@ class ParticleCoupling(Term):
 def count_emissions(depth, dual_areas, emit_threshold, keep_depth, drop_volume, most,
                     emit_count):
     """emit_count[i]: how many particles vertex i emits, ceil((d_i - eps2) A_i / V_i) with
-    V_i = max(V_drop, pi/6 (sqrt(A_i) / PARCELS_ACROSS)^3), at most ``most`` (0 unless d_i >
-    its threshold)."""
+    V_i = max(V_drop, pi/6 A_i^(3/2)), at most ``most`` (0 unless d_i > its threshold)."""
     for i in numba.prange(depth.shape[0]):
         emit_count[i] = 0
         if depth[i] > emit_threshold[i]:
-            width = np.sqrt(dual_areas[i]) / PARCELS_ACROSS
-            parcel = max(drop_volume, np.pi / 6.0 * width ** 3)
+            parcel = max(drop_volume, np.pi / 6.0 * dual_areas[i] ** 1.5)
             emit_count[i] = int(min(np.ceil((depth[i] - keep_depth) * dual_areas[i] / parcel),
                                     most))
 

@@ -39,8 +39,8 @@ class Droplets:
     separation: s in [0, 1], how much of an overlap between two drops is undone per step.
     smoothing: c in [0, 1], the XSPH velocity smoothing between neighbours (0: independent).
     max_volume: the volume of a drop (m^3): a film cell smaller than such a drop sheds its
-        excess as drops of at most this volume; wider cells shed larger parcels (a quarter of
-        the cell wide, ``budget.py``).
+        excess as drops of at most this volume; wider cells shed parcels as wide as the cell
+        (``budget.py``).
     max_particles: the most particles at once (a whole number >= 2; None: what an eighth of
         the available memory holds, at most a million, raised to two per vertex of the mesh);
         past it, particles in flight merge into larger ones. A budget the memory cannot hold
