@@ -13,6 +13,7 @@ from surfflow.errors import SceneError
 from surfflow.io.checkpoint import save_checkpoint
 from surfflow.scene.scene import load_scene, parse_scene
 from surfflow.io.writers import read_pvd
+from surfflow.scene.describe import describe_file
 from surfflow.scene.runner import SceneRunner
 from surfflow.viewer.droplet_view import DROPLETS_NAME, draw_droplets
 
@@ -78,12 +79,25 @@ def test_restart_from_a_checkpoint_file_keeps_the_particles(ceiling, tmp_path):
     assert np.array_equal(a.depth, b.depth) and a.ledger() == b.ledger()
 
 
+def test_the_droplet_budget_comes_from_the_scene(tmp_path):
+    text = CEILING.replace("drag = 0.5", "drag = 0.5\nmax_particles = 500")
+    path = write_scene(tmp_path, text, "budget.toml")
+    runner = SceneRunner(load_scene(path), output_dir=tmp_path / "out",
+                         cache_dir=tmp_path / "cache")
+    assert runner.simulation.particles.max_particles == 500
+    assert not runner.simulation.particles.default_budget
+    assert describe_file(path)["droplets"] == "embedded, max_particles 500"
+    assert describe_file(write_scene(tmp_path, CEILING, "plain.toml"))["droplets"] == (
+        "embedded, max_particles default")
+
+
 @pytest.mark.parametrize("table, message", [
     ('[droplets]\nengine = "flip"', "engine.*'embedded'"),
     ("[droplets]\nkeep_depth = 0.02", "keep_depth.*must exceed"),
     ("[droplets]\nbounds = [[0, 0, 0], [1, -1, 1]]", "bounds.*below"),
     ("[droplets]\nsmoothing = 2.0", "smoothing.*range"),
     ("[droplets]\nfloors = 0.0", "did you mean 'floor'"),
+    ("[droplets]\nmax_particles = 1", "max_particles.*whole number >= 2"),
 ])
 def test_bad_droplet_tables_name_the_key(table, message):
     text = CEILING.replace("[droplets]\nfloor = -0.5\ndrag = 0.5", table)

@@ -85,7 +85,11 @@ KEY_TEXT = {
     ("droplets", "drag"): "linear air drag (1/s); terminal speed |g| / drag",
     ("droplets", "separation"): "share of the overlap between neighbouring particles removed per step",
     ("droplets", "smoothing"): "XSPH velocity smoothing between neighbours",
-    ("droplets", "max_volume"): "largest volume of one particle (m^3)",
+    ("droplets", "max_volume"): "the volume of a drop (m^3): cells smaller than one shed drops of at "
+                                "most this volume, wider cells parcels as wide as the cell",
+    ("droplets", "max_particles"): "the most particles at once (a whole number >= 2; default: what an "
+                                   "eighth of the available memory holds, at most a million, at least "
+                                   "two per vertex); past it, particles in flight merge",
     ("render", "directory"): "the image folder of `surfflow render`",
     ("render", "width"): "image width (pixels)",
     ("render", "height"): "image height (pixels)",

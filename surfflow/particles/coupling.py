@@ -7,19 +7,24 @@ Per step of length dt, after the film's depth update:
    absorbed at the first crossing, in the triangle (a, b, c) with barycentric weights w_k:
    its volume V joins the film there, d_k += w_k V / A_k, and its tangential momentum mixes
    into the film's, u_k = (d_k u_k + w_k V / A_k T_k v) / (d_k + w_k V / A_k) (T_k the vertex's
-   tangent frame, so only the tangential part of v counts); dyes are diluted by volume;
+   tangent frame, so only the tangential part of v counts); dyes are diluted by volume; all
+   the particles landing on a vertex in a step are added to it at once;
 2. particles below the floor or outside the bounds are removed and booked as ``lost``;
 3. where the film is deeper than its emission threshold, d_i > eps1_i, the excess leaves:
-   d_i = eps2 (``keep_depth``) and ceil((d_i - eps2) A_i / V_max) particles share the volume
-   (d_i - eps2) A_i equally, placed at the free-surface point x_i + (b_i + d_i) n_i (stacked a
-   drop's diameter apart along n_i) with the film's world velocity. eps1_i is ``emit_depth``
-   and ``overhang_emit_depth`` where the surface faces away from gravity (g . n_i > 0).
+   d_i = eps2 (``keep_depth``) and m_i = ceil((d_i - eps2) A_i / V_i) particles share the
+   volume (d_i - eps2) A_i equally, V_i = max(V_drop, pi/6 A_i^(3/2)) (a drop, or a parcel as
+   wide as the cell: ``budget.py``), placed at the free-surface point
+   x_i + (b_i + d_i) n_i (stacked a particle's diameter apart along n_i) with the film's world
+   velocity. eps1_i is ``emit_depth`` and ``overhang_emit_depth`` where the surface faces away
+   from gravity (g . n_i > 0). A step emits at most half the droplets' budget (the counts are
+   cut in proportion, at least one each) and particles in flight merge to make room for it.
 
 The absorbed, lost and emitted volumes go back to the step, which books them. Absorption goes
 first and emission last, so after the stage no vertex is deeper than its
 threshold. Emission counts are per vertex, their prefix sum gives each vertex its slots, and
 each vertex fills its own slots: the particle order does not depend on the thread count.
-Absorption scatters onto vertices, so it runs serially in particle order.
+Absorption scatters onto vertices, so it gathers what lands on each vertex serially in particle
+order, then adds it to each vertex once.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..kernels._jit import parallel_kernel, serial_kernel
 from ..terms.base import Term, Volumes
+from .budget import check_budget_fits_mesh
 from .droplets import Droplets
 from .dynamics import sphere_radius
 from .triangle_grid import TriangleGrid
@@ -47,6 +53,8 @@ class ParticleCoupling(Term):
             raise ParameterError(f"particles={droplets!r}: pass sf.Droplets(...) (or another "
                                  "system built on it), True for the defaults, or None")
         self.droplets = droplets
+        droplets.max_particles = check_budget_fits_mesh(droplets.max_particles, geom.n_vertices,
+                                                        droplets.default_budget)
         self.params = params
         gravity = np.asarray(params.gravity, dtype=np.float64)
         magnitude = float(np.linalg.norm(gravity))
@@ -54,6 +62,7 @@ class ParticleCoupling(Term):
         droplets.gravity = gravity
         self.emit_count = np.zeros(geom.n_vertices, dtype=np.int64)
         self.emit_offset = np.zeros(geom.n_vertices + 1, dtype=np.int64)
+        self.landing = np.zeros((geom.n_vertices, 3))
         self.grid = None
         self.use_geometry(geom)
         if droplets.bounds is None:
@@ -84,10 +93,11 @@ class ParticleCoupling(Term):
         n = drops.count
         self.grid.first_hits(drops.previous_positions, drops.positions, drops.hit_triangle[:n],
                              drops.hit_weights[:n])
-        absorbed = absorb_particles(
+        absorbed = gather_landings(
             drops.hit_triangle[:n], drops.hit_weights[:n], drops.volumes, drops.velocities,
-            geom.faces, geom.dual_areas, geom.tangent_frames, state.depth, state.velocity,
-            state.dye)
+            geom.faces, geom.dual_areas, geom.tangent_frames, self.landing)
+        if absorbed > 0.0:
+            add_landings(self.landing, state.depth, state.velocity, state.dye)
         lost = drops.remove_hits_and_lost(drops.hit_triangle[:n], self.up)
         return {"absorbed": absorbed, "lost": lost, "emitted": self.emit(state)}
 
@@ -104,12 +114,17 @@ class ParticleCoupling(Term):
     def emit(self, state) -> float:
         """Step 3: move the film's excess into new particles; returns their volume."""
         g, p, drops = self.geometry, self.params, self.droplets
+        most = drops.max_particles // 2
         count_emissions(state.depth, g.dual_areas, self.emit_threshold, p.keep_depth,
-                        drops.max_volume, self.emit_count)
+                        drops.max_volume, most, self.emit_count)
         np.cumsum(self.emit_count, out=self.emit_offset[1:])
         total = int(self.emit_offset[-1])
         if total == 0:
             return 0.0
+        if total > most:
+            thin_emissions(self.emit_count, total, int(np.count_nonzero(self.emit_count)), most)
+            np.cumsum(self.emit_count, out=self.emit_offset[1:])
+            total = int(self.emit_offset[-1])
         first = drops.reserve(total)
         emit_particles(g.vertices, g.normals, g.tangent_frames, state.bottom, g.dual_areas,
                        p.keep_depth, self.emit_count, self.emit_offset, first, state.depth,
@@ -118,12 +133,25 @@ class ParticleCoupling(Term):
 
 
 @parallel_kernel
-def count_emissions(depth, dual_areas, emit_threshold, keep_depth, max_volume, emit_count):
-    """emit_count[i]: how many particles vertex i emits (0 unless d_i > its threshold)."""
+def count_emissions(depth, dual_areas, emit_threshold, keep_depth, drop_volume, most,
+                    emit_count):
+    """emit_count[i]: how many particles vertex i emits, ceil((d_i - eps2) A_i / V_i) with
+    V_i = max(V_drop, pi/6 A_i^(3/2)), at most ``most`` (0 unless d_i > its threshold)."""
     for i in numba.prange(depth.shape[0]):
         emit_count[i] = 0
         if depth[i] > emit_threshold[i]:
-            emit_count[i] = int(np.ceil((depth[i] - keep_depth) * dual_areas[i] / max_volume))
+            parcel = max(drop_volume, np.pi / 6.0 * dual_areas[i] ** 1.5)
+            emit_count[i] = int(min(np.ceil((depth[i] - keep_depth) * dual_areas[i] / parcel),
+                                    most))
+
+
+@parallel_kernel
+def thin_emissions(emit_count, total, emitters, most):
+    """Cut the counts (``total`` of them, over ``emitters`` vertices) in proportion so that
+    they add up to at most ``most`` >= emitters, leaving every emitting vertex at least one."""
+    for i in numba.prange(emit_count.shape[0]):
+        if emit_count[i] > 0:
+            emit_count[i] = max(1, emit_count[i] * (most - emitters) // total)
 
 
 @parallel_kernel
@@ -149,10 +177,12 @@ def emit_particles(vertices, normals, tangent_frames, bottom, dual_areas, keep_d
 
 
 @serial_kernel
-def absorb_particles(hit_triangle, hit_weights, volumes, velocities, faces, dual_areas,
-                     tangent_frames, depth, velocity, dye):
-    """Step 1's deposit for every particle with hit_triangle >= 0, in particle order (it
-    scatters onto vertices); returns the volume absorbed."""
+def gather_landings(hit_triangle, hit_weights, volumes, velocities, faces, dual_areas,
+                    tangent_frames, landing):
+    """Step 1's deposit, gathered: for every particle with hit_triangle >= 0 (in particle
+    order: it scatters onto vertices), add to each vertex k of the triangle its added depth
+    w_pk V_p / A_k and tangential momentum into ``landing`` (n, 3); returns the volume
+    absorbed."""
     absorbed = 0.0
     for p in range(hit_triangle.shape[0]):
         f = hit_triangle[p]
@@ -163,15 +193,28 @@ def absorb_particles(hit_triangle, hit_weights, volumes, velocities, faces, dual
             added = hit_weights[p, k] * volumes[p] / dual_areas[i]
             if added <= 0.0:
                 continue
-            old = depth[i]
-            new = old + added
+            landing[i, 0] += added
             for a in range(2):
-                tangential = (tangent_frames[i, a, 0] * velocities[p, 0]
-                              + tangent_frames[i, a, 1] * velocities[p, 1]
-                              + tangent_frames[i, a, 2] * velocities[p, 2])
-                velocity[i, a] = (old * velocity[i, a] + added * tangential) / new
-            for c in range(dye.shape[1]):
-                dye[i, c] *= old / new
-            depth[i] = new
+                landing[i, 1 + a] += added * (tangent_frames[i, a, 0] * velocities[p, 0]
+                                              + tangent_frames[i, a, 1] * velocities[p, 1]
+                                              + tangent_frames[i, a, 2] * velocities[p, 2])
         absorbed += volumes[p]
     return absorbed
+
+
+@parallel_kernel
+def add_landings(landing, depth, velocity, dye):
+    """Add what landed on each vertex (``landing`` (n, 3), zeroed after) to the film at once:
+    one addition per vertex and step, so the depth's round-off does not grow with the number
+    of particles landing there; velocity mixed by momentum, dyes diluted by volume."""
+    for i in numba.prange(depth.shape[0]):
+        if landing[i, 0] == 0.0:
+            continue
+        old = depth[i]
+        new = old + landing[i, 0]
+        for a in range(2):
+            velocity[i, a] = (old * velocity[i, a] + landing[i, 1 + a]) / new
+        for c in range(dye.shape[1]):
+            dye[i, c] *= old / new
+        depth[i] = new
+        landing[i, 0] = landing[i, 1] = landing[i, 2] = 0.0

@@ -6,7 +6,9 @@
     drops.positions, drops.velocities, drops.volumes
 
 Particles live in flat preallocated arrays (capacity doubles when full, so steps allocate only
-when the count grows past it). Why contact separation + XSPH velocity smoothing
+when the count grows past it), never more than ``max_particles`` of them: past that, particles
+in flight merge in pairs to make room (``budget.py``: the budget, the particle size at any
+scale, the memory). Why contact separation + XSPH velocity smoothing
 (``dynamics.py``) and not SPH or position-based fluids: the drops here live for a fraction of a
 second between leaving the film and landing on it again or leaving the scene; they need to stay
 apart, move together as a stream and never blow up at any time step, not to resolve pressure
@@ -23,8 +25,9 @@ import numpy as np
 
 from ..checks import check_range
 from ..errors import ParameterError
+from .budget import check_max_particles, default_max_particles
 from .dynamics import (apply_interaction, build_buckets, compact, fly, interact, mark_removed,
-                       sphere_radius)
+                       merge_pairs, sphere_radius)
 
 WATER_DROP_VOLUME = 5e-8  # m^3: a pendant water drop detaches at ~0.05 mL (Tate's law)
 
@@ -45,7 +48,13 @@ class Droplets:
     smoothing : float in [0, 1], dimensionless, default 0.1
         c, the XSPH velocity smoothing between neighbours (0: independent).
     max_volume : float > 0, m^3, default 5e-8
-        the largest volume one particle carries; emission splits larger volumes.
+        the volume of a drop: a film cell smaller than such a drop sheds its excess as drops of
+        at most this volume; wider cells shed parcels as wide as the cell (``budget.py``).
+    max_particles : int >= 2 or None, default None
+        the most particles at once; None: what an eighth of the available memory holds, at most
+        a million, raised to two per vertex of the mesh. Past it, particles in flight merge into
+        larger ones (volume and momentum kept). A budget the memory cannot hold is a
+        SimulationError here.
     floor : float or None, m, default None
         particles below this height (along -gravity) are removed and booked as lost.
     bounds : ((3,), (3,)) floats in m, or None
@@ -64,7 +73,7 @@ class Droplets:
 
     def __init__(self, drag: float = 1.5, separation: float = 0.5, smoothing: float = 0.1,
                  max_volume: float = WATER_DROP_VOLUME, floor: float | None = None,
-                 bounds=None, capacity: int = 1024):
+                 bounds=None, capacity: int = 1024, max_particles: int | None = None):
         check_range("drag", drag, 0.0)
         check_range("separation", separation, 0.0, 1.0)
         check_range("smoothing", smoothing, 0.0, 1.0)
@@ -75,9 +84,12 @@ class Droplets:
         self.max_volume = float(max_volume)
         self.floor = -math.inf if floor is None else float(floor)
         self.bounds = None if bounds is None else check_bounds(bounds)
+        self.default_budget = max_particles is None
+        self.max_particles = (default_max_particles() if max_particles is None
+                              else check_max_particles(max_particles))
         self.gravity = np.array([0.0, -9.81, 0.0])
         self.count = 0
-        self._allocate(max(int(capacity), 16))
+        self._allocate(min(max(int(capacity), 16), self.max_particles))
 
     # ---- the interface ----------------------------------------------------------------------
 
@@ -126,13 +138,40 @@ class Droplets:
         self._volumes[first:first + p] = volumes
 
     def reserve(self, extra: int) -> int:
-        """Make room for ``extra`` more particles (growing the arrays if needed); returns the
-        index of the first new one. The new rows of :attr:`buffers` are the caller's to fill."""
+        """Make room for ``extra`` more particles (merging particles in flight if the budget
+        asks it, growing the arrays if needed); returns the index of the first new one. The
+        new rows of :attr:`buffers` are the caller's to fill."""
+        if extra > self.max_particles - min(self.count, 1):
+            raise ParameterError(f"{extra} new particles do not fit in max_particles="
+                                 f"{self.max_particles} beside those in flight (merged to one at "
+                                 "least); raise max_particles")
+        self.merge_down_to(self.max_particles - extra)
         first = self.count
         if first + extra > len(self._volumes):
-            self._allocate(max(2 * len(self._volumes), first + extra))
+            self._allocate(min(max(2 * len(self._volumes), first + extra), self.max_particles))
         self.count = first + extra
         return first
+
+    def merge_down_to(self, target: int) -> None:
+        """Merge particles in flight in pairs (``dynamics.merge_pairs``) until at most
+        ``target`` >= 1 are left: neighbours within a grid cell first, the cell doubling from
+        the interaction's until it spans the bounds (then any two). Volume and momentum kept."""
+        if self.count <= target:
+            return
+        low, high = self.bounds if self.bounds is not None else (self.positions.min(0),
+                                                                  self.positions.max(0))
+        span = float(np.linalg.norm(high - low))
+        cell = 4.0 * float(sphere_radius(self.volumes.max()))
+        while self.count > target:
+            if not cell < span:
+                cell = math.inf  # one cell: any two particles
+            build_buckets(self._positions, self.count, cell, self._table_mask, self._bucket,
+                          self._bucket_start, self._sorted)
+            merge_pairs(self._positions, self._velocities, self._volumes, self.count, cell,
+                        self._sorted, self.count - target, self._remove)
+            self.count = compact(self._remove, self.count, self._positions, self._velocities,
+                                 self._volumes)
+            cell *= 2.0
 
     @property
     def buffers(self) -> tuple:

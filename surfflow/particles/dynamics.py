@@ -170,3 +170,30 @@ def compact(remove, n, positions, velocities, volumes):
         volumes[kept] = volumes[p]
         kept += 1
     return kept
+
+
+@serial_kernel
+def merge_pairs(positions, velocities, volumes, n, cell, sorted_particles, excess, remove):
+    """Merge particles [0, n) in pairs until ``excess`` of them are gone (or no pair is left):
+    two particles that follow each other in ``sorted_particles`` (``build_buckets``' order)
+    and lie in the same grid cell become the first of them, with the summed volume and the
+    volume-weighted position and velocity (volume and momentum kept); the second is marked in
+    ``remove`` (n,). Returns how many were merged away."""
+    remove[:n] = False
+    merged = 0
+    k = 0
+    while k + 1 < n and merged < excess:
+        a, b = sorted_particles[k], sorted_particles[k + 1]
+        if cell_of(positions[a], cell) != cell_of(positions[b], cell):
+            k += 1
+            continue
+        total = volumes[a] + volumes[b]
+        wa, wb = volumes[a] / total, volumes[b] / total
+        for c in range(3):
+            positions[a, c] = wa * positions[a, c] + wb * positions[b, c]
+            velocities[a, c] = wa * velocities[a, c] + wb * velocities[b, c]
+        volumes[a] = total
+        remove[b] = True
+        merged += 1
+        k += 2
+    return merged

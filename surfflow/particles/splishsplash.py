@@ -72,6 +72,8 @@ class SplishSplashDroplets(Droplets):
     """
 
     def __init__(self, capacity: int = 20000, particle_radius: float | None = None, **settings):
+        if settings.get("max_particles") is None:
+            settings["max_particles"] = capacity  # the engine's block holds no more
         super().__init__(capacity=capacity, **settings)
         self._sph = load_engine()
         self.capacity = int(capacity)

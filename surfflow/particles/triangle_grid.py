@@ -5,6 +5,11 @@ bounding boxes touch it (CSR: ``cell_start`` (n_cells + 1,), ``cell_triangles``)
 once; :meth:`TriangleGrid.refit` rebuilds the lists in place of the old ones when the mesh moves
 (same triangles, new positions; a counting pass, cheap next to a step).
 
+Memory is bounded whatever the mesh: at most 256 cells along an axis, and at most
+``MAX_CELLS_PER_TRIANGLE`` list entries per triangle on average. Long slivers and large
+triangles beside small ones (a fan, a CAD face) touch many cells each; where they would pass
+that, the cells are doubled in size until the lists fit.
+
 A path is the segment p0 -> p1 of one time step. Each particle visits the cells its segment's
 bounding box covers and tests their triangles with the Moller-Trumbore segment-triangle test;
 the first crossing (smallest t in [0, 1], ties to the lower triangle index) wins. One particle
@@ -19,6 +24,7 @@ import numpy as np
 from ..kernels._jit import parallel_kernel, serial_kernel
 
 PARALLEL_EPSILON = 1e-300  # |det| below this: the segment runs parallel to the triangle
+MAX_CELLS_PER_TRIANGLE = 64
 
 
 class TriangleGrid:
@@ -40,11 +46,15 @@ class TriangleGrid:
         n_cells = self.cells_per_triangle * len(self.faces)
         cell = float(np.cbrt(np.prod(extent) / n_cells))
         cell = max(cell, float(extent.max()) / 256.0)
-        self.origin = low - 1e-6 * cell
+        while True:
+            self.origin = low - 1e-6 * cell
+            self.shape = np.minimum(np.ceil((high - self.origin) / cell).astype(np.int64) + 1, 256)
+            counts = np.zeros(int(np.prod(self.shape)) + 1, dtype=np.int64)
+            count_triangle_cells(self.vertices, self.faces, self.origin, cell, self.shape, counts)
+            if counts.sum() <= MAX_CELLS_PER_TRIANGLE * len(self.faces) or self.shape.max() <= 2:
+                break
+            cell *= 2.0
         self.cell_size = cell
-        self.shape = np.minimum(np.ceil((high - self.origin) / cell).astype(np.int64) + 1, 256)
-        counts = np.zeros(int(np.prod(self.shape)) + 1, dtype=np.int64)
-        count_triangle_cells(self.vertices, self.faces, self.origin, cell, self.shape, counts)
         self.cell_start = np.zeros_like(counts)
         np.cumsum(counts[:-1], out=self.cell_start[1:])
         self.cell_triangles = np.empty(self.cell_start[-1], dtype=np.int64)

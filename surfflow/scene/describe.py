@@ -42,8 +42,17 @@ def _describe_scene(path: Path) -> dict:
             "friction": f"{scene.params.friction_model}, tensors from {scene.friction_tensor}",
             "sources": ", ".join(s.kind for s in scene.sources) or "none",
             "motion": scene.motion.kind if scene.motion is not None else "none",
+            "droplets": _describe_droplets(scene.droplets),
             "duration": f"{scene.duration} s at {scene.fps} fps ({scene.n_frames} frames)",
             "output": f"{scene.output.directory} ({', '.join(scene.output.formats)})"}
+
+
+def _describe_droplets(spec) -> str:
+    """The [droplets] table in a line: the engine and its particle budget."""
+    if spec is None:
+        return "none"
+    budget = "default" if spec.max_particles is None else f"{spec.max_particles}"
+    return f"{spec.engine}, max_particles {budget}"
 
 
 def _describe_npz(path: Path) -> dict:

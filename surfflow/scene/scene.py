@@ -144,6 +144,8 @@ class DropletSpec:
     separation: float = 0.5
     smoothing: float = 0.1
     max_volume: float = 5e-8
+    max_particles: int | None = None
+    """the most particles at once (None: sf.Droplets' default, from the available memory)."""
 
 
 @dataclass(frozen=True)

@@ -192,7 +192,7 @@ TABLES = {
                  "keep_depth": number(), "overhang_emit_depth": number(),
                  "floor": number(), "bounds": box, "drag": number(0.0),
                  "separation": number(0.0, 1.0), "smoothing": number(0.0, 1.0),
-                 "max_volume": number(0.0, low_open=True)},
+                 "max_volume": number(0.0, low_open=True), "max_particles": whole(2)},
     "render": {"directory": text, "width": whole(16), "height": whole(16),
                "color_by": choice(COLOR_MODES), "video": boolean, "camera": vector(3),
                "target": vector(3), "engine": choice(RENDER_ENGINES),
