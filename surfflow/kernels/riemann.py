@@ -23,6 +23,10 @@ d_min at a front's tip stops the water arriving behind it: measured, Ritter's fr
 ahead, piled up, at 2,000 along). The mass diffusion
 Delta = minmod(d_R - d_L, (H_j - H_i) / (e . n)_ij) is the depth jump limited by the jump of the
 free surface: zero for a lake at rest on any bottom (well balanced), the depth jump on a flat one.
+On a moving surface (acceleration a_i) c and Delta feel the felt gravity g - a (kernels/inertia.py):
+|g| (e . n) becomes |g| (e . n) + a . n and |g| H gains a . p (p = x + h n, a the edge's mean),
+so a uniformly accelerated plate is a tilted one; with nothing moving a = 0 and this is bitwise
+the gravity-only flux. Boundary segments see gravity alone.
 F_ij is computed once per edge in the orientation from the lower vertex index to the higher, so
 seen from j it is exactly -F_ij and the volume is conserved to round-off. Outflow limiting
 (alpha_i, as in kernels/continuity.py) scales every flux by its donor's factor, so d' >= 0.
@@ -39,6 +43,7 @@ import math
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
+from .inertia import along
 from .pressure import free_surface_height
 
 NO_BOUNDARY, TRANSMISSIVE, LEVEL, DISCHARGE = 0, 1, 2, 3
@@ -86,25 +91,57 @@ def midpoint_state(k, e, coords, depth, velocity, grad_depth, grad_velocity, min
 
 
 @serial_kernel
-def celerity(gravity_magnitude, rise, capillary, d):
-    """sqrt(d (|g| (e . n) + sigma k^2 / rho)): the speed of the fastest wave of depth d on a
-    surface tilted by e . n = ``rise`` (gravity's part 0 where it overhangs), ``capillary`` =
-    sigma k^2 / rho at the mesh's shortest resolved wavelength (k = pi / edge length)."""
-    return math.sqrt(d * (gravity_magnitude * max(rise, 0.0) + capillary))
+def felt_support(gravity_magnitude, rise, normal_acceleration):
+    """The felt normal gravity -(g - a) . n = |g| (e . n) + a . n that presses the film onto a
+    surface tilted by e . n = ``rise`` and accelerated by a (``normal_acceleration`` = a . n, 0
+    when nothing moves); 0 where gravity overhangs (e . n < 0) or the surface accelerates away
+    faster than gravity presses (the rules of kernels/pressure.py and kernels/inertia.py)."""
+    if rise < 0.0:
+        return 0.0
+    support = gravity_magnitude * rise + normal_acceleration
+    return support if support > 0.0 else 0.0
+
+
+@serial_kernel
+def celerity(support, capillary, d):
+    """sqrt(d (|g| (e . n) + a . n + sigma k^2 / rho)): the speed of the fastest wave of depth d
+    under the felt normal gravity ``support`` (``felt_support``), ``capillary`` = sigma k^2 / rho
+    at the mesh's shortest resolved wavelength (k = pi / edge length)."""
+    return math.sqrt(d * (support + capillary))
+
+
+@serial_kernel
+def inertial_rise(low, high, surface_acceleration, vertices, normals, bottom, depth):
+    """(a . n, a . (p_high - p_low)) with a the mean of the two ends' surface accelerations
+    (n, 3) and p = x + (b + d) n their free-surface points: the normal and the potential part
+    of the inertial force -a of a moving surface along the edge (kernels/inertia.py)."""
+    normal = 0.0
+    rise = 0.0
+    for axis in range(3):
+        a = 0.5 * (surface_acceleration[low, axis] + surface_acceleration[high, axis])
+        normal += 0.5 * (surface_acceleration[low, axis] * normals[low, axis]
+                         + surface_acceleration[high, axis] * normals[high, axis])
+        rise += a * (vertices[high, axis] + (bottom[high] + depth[high]) * normals[high, axis]
+                     - vertices[low, axis] - (bottom[low] + depth[low]) * normals[low, axis])
+    return normal, rise
 
 
 @serial_kernel
 def mass_jump(d_low, d_high, level_low, level_high, rise_low, rise_high, pressure_low,
-              pressure_high, gravity_magnitude, capillary, inverse_density):
+              pressure_high, gravity_magnitude, capillary, inverse_density, normal_acceleration,
+              inertial_potential):
     """Delta of the module docstring, oriented from the low index end to the high one: the depth
-    jump limited by the jump of the potential Phi = |g| H + p_s / rho over its stiffness
-    |g| (e . n) + sigma k^2 / rho (the depth jump where neither acts)."""
+    jump limited by the jump of the potential Phi = |g| H + a . p + p_s / rho over its stiffness
+    |g| (e . n) + a . n + sigma k^2 / rho (the depth jump where neither acts); a the surface's
+    acceleration (``inertial_rise``: its normal part and its potential jump, 0 when nothing
+    moves), so an accelerated surface is a tilted one (gravity g - a)."""
     rise = 0.5 * (rise_low + rise_high)
     stiffness = capillary
     potential = (pressure_high - pressure_low) * inverse_density
-    if rise > 0.0:
-        stiffness += gravity_magnitude * rise
-        potential += gravity_magnitude * (level_high - level_low)
+    support = gravity_magnitude * rise + normal_acceleration
+    if rise > 0.0 and support > 0.0:
+        stiffness += support
+        potential += gravity_magnitude * (level_high - level_low) + inertial_potential
     if stiffness <= 0.0:
         return d_high - d_low
     return minmod(d_high - d_low, potential / stiffness)
@@ -113,16 +150,19 @@ def mass_jump(d_low, d_high, level_low, level_high, rise_low, rise_high, pressur
 @parallel_kernel
 def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge_vectors,
                     reverse_dual_edge_vectors, dual_edge_lengths, reverse_dual_edge_lengths,
-                    edge_transforms, wall, vertex_height, normal_rise, gravity_magnitude, bottom,
-                    depth, velocity, grad_depth, grad_velocity, pressure, sigma_over_density,
-                    inverse_density, min_depth, mass_flux, momentum_flux):
+                    edge_transforms, wall, vertex_height, normal_rise, gravity_magnitude,
+                    surface_acceleration, vertices, normals, bottom, depth, velocity, grad_depth,
+                    grad_velocity, pressure, sigma_over_density, inverse_density, min_depth,
+                    mass_flux, momentum_flux):
     """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of every CSR entry; zero through a wall.
 
     neighbor_coords, reverse_coords (nnz, 2): c_ij in i's frame and c_ji in j's frame at the
     entry (i, j); dual_edge_vectors, reverse_dual_edge_vectors (nnz, 2): N_ij and N_ji likewise,
     dual_edge_lengths, reverse_dual_edge_lengths (nnz,) their lengths; edge_transforms
     (nnz, 2, 2); wall (nnz,) bool; vertex_height, normal_rise, bottom, depth (n,)
-    (kernels/pressure.py); velocity (n, 2); grad_depth (n, 2), grad_velocity (n, 2, 2);
+    (kernels/pressure.py); surface_acceleration (n, 3) the surface's acceleration a_i in world
+    space (zeros when nothing moves: gravity alone), vertices, normals (n, 3); velocity (n, 2);
+    grad_depth (n, 2), grad_velocity (n, 2, 2);
     pressure (n,) the surface pressure p_s (kernels/tension.py; zeros without surface tension),
     sigma_over_density sigma / rho (0 without), inverse_density 1 / rho.
     """
@@ -147,23 +187,31 @@ def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge
             wavenumber = 2.0 * math.pi / (math.hypot(neighbor_coords[e, 0], neighbor_coords[e, 1])
                                           + math.hypot(reverse_coords[e, 0], reverse_coords[e, 1]))
             capillary = sigma_over_density * wavenumber * wavenumber
-            c_i = celerity(gravity_magnitude, normal_rise[i], capillary, d_i)
-            c_j = celerity(gravity_magnitude, normal_rise[j], capillary, d_j)
+            c_i = celerity(felt_support(gravity_magnitude, normal_rise[i],
+                                        along(surface_acceleration, i, normals, i)),
+                           capillary, d_i)
+            c_j = celerity(felt_support(gravity_magnitude, normal_rise[j],
+                                        along(surface_acceleration, j, normals, j)),
+                           capillary, d_j)
             if capillary > 0.0 and d_i * d_j == 0.0:  # a contact line: the wet side's own flow
                 c_i, c_j = 0.0, 0.0
             level_j = free_surface_height(j, vertex_height, normal_rise, bottom, depth)
             # the mass flux, in the orientation low index -> high index (bitwise antisymmetric)
             if i < j:
                 d_lo, a_lo, c_lo, d_hi, a_hi, c_hi, sign = d_i, out_i, c_i, d_j, -out_j, c_j, 1.0
+                normal_a, rise_a = inertial_rise(i, j, surface_acceleration, vertices, normals,
+                                                 bottom, depth)
                 jump = mass_jump(d_i, d_j, level_i, level_j, normal_rise[i], normal_rise[j],
                                  pressure[i], pressure[j], gravity_magnitude, capillary,
-                                 inverse_density)
+                                 inverse_density, normal_a, rise_a)
                 length = 0.5 * (length_i + length_j)
             else:
                 d_lo, a_lo, c_lo, d_hi, a_hi, c_hi, sign = d_j, out_j, c_j, d_i, -out_i, c_i, -1.0
+                normal_a, rise_a = inertial_rise(j, i, surface_acceleration, vertices, normals,
+                                                 bottom, depth)
                 jump = mass_jump(d_j, d_i, level_j, level_i, normal_rise[j], normal_rise[i],
                                  pressure[j], pressure[i], gravity_magnitude, capillary,
-                                 inverse_density)
+                                 inverse_density, normal_a, rise_a)
                 length = 0.5 * (length_j + length_i)
             s_lo, s_hi = hll_speeds(d_lo, a_lo, c_lo, d_hi, a_hi, c_hi)
             mass_flux[e] = sign * length * hll(s_lo, s_hi, d_lo * a_lo, d_hi * a_hi, jump)
@@ -214,8 +262,8 @@ def boundary_flux(i, kind, value, segment_0, segment_1, vertex_height, normal_ri
         return flux, -flux * speed * n0, -flux * speed * n1
     # LEVEL: a ghost cell at the free-surface height ``value``, moving with i's velocity
     d_ghost = max(0.0, (value - vertex_height[i]) / rise - bottom[i]) if rise > 0.0 else d
-    c = celerity(gravity_magnitude, rise, 0.0, d)
-    c_ghost = celerity(gravity_magnitude, rise, 0.0, d_ghost)
+    c = celerity(gravity_magnitude * max(rise, 0.0), 0.0, d)
+    c_ghost = celerity(gravity_magnitude * max(rise, 0.0), 0.0, d_ghost)
     s_left, s_right = hll_speeds(d, normal, c, d_ghost, normal, c_ghost)
     if s_right - s_left <= 0.0:
         return 0.0, 0.0, 0.0

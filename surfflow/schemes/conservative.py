@@ -52,16 +52,25 @@ class ConservativeScheme:
         self.segments: tuple[BoundarySegment, ...] = ()
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
         self.no_pressure = np.zeros(n)
+        self.no_acceleration = np.zeros((n, 3))
+        self.surface_acceleration = self.no_acceleration
         self.bind([], None, [], None)
 
     def bind(self, accelerations, find_walls, holds, tension) -> None:
         """The terms' methods to call in every Runge-Kutta stage (``terms/base.py``): those that
         add an acceleration (each with the array it adds to: gravity's for a term
-        ``like_gravity``), the one that finds the walls, those that hold after the update; and
+        ``like_gravity``, whose surface acceleration (n, 3) the fluxes' wave speeds and mass
+        jump feel too: gravity g - a), the one that finds the walls, those that hold after the update; and
         the surface tension term (None without), whose pressure the fluxes see."""
         self.accelerations = [(accelerate, self.acceleration if accelerate.__self__.like_gravity
                                else self.term_acceleration) for accelerate in accelerations]
         self.find_walls, self.holds = find_walls, holds
+        moving = [accelerate.__self__.acceleration for accelerate in accelerations
+                  if accelerate.__self__.like_gravity]
+        if len(moving) > 1:
+            raise NotImplementedError("the conservative scheme feels one moving surface's "
+                                      "acceleration, not several")
+        self.surface_acceleration = moving[0] if moving else self.no_acceleration
         self.surface_pressure = self.no_pressure if tension is None else tension.pressure
         self.sigma_over_density = self.params.surface_tension / self.params.density
 
@@ -135,7 +144,8 @@ class ConservativeScheme:
                         self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
                         self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
                         state.shoreline_wall, f.vertex_height, f.normal_rise,
-                        p.gravity_magnitude, bottom, depth, velocity, self.grad_depth,
+                        p.gravity_magnitude, self.surface_acceleration, g.vertices, g.normals,
+                        bottom, depth, velocity, self.grad_depth,
                         self.grad_velocity, self.surface_pressure, self.sigma_over_density,
                         1.0 / p.density, p.min_depth, self.mass_flux, self.momentum_flux)
         boundary_fluxes(self.boundary_kind, self.boundary_value, self.boundary_segments,

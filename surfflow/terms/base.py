@@ -43,7 +43,9 @@ depth (n,) and velocity (n, 2) (not the state's): ``accelerate`` adds the term's
 (n, 2, m/s^2 in each vertex's frame) to ``acceleration``, so a force meets the friction in every
 stage as gravity does. A term whose ``like_gravity`` is True (a moving surface's inertia) adds to
 gravity's own array, applied in conservation form on the stage's old depth, so an accelerated
-plate is exactly a tilted one; the others' (tension, wind) act on the updated velocity,
+plate is exactly a tilted one (such a term also has ``acceleration`` (n, 3), the surface's
+acceleration a_i in world space, whose normal part and potential the conservative scheme's HLL
+wave speeds and mass jump feel: gravity g - a_i); the others' (tension, wind) act on the updated velocity,
 u' += dt a, so a steady wind-driven film's speed is exact; then
 ``find_walls`` writes the wet/dry faces the stage's fluxes may not cross into ``walls``
 (nnz,) bool; ``hold`` runs after the stage's momentum update, before its friction (a static
