@@ -91,6 +91,14 @@ def midpoint_state(k, e, coords, depth, velocity, grad_depth, grad_velocity, min
 
 
 @serial_kernel
+def carried(edge_transforms, e, u0, u1):
+    """M_ij (u0, u1): a tangent vector of j's frame carried into i's at the CSR entry e = (i, j)
+    (edge_transforms (nnz, 2, 2))."""
+    return (edge_transforms[e, 0, 0] * u0 + edge_transforms[e, 0, 1] * u1,
+            edge_transforms[e, 1, 0] * u0 + edge_transforms[e, 1, 1] * u1)
+
+
+@serial_kernel
 def felt_support(gravity_magnitude, rise, normal_acceleration):
     """The felt normal gravity -(g - a) . n = |g| (e . n) + a . n that presses the film onto a
     surface tilted by e . n = ``rise`` and accelerated by a (``normal_acceleration`` = a . n, 0
@@ -219,8 +227,7 @@ def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge
             # mass flux times its donor's velocity (the mass flux's capillary speeds would
             # diffuse momentum into thin cells with no mass to carry it; this way a vertex's
             # new velocity is a mean of its own and its donors')
-            tj0 = edge_transforms[e, 0, 0] * uj0 + edge_transforms[e, 0, 1] * uj1
-            tj1 = edge_transforms[e, 1, 0] * uj0 + edge_transforms[e, 1, 1] * uj1
+            tj0, tj1 = carried(edge_transforms, e, uj0, uj1)
             if capillary > 0.0:
                 up0, up1 = (ui0, ui1) if mass_flux[e] > 0.0 else (tj0, tj1)
                 momentum_flux[e, 0] = mass_flux[e] * up0
@@ -336,10 +343,9 @@ def conservative_stage(offsets, indices, edge_transforms, wall_projections, dual
                 j = indices[e]
                 volume = -factor * mass_flux[e]
                 inflow += volume
-                in0 += volume * (edge_transforms[e, 0, 0] * velocity[j, 0]
-                                 + edge_transforms[e, 0, 1] * velocity[j, 1])
-                in1 += volume * (edge_transforms[e, 1, 0] * velocity[j, 0]
-                                 + edge_transforms[e, 1, 1] * velocity[j, 1])
+                uj0, uj1 = carried(edge_transforms, e, velocity[j, 0], velocity[j, 1])
+                in0 += volume * uj0
+                in1 += volume * uj1
         leaving = boundary_mass[i]
         factor = alpha_i if leaving > 0.0 else 1.0
         net += factor * leaving

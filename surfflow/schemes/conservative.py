@@ -51,6 +51,7 @@ class ConservativeScheme:
         self.boundary_segments = np.zeros((n, 2))
         self.segments: tuple[BoundarySegment, ...] = ()
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
+        self.sigma_over_density = params.surface_tension / params.density
         self.no_pressure = np.zeros(n)
         self.no_acceleration = np.zeros((n, 3))
         self.surface_acceleration = self.no_acceleration
@@ -72,7 +73,6 @@ class ConservativeScheme:
                                       "acceleration, not several")
         self.surface_acceleration = moving[0] if moving else self.no_acceleration
         self.surface_pressure = self.no_pressure if tension is None else tension.pressure
-        self.sigma_over_density = self.params.surface_tension / self.params.density
 
     def use_geometry(self, geom, fields) -> None:
         """Reset the boundary arrays from the global boundary kind, then the named segments."""
