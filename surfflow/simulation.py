@@ -86,9 +86,9 @@ class Simulation(SurfaceModel):
         self.sources = []
         super().__init__(geom, params, n_dyes)
         self.crash_dir = os.fspath(crash_dir)
-        self.particles = Droplets() if particles is True else particles or None
-        if self.particles is not None:
-            self.add_term(ParticleCoupling(geom, self.params, self.particles))
+        self.particles = None
+        if particles is not None and particles is not False:
+            self._add_droplets(Droplets() if particles is True else particles)
         if motion is not None:
             self.set_motion(motion)
 
@@ -162,6 +162,8 @@ class Simulation(SurfaceModel):
         goes back to where it was, with its positions' history."""
         s = self.state
         s.load_dict(data)
+        if len(data.get("emitter_kinds", ())) and self.particles is None:
+            self._add_droplets(Droplets())
         if "motion_positions" in data and not self.term("motion"):
             self.add_term(SurfaceMotion(self.geometry, self.params))
         if (s.soluble_layer.any() or s.dissolved.any()) and not self.term("dissolution"):
@@ -197,6 +199,30 @@ class Simulation(SurfaceModel):
         place_source(source, self.geometry.vertices, self.geometry.dual_areas)
         self.sources.append(source)
         return source
+
+    # ---- emitters: liquid poured as particles (particles/emitters.py) -------------------------
+
+    def add_emitter(self, emitter):
+        """Pour from ``emitter``, an :class:`~surfflow.Nozzle` or :class:`~surfflow.Rain`, whose
+        particles fall, hit the surface and join the film (the default ``Droplets`` join the
+        simulation if it has none). Returns the handle (see :meth:`remove_emitter`)."""
+        if self.particles is None:
+            self._add_droplets(Droplets())
+        return self.term("droplets").add_emitter(emitter)
+
+    @property
+    def emitters(self) -> tuple:
+        """The emitters pouring now, in the order added."""
+        return tuple(self.term("droplets").emitters) if self.particles is not None else ()
+
+    def remove_emitter(self, handle) -> None:
+        """Stop and forget an emitter (what it holds unreleased leaves as a last parcel)."""
+        if self.particles is not None:
+            self.term("droplets").emitters.remove(handle)
+
+    def _add_droplets(self, droplets) -> None:
+        self.particles = droplets
+        self.add_term(ParticleCoupling(self.geometry, self.params, droplets, self.n_dyes))
 
     # ---- diagnostics --------------------------------------------------------------------------
 

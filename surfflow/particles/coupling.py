@@ -7,19 +7,25 @@ Per step of length dt, after the film's depth update:
    absorbed at the first crossing, in the triangle (a, b, c) with barycentric weights w_k:
    its volume V joins the film there, d_k += w_k V / A_k, and its tangential momentum mixes
    into the film's, u_k = (d_k u_k + w_k V / A_k T_k v) / (d_k + w_k V / A_k) (T_k the vertex's
-   tangent frame, so only the tangential part of v counts); dyes are diluted by volume; all
-   the particles landing on a vertex in a step are added to it at once;
+   tangent frame, so only the tangential part of v counts); the particle's dyes c_p mix in by
+   volume, c_k = (d_k c_k + w_k V / A_k c_p) / (d_k + w_k V / A_k); all the particles landing
+   on a vertex in a step are added to it at once;
 2. particles below the floor or outside the bounds are removed and booked as ``lost``;
 3. where the film is deeper than its emission threshold, d_i > eps1_i, the excess leaves:
    d_i = eps2 (``keep_depth``) and m_i = ceil((d_i - eps2) A_i / V_i) particles share the
    volume (d_i - eps2) A_i equally, V_i = max(V_drop, pi/6 A_i^(3/2)) (a drop, or a parcel as
    wide as the cell: ``budget.py``), placed at the free-surface point
    x_i + (b_i + d_i) n_i (stacked a particle's diameter apart along n_i) with the film's world
-   velocity. eps1_i is ``emit_depth`` and ``overhang_emit_depth`` where the surface faces away
+   velocity and dyes. eps1_i is ``emit_depth`` and ``overhang_emit_depth`` where the surface faces away
    from gravity (g . n_i > 0). A step emits at most half the droplets' budget (the counts are
    cut in proportion, at least one each) and particles in flight merge to make room for it.
 
-The absorbed, lost and emitted volumes go back to the step, which books them. Absorption goes
+Emitters (``emitters.py``: nozzles and rain) release their particles after the droplets' flight
+and before the collision query, each at the point of its path it has reached by the end of the
+step, so they land in the step they reach the surface.
+
+The absorbed, lost and emitted volumes, and what the emitters poured and rained, go back to the
+step, which books them. Absorption goes
 first and emission last, so after the stage no vertex is deeper than its
 threshold. Emission counts are per vertex, their prefix sum gives each vertex its slots, and
 each vertex fills its own slots: the particle order does not depend on the thread count.
@@ -38,17 +44,19 @@ from ..terms.base import Term, Volumes
 from .budget import check_budget_fits_mesh
 from .droplets import Droplets
 from .dynamics import sphere_radius
+from .release import EmitterSet
 from .triangle_grid import TriangleGrid
 
 
 class ParticleCoupling(Term):
-    """Emission and absorption between a simulation's film and its ``droplets``; the droplets'
+    """Emission and absorption between a simulation's film (with ``n_dyes`` dyes) and its
+    ``droplets``, and the ``emitters`` that pour into them; the droplets' and the emitters'
     state is the term's state, their volume in flight its ``airborne_volume``."""
 
     name = "droplets"
     stages = ("exchange", "airborne_volume")
 
-    def __init__(self, geom, params, droplets: Droplets):
+    def __init__(self, geom, params, droplets: Droplets, n_dyes: int = 0):
         if not isinstance(droplets, Droplets):
             raise ParameterError(f"particles={droplets!r}: pass sf.Droplets(...) (or another "
                                  "system built on it), True for the defaults, or None")
@@ -60,15 +68,17 @@ class ParticleCoupling(Term):
         magnitude = float(np.linalg.norm(gravity))
         self.up = -gravity / magnitude if magnitude > 0.0 else np.zeros(3)
         droplets.gravity = gravity
+        droplets.use_dyes(n_dyes)
         self.emit_count = np.zeros(geom.n_vertices, dtype=np.int64)
         self.emit_offset = np.zeros(geom.n_vertices + 1, dtype=np.int64)
-        self.landing = np.zeros((geom.n_vertices, 3))
+        self.landing = np.zeros((geom.n_vertices, 3 + n_dyes))
         self.grid = None
         self.use_geometry(geom)
         if droplets.bounds is None:
             low, high = self.grid.vertices.min(axis=0), self.grid.vertices.max(axis=0)
             margin = float(np.linalg.norm(high - low))
             droplets.bounds = (low - margin, high + margin)
+        self.emitters = EmitterSet(droplets, self.up, n_dyes)
 
     def use_geometry(self, geom) -> None:
         """Follow a moved mesh: refit the collision grid and the emission thresholds.
@@ -90,26 +100,33 @@ class ParticleCoupling(Term):
         the volumes absorbed, lost and emitted (m^3)."""
         drops = self.droplets
         drops.step(dt)
+        released = self.emitters.release(state.time, dt)
         n = drops.count
         self.grid.first_hits(drops.previous_positions, drops.positions, drops.hit_triangle[:n],
                              drops.hit_weights[:n])
         absorbed = gather_landings(
             drops.hit_triangle[:n], drops.hit_weights[:n], drops.volumes, drops.velocities,
-            geom.faces, geom.dual_areas, geom.tangent_frames, self.landing)
+            drops.dyes, geom.faces, geom.dual_areas, geom.tangent_frames, self.landing)
         if absorbed > 0.0:
             add_landings(self.landing, state.depth, state.velocity, state.dye)
         lost = drops.remove_hits_and_lost(drops.hit_triangle[:n], self.up)
-        return {"absorbed": absorbed, "lost": lost, "emitted": self.emit(state)}
+        return {"absorbed": absorbed, "lost": lost, "emitted": self.emit(state), **released}
 
     def airborne_volume(self) -> float:
-        """The volume of the droplets in flight (m^3)."""
-        return self.droplets.airborne_volume()
+        """The volume of the droplets in flight and in the emitters' unreleased parcels (m^3)."""
+        return self.droplets.airborne_volume() + self.emitters.pending_volume()
+
+    def add_emitter(self, emitter):
+        """Pour from ``emitter`` (a :class:`~surfflow.particles.emitters.Nozzle` or ``Rain``),
+        checked against this surface; returns it."""
+        return self.emitters.add(emitter, self.grid)
 
     def state_dict(self) -> dict:
-        return self.droplets.state_dict()
+        return {**self.droplets.state_dict(), **self.emitters.state_dict()}
 
     def load_state_dict(self, data: dict) -> None:
         self.droplets.load_state_dict(data)
+        self.emitters.load_state_dict(data, self.grid)
 
     def emit(self, state) -> float:
         """Step 3: move the film's excess into new particles; returns their volume."""
@@ -128,7 +145,7 @@ class ParticleCoupling(Term):
         first = drops.reserve(total)
         emit_particles(g.vertices, g.normals, g.tangent_frames, state.bottom, g.dual_areas,
                        p.keep_depth, self.emit_count, self.emit_offset, first, state.depth,
-                       state.velocity, *drops.buffers)
+                       state.velocity, state.dye, *drops.buffers)
         return float(drops.volumes[first:].sum())
 
 
@@ -156,8 +173,10 @@ def thin_emissions(emit_count, total, emitters, most):
 
 @parallel_kernel
 def emit_particles(vertices, normals, tangent_frames, bottom, dual_areas, keep_depth, emit_count,
-                   emit_offset, first, depth, velocity, positions, previous, velocities, volumes):
-    """Fill vertex i's slots first + emit_offset[i] + k, k < emit_count[i], and set d_i = eps2."""
+                   emit_offset, first, depth, velocity, dye, positions, previous, velocities,
+                   volumes, dyes):
+    """Fill vertex i's slots first + emit_offset[i] + k, k < emit_count[i] (carrying the film's
+    dyes there), and set d_i = eps2."""
     for i in numba.prange(depth.shape[0]):
         m = emit_count[i]
         if m == 0:
@@ -173,16 +192,18 @@ def emit_particles(vertices, normals, tangent_frames, bottom, dual_areas, keep_d
                 velocities[slot, a] = (velocity[i, 0] * tangent_frames[i, 0, a]
                                        + velocity[i, 1] * tangent_frames[i, 1, a])
             volumes[slot] = volume
+            for c in range(dye.shape[1]):
+                dyes[slot, c] = dye[i, c]
         depth[i] = keep_depth
 
 
 @serial_kernel
-def gather_landings(hit_triangle, hit_weights, volumes, velocities, faces, dual_areas,
+def gather_landings(hit_triangle, hit_weights, volumes, velocities, dyes, faces, dual_areas,
                     tangent_frames, landing):
     """Step 1's deposit, gathered: for every particle with hit_triangle >= 0 (in particle
     order: it scatters onto vertices), add to each vertex k of the triangle its added depth
-    w_pk V_p / A_k and tangential momentum into ``landing`` (n, 3); returns the volume
-    absorbed."""
+    w_pk V_p / A_k, tangential momentum and dye depths (dyes (p, n_dyes)) into ``landing``
+    (n, 3 + n_dyes); returns the volume absorbed."""
     absorbed = 0.0
     for p in range(hit_triangle.shape[0]):
         f = hit_triangle[p]
@@ -198,15 +219,17 @@ def gather_landings(hit_triangle, hit_weights, volumes, velocities, faces, dual_
                 landing[i, 1 + a] += added * (tangent_frames[i, a, 0] * velocities[p, 0]
                                               + tangent_frames[i, a, 1] * velocities[p, 1]
                                               + tangent_frames[i, a, 2] * velocities[p, 2])
+            for c in range(dyes.shape[1]):
+                landing[i, 3 + c] += added * dyes[p, c]
         absorbed += volumes[p]
     return absorbed
 
 
 @parallel_kernel
 def add_landings(landing, depth, velocity, dye):
-    """Add what landed on each vertex (``landing`` (n, 3), zeroed after) to the film at once:
-    one addition per vertex and step, so the depth's round-off does not grow with the number
-    of particles landing there; velocity mixed by momentum, dyes diluted by volume."""
+    """Add what landed on each vertex (``landing`` (n, 3 + n_dyes), zeroed after) to the film
+    at once: one addition per vertex and step, so the depth's round-off does not grow with the
+    number of particles landing there; velocity mixed by momentum, dyes by volume."""
     for i in numba.prange(depth.shape[0]):
         if landing[i, 0] == 0.0:
             continue
@@ -215,6 +238,6 @@ def add_landings(landing, depth, velocity, dye):
         for a in range(2):
             velocity[i, a] = (old * velocity[i, a] + landing[i, 1 + a]) / new
         for c in range(dye.shape[1]):
-            dye[i, c] *= old / new
+            dye[i, c] = dye[i, c] * (old / new) + landing[i, 3 + c] / new
         depth[i] = new
-        landing[i, 0] = landing[i, 1] = landing[i, 2] = 0.0
+        landing[i, :] = 0.0

@@ -89,6 +89,7 @@ class Droplets:
                               else check_max_particles(max_particles))
         self.gravity = np.array([0.0, -9.81, 0.0])
         self.count = 0
+        self.n_dyes = 0
         self._allocate(min(max(int(capacity), 16), self.max_particles))
 
     # ---- the interface ----------------------------------------------------------------------
@@ -109,6 +110,19 @@ class Droplets:
         return self._volumes[:self.count]
 
     @property
+    def dyes(self) -> np.ndarray:
+        """(p, k) dye concentrations the particles carry (k: the simulation's ``n_dyes``), a
+        view; emitted with their emitter's dye or the film's at the vertex that shed them."""
+        return self._dyes[:self.count]
+
+    def use_dyes(self, n_dyes: int) -> None:
+        """Carry ``n_dyes`` dye concentrations per particle (the live particles' set to 0 for
+        new ones); a Simulation calls it with its own ``n_dyes``."""
+        if n_dyes != self.n_dyes:
+            self.n_dyes = int(n_dyes)
+            self._allocate(len(self._volumes))
+
+    @property
     def previous_positions(self) -> np.ndarray:
         """(p, 3) positions before the last :meth:`step`: each particle's path is the segment
         from here to ``positions`` (what the collision query tests)."""
@@ -118,8 +132,9 @@ class Droplets:
         """Sum of the particle volumes (m^3), serial (deterministic)."""
         return float(self.volumes.sum())
 
-    def add(self, positions, velocities, volumes) -> None:
-        """Append particles: positions (p, 3), velocities (p, 3), volumes (p,) > 0."""
+    def add(self, positions, velocities, volumes, dyes=None) -> None:
+        """Append particles: positions (p, 3), velocities (p, 3), volumes (p,) > 0, and
+        optionally their dye concentrations (p, n_dyes) (default 0)."""
         positions = np.asarray(positions, dtype=np.float64).reshape(-1, 3)
         p = len(positions)
         velocities = np.asarray(velocities, dtype=np.float64).reshape(-1, 3)
@@ -131,11 +146,16 @@ class Droplets:
                 and np.isfinite(volumes).all() and (volumes > 0.0).all()):
             raise ParameterError("add: positions, velocities and volumes must be finite and the "
                                  "volumes > 0")
+        dyes = np.zeros((p, self.n_dyes)) if dyes is None else np.asarray(dyes, dtype=np.float64)
+        if dyes.shape != (p, self.n_dyes):
+            raise ParameterError(f"add: dyes {dyes.shape} must be ({p}, {self.n_dyes}): one row "
+                                 "per particle, one column per dye")
         first = self.reserve(p)
         self._positions[first:first + p] = positions
         self._previous[first:first + p] = positions
         self._velocities[first:first + p] = velocities
         self._volumes[first:first + p] = volumes
+        self._dyes[first:first + p] = dyes
 
     def reserve(self, extra: int) -> int:
         """Make room for ``extra`` more particles (merging particles in flight if the budget
@@ -167,24 +187,25 @@ class Droplets:
                 cell = math.inf  # one cell: any two particles
             build_buckets(self._positions, self.count, cell, self._table_mask, self._bucket,
                           self._bucket_start, self._sorted)
-            merge_pairs(self._positions, self._velocities, self._volumes, self.count, cell,
-                        self._sorted, self.count - target, self._remove)
+            merge_pairs(self._positions, self._velocities, self._volumes, self._dyes,
+                        self.count, cell, self._sorted, self.count - target, self._remove)
             self.count = compact(self._remove, self.count, self._positions, self._velocities,
-                                 self._volumes)
+                                 self._volumes, self._dyes)
             cell *= 2.0
 
     @property
     def buffers(self) -> tuple:
-        """The full-capacity arrays (positions, previous_positions, velocities, volumes) that
-        kernels fill in place after :meth:`reserve`; rows past ``count`` are unused."""
-        return self._positions, self._previous, self._velocities, self._volumes
+        """The full-capacity arrays (positions, previous_positions, velocities, volumes, dyes)
+        that kernels fill in place after :meth:`reserve`; rows past ``count`` are unused."""
+        return self._positions, self._previous, self._velocities, self._volumes, self._dyes
 
     def remove(self, mask) -> None:
         """Remove the particles where the (p,) bool ``mask`` is set, keeping the others' order."""
         mask = np.asarray(mask, dtype=bool)
         if mask.shape != (self.count,):
             raise ParameterError(f"remove: mask has shape {mask.shape}, needs ({self.count},)")
-        self.count = compact(mask, self.count, self._positions, self._velocities, self._volumes)
+        self.count = compact(mask, self.count, self._positions, self._velocities, self._volumes,
+                             self._dyes)
 
     def step(self, dt: float) -> None:
         """Move every particle over dt: free flight, then the neighbour interaction."""
@@ -208,7 +229,7 @@ class Droplets:
         lost = mark_removed(self._positions, self._volumes, self.count, hit_triangle, up,
                             self.floor, low, high, self._remove)
         self.count = compact(self._remove, self.count, self._positions, self._velocities,
-                             self._volumes)
+                             self._volumes, self._dyes)
         return lost
 
     # ---- state ------------------------------------------------------------------------------
@@ -217,14 +238,15 @@ class Droplets:
         """Copies of the particle arrays, for checkpoints."""
         return {"particle_positions": self.positions.copy(),
                 "particle_velocities": self.velocities.copy(),
-                "particle_volumes": self.volumes.copy()}
+                "particle_volumes": self.volumes.copy(), "particle_dyes": self.dyes.copy()}
 
     def load_state_dict(self, data: dict) -> None:
         """Replace the particles with what :meth:`state_dict` returned."""
         self.count = 0
         if "particle_volumes" in data:
+            dyes = data.get("particle_dyes")  # absent from checkpoints of before particle dyes
             self.add(data["particle_positions"], data["particle_velocities"],
-                     data["particle_volumes"])
+                     data["particle_volumes"], None if dyes is None or dyes.size == 0 else dyes)
 
     def _allocate(self, capacity: int) -> None:
         """(Re)allocate every per-particle array for ``capacity`` particles, keeping the live ones."""
@@ -235,11 +257,11 @@ class Droplets:
                             ("_velocity_change", (capacity, 3)), ("_volumes", (capacity,)),
                             ("_bucket", (capacity,)), ("_sorted", (capacity,)),
                             ("_remove", (capacity,)), ("hit_triangle", (capacity,)),
-                            ("hit_weights", (capacity, 3))):
+                            ("hit_weights", (capacity, 3)), ("_dyes", (capacity, self.n_dyes))):
             dtype = {"_bucket": np.int64, "_sorted": np.int64, "hit_triangle": np.int64,
                      "_remove": np.bool_}.get(name, np.float64)
             array = np.zeros(shape, dtype=dtype)
-            if old is not None:
+            if old is not None and getattr(self, name).shape[1:] == shape[1:]:
                 array[:n] = getattr(self, name)[:n]
             setattr(self, name, array)
         table = 1 << int(math.ceil(math.log2(2 * capacity)))

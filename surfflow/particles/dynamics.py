@@ -158,7 +158,7 @@ def mark_removed(positions, volumes, n, hit_triangle, up, floor, low, high, remo
 
 
 @serial_kernel
-def compact(remove, n, positions, velocities, volumes):
+def compact(remove, n, positions, velocities, volumes, dyes):
     """Drop the particles [0, n) with remove set, keeping the order; returns the new count."""
     kept = 0
     for p in range(n):
@@ -167,17 +167,20 @@ def compact(remove, n, positions, velocities, volumes):
         for a in range(3):
             positions[kept, a] = positions[p, a]
             velocities[kept, a] = velocities[p, a]
+        for c in range(dyes.shape[1]):
+            dyes[kept, c] = dyes[p, c]
         volumes[kept] = volumes[p]
         kept += 1
     return kept
 
 
 @serial_kernel
-def merge_pairs(positions, velocities, volumes, n, cell, sorted_particles, excess, remove):
+def merge_pairs(positions, velocities, volumes, dyes, n, cell, sorted_particles, excess, remove):
     """Merge particles [0, n) in pairs until ``excess`` of them are gone (or no pair is left):
     two particles that follow each other in ``sorted_particles`` (``build_buckets``' order)
     and lie in the same grid cell become the first of them, with the summed volume and the
-    volume-weighted position and velocity (volume and momentum kept); the second is marked in
+    volume-weighted position, velocity and dyes (volume, momentum and dye kept); the second
+    is marked in
     ``remove`` (n,). Returns how many were merged away."""
     remove[:n] = False
     merged = 0
@@ -192,6 +195,8 @@ def merge_pairs(positions, velocities, volumes, n, cell, sorted_particles, exces
         for c in range(3):
             positions[a, c] = wa * positions[a, c] + wb * positions[b, c]
             velocities[a, c] = wa * velocities[a, c] + wb * velocities[b, c]
+        for c in range(dyes.shape[1]):
+            dyes[a, c] = wa * dyes[a, c] + wb * dyes[b, c]
         volumes[a] = total
         remove[b] = True
         merged += 1
