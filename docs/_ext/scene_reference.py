@@ -28,6 +28,7 @@ SPEC_CLASSES = {
     "soluble_layer": scene_module.LayerSpec, "output": scene_module.OutputSpec,
     "render": scene_module.RenderSpec, "droplets": scene_module.DropletSpec,
     "sources": scene_module.SourceSpec, "boundaries": scene_module.BoundarySpec,
+    "emitters": scene_module.EmitterSpec,
     "precompute": PrecomputeParams,
 }
 
@@ -109,6 +110,20 @@ KEY_TEXT = {
     ("sources", "rate"): "m^3/s for `pour` and `sink`, m/s (depth per second) for `rain`",
     ("sources", "start"): "time it starts (s)",
     ("sources", "stop"): "time it stops (s; default: never)",
+    ("emitters", "type"): "`nozzle` (a stream of particles from a spout) or `rain` (drops falling "
+                          "through a box)",
+    ("emitters", "position"): "nozzle: centre of the spout's exit disc (m); it must lie outside the mesh",
+    ("emitters", "direction"): "nozzle: where the stream points, e.g. `[0, -1, 0]` (any length)",
+    ("emitters", "speed"): "nozzle: exit speed along `direction` (m/s; 0 drips)",
+    ("emitters", "radius"): "nozzle: radius of the exit disc the particles leave from (m)",
+    ("emitters", "rate"): "nozzle: volume poured per second (m^3/s), > 0",
+    ("emitters", "region"): "rain: the box `[[x0, y0, z0], [x1, y1, z1]]` (m) the drops fall through; "
+                            "they start at its top over its horizontal area",
+    ("emitters", "intensity"): "rain: rain rate (mm/h) over the region's horizontal area; drop sizes "
+                               "Marshall-Palmer",
+    ("emitters", "start"): "time it starts (s)",
+    ("emitters", "stop"): "time it stops (s; default: never)",
+    ("emitters", "color"): "a dye colour the particles carry and leave where they land (as for sources)",
     ("sources", "color"): "a dye colour: each distinct colour is one dye the viewer and `dye` field mix",
     ("boundaries", "type"): "`inflow` (a discharge), `level` (a free-surface height) or `transmissive` (outflow)",
     ("boundaries", "discharge"): "inflow discharge per metre of boundary (m^2/s)",
@@ -261,6 +276,8 @@ TABLE_TEXT = {
     "droplets": "Droplets leaving and rejoining the film; the table turns them on.",
     "render": "What `surfflow render` and the viewer draw.",
     "sources": "Pours, rain and sinks: an array of tables, `[[sources]]`, as many as you like.",
+    "emitters": "Nozzles and rain pouring liquid as particles that fall onto the surface: "
+                "`[[emitters]]`, as many as you like (see [emitters](../guide/emitters.md)).",
     "boundaries": "Open boundary segments, `[[boundaries]]` (conservative scheme).",
     "motion": "What moves the mesh; `type` picks the motion and its keys.",
 }
@@ -284,6 +301,7 @@ def scene_reference() -> str:
     tables = [("", "top level", schema.TOP_LEVEL)]
     tables += [(name, f"[{name}]", keys) for name, keys in schema.TABLES.items()]
     tables += [("sources", "[[sources]]", schema.SOURCE_KEYS),
+               ("emitters", "[[emitters]]", schema.EMITTER_KEYS),
                ("boundaries", "[[boundaries]]", schema.BOUNDARY_KEYS),
                ("motion", "[motion]", MOTION_KEYS)]
     lines = []

@@ -166,8 +166,8 @@ class Rain:
     region : ((3,), (3,)) floats, m
         the box ``((x0, y0, z0), (x1, y1, z1))``; drops start at its top over its horizontal
         shadow (perpendicular to gravity).
-    intensity : float > 0
-        the rain rate in mm/h (depth per hour over the horizontal area).
+    intensity : float > 0, mm/h
+        the rain rate: depth per hour over the horizontal area (1 mm/h is 2.78e-7 m/s).
     start, stop : float, s
         the active interval [start, stop).
     dye : int or None

@@ -171,8 +171,10 @@ def emitter_from_numbers(kind: str, row: np.ndarray):
         raise ParameterError("the state holds a nozzle whose rate is a function, which a state "
                              "dict cannot store; add the same Nozzle (sim.add_emitter) before "
                              "load_state_dict")
-    return Nozzle(position=row[0:3], direction=row[3:6], speed=row[6], radius=row[7],
-                  rate=row[8], start=start, stop=stop, dye=dye)
+    nozzle = Nozzle(position=row[0:3], direction=row[3:6], speed=row[6], radius=row[7],
+                    rate=row[8], start=start, stop=stop, dye=dye)
+    nozzle.direction = row[3:6].copy()  # unit already: normalising again may move its last bits
+    return nozzle
 
 
 def check_nozzle_outside(nozzle: Nozzle, grid, reach: float) -> None:

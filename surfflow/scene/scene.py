@@ -63,6 +63,28 @@ class SourceSpec:
 
 
 @dataclass(frozen=True)
+class EmitterSpec:
+    """A nozzle (``position``, ``direction``, ``speed`` m/s, ``radius`` m, ``rate`` m^3/s) or rain
+    (``region`` box, ``intensity`` mm/h) pouring particles (``sf.Nozzle``, ``sf.Rain``)."""
+
+    kind: str
+    position: tuple | None = None
+    direction: tuple | None = None
+    speed: float | None = None
+    radius: float | None = None
+    rate: float | None = None
+    region: tuple | None = None
+    intensity: float | None = None
+    start: float = 0.0
+    stop: float = float("inf")
+    color: tuple | None = None
+
+
+EMITTER_NEEDS = {"nozzle": ("position", "direction", "speed", "radius", "rate"),
+                 "rain": ("region", "intensity")}
+
+
+@dataclass(frozen=True)
 class BoundarySpec:
     """An open boundary segment (``Simulation.set_boundary``): the boundary vertices on the plane
     through ``point`` with ``normal``; ``discharge`` (m^2/s) for inflow, ``level`` (m) for level."""
@@ -174,6 +196,8 @@ class Scene:
     droplets: DropletSpec | None = None
     boundaries: tuple = ()
     """the [[boundaries]] segments (BoundarySpec), empty for none."""
+    emitters: tuple = ()
+    """the [[emitters]] (EmitterSpec): nozzles and rain pouring particles, empty for none."""
 
     @property
     def n_frames(self) -> int:
@@ -188,8 +212,10 @@ class Scene:
 
     @property
     def dye_colors(self) -> tuple:
-        """The distinct source colours, in order of first use: dye k has colour dye_colors[k]."""
-        return tuple(dict.fromkeys(s.color for s in self.sources if s.color is not None))
+        """The distinct source and emitter colours, in order of first use (sources first): dye k
+        has colour dye_colors[k]."""
+        colors = [s.color for s in (*self.sources, *self.emitters) if s.color is not None]
+        return tuple(dict.fromkeys(colors))
 
 
 def load_scene(path: str | os.PathLike) -> Scene:
@@ -268,7 +294,7 @@ class _SceneReader:
         return checked
 
     def scene(self) -> Scene:
-        table_names = (*schema.TABLES, "sources", "motion", "boundaries")
+        table_names = (*schema.TABLES, "sources", "motion", "boundaries", "emitters")
         top = self.table((), self.raw, {**schema.TOP_LEVEL, **dict.fromkeys(table_names, _unchanged)})
         sections = {name: self.table((name,), self.raw.get(name, {}), checkers)
                     for name, checkers in schema.TABLES.items()}
@@ -294,6 +320,7 @@ class _SceneReader:
             motion=self.motion(self.raw.get("motion")),
             droplets=self.droplets(sections["droplets"]) if "droplets" in self.raw else None,
             boundaries=self.boundaries(self.raw.get("boundaries", []), sections["solver"]),
+            emitters=self.emitters(self.raw.get("emitters", [])),
         )
 
     @staticmethod
@@ -387,6 +414,29 @@ class _SceneReader:
             if values.get("stop", float("inf")) <= values.get("start", 0.0):
                 raise self.fail(("sources", k, "stop"), "must be later than 'start'")
             specs.append(SourceSpec(kind=kind, **values))
+        return tuple(specs)
+
+    def emitters(self, entries) -> tuple:
+        if not isinstance(entries, list):
+            raise self.fail(("emitters",), "write emitters as [[emitters]] tables")
+        specs = []
+        for k, entry in enumerate(entries):
+            values = self.table(("emitters", k), entry, schema.EMITTER_KEYS)
+            kind = values.get("type")
+            if kind is None:
+                raise self.fail(("emitters", k), "every emitter needs 'type' (nozzle or rain)")
+            missing = [key for key in EMITTER_NEEDS[kind] if key not in values]
+            if missing:
+                raise self.fail(("emitters", k), f"a {kind} needs {', '.join(map(repr, missing))}; "
+                                f"give {' and '.join(EMITTER_NEEDS[kind])}")
+            other = next((key for key in values if key in EMITTER_NEEDS[
+                "rain" if kind == "nozzle" else "nozzle"]), None)
+            if other is not None:
+                raise self.fail(("emitters", k, other), f"a {kind} takes no {other!r}; its keys are "
+                                f"{', '.join(EMITTER_NEEDS[kind])}, start, stop, color")
+            if values.get("stop", float("inf")) <= values.get("start", 0.0):
+                raise self.fail(("emitters", k, "stop"), "must be later than 'start'")
+            specs.append(EmitterSpec(kind=values.pop("type"), **values))
         return tuple(specs)
 
     def motion(self, values) -> MotionSpec | None:

@@ -206,6 +206,15 @@ SOURCE_KEYS = {
     "rate": number(0.0), "start": number(0.0), "stop": number(0.0), "color": color,
 }
 
+EMITTER_KEYS = {
+    "type": choice(("nozzle", "rain")), "position": vector(3), "direction": vector(3),
+    "speed": number(0.0), "radius": number(0.0), "rate": number(0.0, low_open=True),
+    "region": box, "intensity": number(0.0, low_open=True), "start": number(0.0),
+    "stop": number(0.0), "color": color,
+}
+"""An ``[[emitters]]`` entry: a nozzle (position, direction, speed, radius, rate) or rain (region,
+intensity in mm/h), as ``sf.Nozzle`` / ``sf.Rain`` take them (``particles/emitters.py``)."""
+
 BOUNDARY_KEYS = {
     "type": choice(("inflow", "level", "transmissive")), "discharge": number(0.0),
     "level": number(), "point": vector(3), "normal": vector(3),

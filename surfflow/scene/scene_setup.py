@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from ..errors import SceneError
+from ..errors import ParameterError, SceneError
 from ..geometry.precompute import precompute
 from ..io.mesh import load_mesh
 from ..io.procedural import PROCEDURAL_MESHES
-from ..particles import Droplets
+from ..particles import Droplets, Nozzle, Rain
 from ..simulation import Simulation
 
 REPOSITORY_MESHES = Path(__file__).resolve().parents[2] / "meshes"
@@ -112,6 +112,21 @@ def add_scene_source(sim, spec, dye_colors: tuple):
     return sim.add_rain(spec.rate, mask=mask, start=spec.start, stop=spec.stop, dye=dye)
 
 
+def add_scene_emitter(sim, spec, index: int, scene):
+    """Add the ``index``-th [[emitters]] entry to ``sim``; returns the emitter. A nozzle the
+    surface refuses (inside the mesh) is a SceneError naming the entry and its position."""
+    dye = scene.dye_colors.index(spec.color) if spec.color is not None else None
+    timing = {"start": spec.start, "stop": spec.stop, "dye": dye}
+    try:
+        if spec.kind == "rain":
+            return sim.add_emitter(Rain(region=spec.region, intensity=spec.intensity, **timing))
+        return sim.add_emitter(Nozzle(spec.position, spec.direction, spec.speed, spec.radius,
+                                      spec.rate, **timing))
+    except ParameterError as exc:
+        key = "region" if spec.kind == "rain" else "position"
+        raise SceneError(f"{scene.path}: emitters[{index}].{key}: {exc}") from None
+
+
 def scene_droplets(scene):
     """The particle system of the scene's [droplets] table, or None without one."""
     spec = scene.droplets
@@ -145,6 +160,8 @@ def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".
                                            geom, "soluble layer"))
     for spec in scene.sources:
         add_scene_source(sim, spec, scene.dye_colors)
+    for index, spec in enumerate(scene.emitters):
+        add_scene_emitter(sim, spec, index, scene)
     if scene.motion is not None:
         sim.set_motion(scene.motion.build())
     for spec in scene.boundaries:
