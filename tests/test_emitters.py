@@ -272,3 +272,20 @@ def test_a_scene_nozzle_inside_the_mesh_names_the_entry_and_its_position(tmp_pat
     scene = parse_scene(text, "ball.toml")
     with pytest.raises(sf.SceneError, match=r"ball.toml: emitters\[0\]\.position: .*inside the mesh"):
         scene_simulation(scene, scene_geometry(scene, *scene_mesh(scene.mesh), tmp_path))
+
+
+def test_the_viewer_draws_nozzles_as_spouts_and_rain_as_boxes():
+    import polyscope as ps
+
+    from surfflow.viewer.emitter_view import draw_emitters, spout_mesh
+
+    ps.init("openGL_mock")
+    nozzle = sf.Nozzle((0, 1, 0), (0, -1, 0), 1.0, 0.01, rate=1e-5)
+    V, F = spout_mesh(nozzle.position, nozzle.direction, nozzle.radius)
+    exit_ring, upstream = V[:16], V[16:]
+    assert np.allclose(np.linalg.norm(exit_ring - nozzle.position, axis=1), 0.01)
+    assert np.all(upstream[:, 1] > 1.0) and F.max() == len(V) - 1
+    draw_emitters([nozzle, sf.Rain(region=((0, 2, 0), (1, 3, 1)), intensity=5.0)], 1.0)
+    assert ps.has_surface_mesh("nozzles") and ps.has_curve_network("rain regions")
+    draw_emitters([], 1.0)
+    assert not ps.has_surface_mesh("nozzles") and not ps.has_curve_network("rain regions")

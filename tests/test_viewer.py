@@ -46,17 +46,23 @@ def test_structures_and_quantities(app):
 
 
 def test_scripted_pour_through_the_callback(app):
+    """A click pours from a spout above the point (the plate's normal is +y, gravity -y), at
+    the scene's pour rate; the stream lands around the point."""
     app.reset()
     app.simulation.sources.clear()
-    app.pour_rate, app.pour_seconds = 2e-6, 10.0
+    assert (app.pour_rate, app.pour_radius) == (1e-6, 0.05)  # the scene's [[sources]] pour
+    app.pour_rate, app.pour_radius, app.pour_seconds = 2e-6, 0.01, 10.0
     app.pending_pours.append(np.array([0.05, 0.0, 0.05]))
     app.playing = True
     for _ in range(2):
         ps.frame_tick()
     app.playing = False
     sim = app.simulation
-    assert len(sim.sources) == 1 and sim.time == pytest.approx(2.0 / app.scene.fps)
-    assert sim.total_volume() == pytest.approx(2e-6 * sim.time, rel=1e-9)
+    (spout,) = sim.emitters
+    assert spout.position[1] > 0.0 and tuple(spout.direction) == (0.0, -1.0, 0.0)
+    assert ps.has_surface_mesh("nozzles") and sim.time == pytest.approx(2.0 / app.scene.fps)
+    assert sim.ledger()["poured"] == pytest.approx(2e-6 * sim.time, rel=1e-9)
+    assert 0.0 < sim.total_volume() < sim.ledger()["poured"]
     wet = sim.depth >= sim.params.min_depth
     near = np.linalg.norm(app.geometry.vertices - [0.05, 0.0, 0.05], axis=1) < 0.05
     assert wet.any() and np.all(near[wet])

@@ -4,7 +4,8 @@
 frame. Its ``callback`` (polyscope's user callback) draws the panel (play/pause, step, reset,
 real time, colouring, velocity arrows, sliders for the pour rate and radius, friction, surface
 tension, contact angle and the gravity direction, readouts of time, volume, steps per second and
-simulated seconds per wall second), pours where the user shift-clicks the object, and while
+simulated seconds per wall second), pours where the user shift-clicks the object (from a spout
+a little above the point, ``pour_at``; the scene's nozzles and rain are drawn), and while
 playing advances the simulation per drawn frame by one frame (1 / fps of simulated time) or, in
 real time, by the wall time since the last frame (``pace``), and stops at the scene's duration,
 its last frame there. Tests drive it through ``pending_pours``, ``clock`` and
@@ -20,9 +21,12 @@ import numpy as np
 import polyscope as ps
 import polyscope.imgui as psim
 
-from ..scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
+from ..errors import ParameterError
+from ..particles import Nozzle
+from ..scene.scene_setup import scene_droplets, scene_geometry, scene_mesh, scene_simulation
 from ..simulation import Simulation
 from .camera import place_camera
+from .emitter_view import draw_emitters
 from .liquid_view import COLOR_MODES, OBJECT_NAME, LiquidView
 from .materials import apply_scene_look
 from .pace import KEEPING_UP, RateMeter, RealTimePacer
@@ -34,6 +38,22 @@ def gravity_from_angles(magnitude: float, azimuth: float, elevation: float) -> t
     az, el = math.radians(azimuth), math.radians(elevation)
     return (magnitude * math.cos(el) * math.cos(az), magnitude * math.sin(el),
             -magnitude * math.cos(el) * math.sin(az))
+
+
+SPOUT_HEIGHT = 0.06
+"""the click pour's spout stands this share of the object's size above the clicked point"""
+POUR_RATE_SCALE = 2e-5
+"""m^3/s per m^3 of the object's size cubed: the click pour's rate where the scene has no pour
+(a 1 m object gets bunny_pour's 20 mL/s)"""
+
+
+def scene_pour(scene, size: float) -> tuple[float, float]:
+    """The click pour's (rate m^3/s, radius m): the scene's first nozzle's, else its first
+    surface pour's, else scaled to the object's ``size`` (m)."""
+    for spec in (*[e for e in scene.emitters if e.kind == "nozzle"],
+                 *[s for s in scene.sources if s.kind == "pour"]):
+        return spec.rate, spec.radius or 0.01 * size
+    return POUR_RATE_SCALE * size ** 3, 0.01 * size
 
 
 def angles_from_gravity(gravity) -> tuple[float, float]:
@@ -57,12 +77,11 @@ class ViewerApp:
         self.clock = time.perf_counter
         self.meter, self.pacer = RateMeter(), RealTimePacer()
         self.pending_pours: list[np.ndarray] = []
-        size = float(np.linalg.norm(np.ptp(geometry.vertices, axis=0)))
-        self.pour_radius = 0.03 * size
-        self.pour_rate = 1e-3 * size ** 3
+        self.size = float(np.linalg.norm(np.ptp(geometry.vertices, axis=0)))
+        self.pour_rate, self.pour_radius = scene_pour(scene, self.size)
         self.pour_seconds = 1.0
         self.azimuth, self.elevation = angles_from_gravity(self.params.gravity)
-        self.view.update(self.simulation)
+        self.update_view()
 
     # ---- actions (what the buttons do; tests call them directly) -----------------------------
 
@@ -93,7 +112,7 @@ class ViewerApp:
     def advance(self, duration: float) -> None:
         """Advance the simulation by ``duration`` seconds, redraw and record the rates."""
         self.simulation.advance(duration)
-        self.view.update(self.simulation)
+        self.update_view()
         self.meter.record(self.clock(), self.simulation.time, self.simulation.state.step_count)
 
     def keeping_up(self) -> bool:
@@ -104,23 +123,41 @@ class ViewerApp:
         """Back to the scene's initial condition, keeping the current slider values."""
         self.simulation = scene_simulation(self.scene, self.geometry, params=self.params)
         self.meter.reset()
+        self.update_view()
+
+    def update_view(self) -> None:
+        """Draw the simulation's state, droplets and emitters."""
         self.view.update(self.simulation)
+        draw_emitters(self.simulation.emitters, self.size)
 
     def pour_at(self, point) -> None:
-        """Pour at ``point`` (3,) for ``pour_seconds`` from now, with the current rate and radius."""
-        now = self.simulation.time
-        center = tuple(float(x) for x in point)
-        self.simulation.add_source(center, self.pour_radius, self.pour_rate, start=now,
-                                   stop=now + self.pour_seconds)
-        print(f"pouring {self.pour_rate:.3g} m^3/s at ({center[0]:.4g}, {center[1]:.4g}, "
-              f"{center[2]:.4g}) from t = {now:.3f} s for {self.pour_seconds:g} s", flush=True)
+        """Pour onto ``point`` (3,) for ``pour_seconds`` from now, with the current rate and
+        radius, from a spout ``SPOUT_HEIGHT`` of the object's size above it (against gravity),
+        pointing down at the speed of a fall from that height."""
+        now, p = self.simulation.time, self.params
+        up = -np.asarray(p.gravity, dtype=np.float64) / p.gravity_magnitude
+        height = SPOUT_HEIGHT * self.size
+        spout = np.asarray(point, dtype=np.float64) + height * up
+        try:
+            self.simulation.add_emitter(Nozzle(spout, -up, np.sqrt(2.0 * p.gravity_magnitude * height),
+                                               self.pour_radius, self.pour_rate, start=now,
+                                               stop=now + self.pour_seconds))
+        except ParameterError as exc:
+            print(f"cannot pour there: {exc}", flush=True)
+            return
+        self.update_view()
+        x, y, z = spout
+        print(f"pouring {self.pour_rate:.3g} m^3/s from a spout at ({x:.4g}, {y:.4g}, {z:.4g}), "
+              f"{height:.3g} m above the click, from t = {now:.3f} s for {self.pour_seconds:g} s",
+              flush=True)
 
     def set_params(self, **changes) -> None:
         """Change Params fields mid-run: the state (sources included) moves to a new Simulation."""
         self.params = self.params.replace(**changes)
         old = self.simulation
+        particles = scene_droplets(self.scene) or old.particles is not None
         self.simulation = Simulation(self.geometry, self.params, n_dyes=old.n_dyes,
-                                     crash_dir=old.crash_dir)
+                                     crash_dir=old.crash_dir, particles=particles)
         self.simulation.load_state_dict(old.state_dict())
 
     # ---- the polyscope callback -------------------------------------------------------------

@@ -23,8 +23,10 @@ FLAT = 0.2  # a mean normal whose horizontal part is shorter faces up: no side t
 
 
 def action_points(scene) -> np.ndarray:
-    """(m, 3) points where the scene's liquid comes from: pour and rain centres, the initial ball."""
+    """(m, 3) points where the scene's liquid comes from: pour and rain centres, nozzles, the
+    initial ball."""
     points = [s.center for s in scene.sources if s.kind != "sink" and s.center is not None]
+    points += [e.position for e in scene.emitters if e.kind == "nozzle"]
     if scene.initial.center is not None and scene.initial.depth > 0.0:
         points.append(scene.initial.center)
     return np.asarray(points, dtype=np.float64).reshape(-1, 3)

@@ -20,6 +20,7 @@ import polyscope as ps
 
 from ..scene.rendering import RenderResult, RenderRun
 from .camera import place_camera
+from .emitter_view import draw_emitters
 from .liquid_view import LiquidView
 from .materials import apply_scene_look
 
@@ -55,8 +56,11 @@ def render_scene(scene, output_dir=None, cache_dir=None, frames: int | None = No
     view = LiquidView(runner.geometry, scene.liquid_color, scene.dye_colors, spec.color_by, spec)
     place_camera(scene, runner.geometry)
 
+    size = float(np.linalg.norm(np.ptp(runner.geometry.vertices, axis=0)))
+
     def draw(path: Path) -> np.ndarray:
         view.update(runner.simulation)
+        draw_emitters(runner.simulation.emitters, size)
         return render_frame(path)
 
     return run.render(draw)
