@@ -256,3 +256,31 @@ def test_bad_droplet_settings_are_refused():
     geom = sf.precompute(rectangle(0.0, 1.0, 0.0, 1.0, 2, 2), smoothing_iterations=0)
     with pytest.raises(sf.ParameterError, match="sf.Droplets"):
         sf.Simulation(geom, particles="yes")
+
+
+def test_interaction_of_drops_of_mixed_sizes_matches_all_pairs():
+    """Wide particles (a stream's parcels among small drops) are met through their own list,
+    not the grid (whose cell follows the mean size): the interaction equals the all-pairs sum."""
+    rng = np.random.default_rng(3)
+    n = 400
+    volumes = np.where(rng.uniform(size=n) < 0.03, 4e-7, rng.uniform(2e-10, 2e-9, n))
+    drops = Droplets(separation=0.5, smoothing=0.1)
+    drops.add(rng.uniform(0.0, 0.03, (n, 3)), rng.normal(size=(n, 3)), volumes)
+    before = drops.positions.copy(), drops.velocities.copy()
+    drops.gravity = np.zeros(3)
+    drops.drag = 0.0
+    dt = 1e-3
+    drops.step(dt)
+    x, v = before[0] + before[1] * dt, before[1]
+    r = np.cbrt(0.75 * volumes / np.pi)
+    d = x[:, None, :] - x[None, :, :]
+    distance = np.linalg.norm(d, axis=2)
+    contact = r[:, None] + r[None, :]
+    near = (distance < 2.0 * contact) & (distance > 0.0)
+    push = np.where(near & (distance < contact), 0.5 * 0.5 * (contact - distance) / np.where(near, distance, 1.0), 0.0)
+    shift = (push[:, :, None] * d).sum(axis=1)
+    w = np.where(near, 1.0 - distance / (2.0 * contact), 0.0)
+    change = 0.1 * (w[:, :, None] * (v[None, :, :] - v[:, None, :])).sum(axis=1) / (1.0 + w.sum(axis=1))[:, None]
+    assert (near.sum(axis=1) > 0).sum() > n // 4  # many pairs interact, wide ones among them
+    assert np.allclose(drops.positions, x + shift, rtol=0.0, atol=1e-15)
+    assert np.allclose(drops.velocities, v + shift / dt + change, rtol=1e-12, atol=1e-12)

@@ -1,8 +1,12 @@
 """Droplets: the bunny pour with droplets (film vs particle time per step, particle count,
-simulated seconds per wall second), and a 129k-particle cloud raining onto the bunny (the
-particle count of the reference method's SPH benchmark) for the cost per particle-step.
+simulated seconds per wall second), a 129k-particle cloud raining onto the bunny (the
+particle count of the reference method's SPH benchmark) for the cost per particle-step; the
+stream (issue 23): ms per particle step with 1k, 10k and 100k drops in flight while the two
+spouts pour, and the film's ms per step of bunny_pour with its spouts against the same pours as
+surface sources (liquid arriving as particles must not slow the film).
 
     python benchmarks/timing/droplets.py [--until 3.0] [--cloud 129000] [--repeats 5]
+        [--stream 1000,10000,100000] [--film-until 1.0]
 
 The reference method reports 20.5 ms (film, 23k vertices) + 26.7 ms (129k SPH particles) per
 step on a GPU. Public API, except the particle stage: the film/particle split and the cloud time
@@ -72,13 +76,89 @@ def cloud(runner, n_particles, repeats):
           f"collide + absorb + emit), {n_particles / ms * 1e3:.3e} particle-steps/s")
 
 
+def stream(runner, counts, repeats):
+    """ms per particle step (the droplets' exchange stage: flight, the spouts' release,
+    collision, landing) with ``counts`` drops in flight: a column 4 cm wide and 0.6 m tall from
+    10 cm above the bunny (inside the droplets' bounds), falling at 3 m/s (none lands in the
+    timed steps), while bunny_pour's spouts pour; the drops fill a tenth of the column (a
+    spray: their size shrinks as their number grows)."""
+    sim = runner.simulation
+    base = {key: np.copy(value) for key, value in sim.state_dict().items()}
+    V = sim.geometry.vertices
+    top = V.max(0)
+    for n in counts:
+        rng = np.random.default_rng(1)
+        angle, radius = rng.uniform(0, 2 * np.pi, n), 0.02 * np.sqrt(rng.uniform(0, 1, n))
+        column = np.column_stack([0.39 + radius * np.cos(angle), top[1] + 0.1 + rng.uniform(0, 0.6, n),
+                                  0.365 + radius * np.sin(angle)])
+        volume = 0.1 * np.pi * 0.02 ** 2 * 0.6 / n
+        wall = []
+        for _ in range(repeats):
+            sim.load_state_dict(base)
+            sim.particles.remove(np.ones(sim.particles.count, bool))
+            sim.particles.add(column, np.tile([0.0, -3.0, 0.0], (n, 1)), np.full(n, volume))
+            start = time.perf_counter()
+            for _ in range(5):
+                sim.term("droplets").exchange(sim.geometry, sim.state, 2e-3)
+            wall.append((time.perf_counter() - start) / 5)
+        print(f"stream of {n} drops in flight (+ the spouts'): {1e3 * statistics.median(wall):.2f} ms "
+              f"per particle step (median of {repeats}), {sim.particles.count} after")
+
+
+POURS = (((0.39, 0.34, 0.365), 0.03, 2.0e-5, 0.0, 2.0, (0.9, 0.15, 0.1)),
+         ((0.17, 0.44, 0.35), 0.02, 1.0e-5, 0.5, 2.5, (0.95, 0.8, 0.1)))
+"""bunny_pour's two pours before issue 23, as surface sources: centre, radius, rate, start,
+stop, colour"""
+SOURCES = "".join(f"""
+[[sources]]
+type = "pour"
+center = {list(center)}
+radius = {radius}
+rate = {rate}
+start = {start}
+stop = {stop}
+color = {list(color)}
+""" for center, radius, rate, start, stop, color in POURS)
+
+
+def film_with_sources_and_nozzles(until, repeats, output):
+    """The film's ms per step (the step less the droplets' exchange stage) of bunny_pour to
+    ``until`` s with its two spouts, and with the same pours as surface sources (issue 23's
+    before), alternating runs; medians."""
+    text = SCENE.read_text()
+    as_sources = text[:text.index("[[emitters]]")] + SOURCES + text[text.index("[droplets]"):]
+    path = Path(output) / "bunny_pour_sources.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(as_sources.replace('name = "bunny_pour"', 'name = "bunny_pour_sources"'))
+    scenes = {"nozzles": sf.load_scene(SCENE), "sources": sf.load_scene(path)}
+    film = {name: [] for name in scenes}
+    for _ in range(repeats):
+        for name, scene in scenes.items():
+            sim = sf.SceneRunner(scene, output_dir=output).simulation
+            sim.advance(1e-3)
+            spent = time_stages(sim, ("exchange",))
+            steps, start = 0, time.perf_counter()
+            while sim.time < until - 1e-12:
+                sim.step()
+                steps += 1
+            film[name].append(1e3 * (time.perf_counter() - start - sum(spent.values())) / steps)
+    medians = {name: statistics.median(values) for name, values in film.items()}
+    print(f"bunny_pour to {until} s, the film's ms per step (medians of {repeats}, alternated): "
+          f"spouts {medians['nozzles']:.2f}, surface sources {medians['sources']:.2f} "
+          f"(ratio {medians['nozzles'] / medians['sources']:.2f})")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--until", type=float, default=3.0)
     parser.add_argument("--cloud", type=int, default=129000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--output", default="/tmp/surfflow-bench-droplets")
+    parser.add_argument("--stream", default="1000,10000,100000")
+    parser.add_argument("--film-until", type=float, default=1.0)
     args = parser.parse_args()
     print(f"numba threads: {numba.get_num_threads()}")
     runner = bunny_pour(args.until, args.output)
     cloud(runner, args.cloud, args.repeats)
+    stream(runner, [int(n) for n in args.stream.split(",")], args.repeats)
+    film_with_sources_and_nozzles(args.film_until, args.repeats, args.output)

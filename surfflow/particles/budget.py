@@ -29,9 +29,9 @@ import os
 
 from ..errors import ParameterError, SimulationError
 
-BYTES_PER_PARTICLE = 5 * 24 + 8 + 2 * 8 + 1 + 8 + 24 + 4 * 8
+BYTES_PER_PARTICLE = 5 * 24 + 2 * 8 + 3 * 8 + 1 + 8 + 24 + 4 * 8
 """the embedded system's arrays per particle (``Droplets._allocate``), its hash table included
-(up to four entries per particle)."""
+(up to four entries per particle); 8 more per dye the particles carry."""
 DEFAULT_MAX_PARTICLES = 1_000_000
 """the default budget's cap: a million particles take 0.2 GB and ~0.3 s per coupling step on
 two cores."""

@@ -26,8 +26,8 @@ import numpy as np
 from ..checks import check_range
 from ..errors import ParameterError
 from .budget import check_max_particles, default_max_particles
-from .dynamics import (apply_interaction, build_buckets, compact, fly, interact, mark_removed,
-                       merge_pairs, sphere_radius)
+from .dynamics import (apply_interaction, build_buckets, compact, fly, interact, list_wide,
+                       mark_removed, merge_pairs, particle_radii, sphere_radius)
 
 WATER_DROP_VOLUME = 5e-8  # m^3: a pendant water drop detaches at ~0.05 mL (Tate's law)
 
@@ -213,12 +213,14 @@ class Droplets:
         fly(self._positions, self._velocities, self._previous, self.gravity, self.drag, dt, n)
         if n < 2 or (self.separation == 0.0 and self.smoothing == 0.0):
             return
-        cell = 4.0 * float(sphere_radius(self.volumes.max()))
+        cell = 4.2 * float(sphere_radius(self.volumes.mean()))
         build_buckets(self._positions, n, cell, self._table_mask, self._bucket,
                       self._bucket_start, self._sorted)
-        interact(self._positions, self._velocities, self._volumes, n, cell, self._table_mask,
-                 self._bucket_start, self._sorted, self.separation, self.smoothing, self._shift,
-                 self._velocity_change)
+        particle_radii(self._volumes, n, self._radius)
+        n_wide = list_wide(self._radius, n, cell, self._wide)
+        interact(self._positions, self._velocities, self._radius, n, cell, self._table_mask,
+                 self._bucket_start, self._sorted, self._wide, n_wide, self.separation,
+                 self.smoothing, self._shift, self._velocity_change)
         apply_interaction(self._positions, self._velocities, self._shift, self._velocity_change,
                           dt, n)
 
@@ -255,10 +257,11 @@ class Droplets:
         for name, shape in (("_positions", (capacity, 3)), ("_velocities", (capacity, 3)),
                             ("_previous", (capacity, 3)), ("_shift", (capacity, 3)),
                             ("_velocity_change", (capacity, 3)), ("_volumes", (capacity,)),
-                            ("_bucket", (capacity,)), ("_sorted", (capacity,)),
+                            ("_bucket", (capacity,)), ("_sorted", (capacity,)), ("_wide", (capacity,)),
+                            ("_radius", (capacity,)),
                             ("_remove", (capacity,)), ("hit_triangle", (capacity,)),
                             ("hit_weights", (capacity, 3)), ("_dyes", (capacity, self.n_dyes))):
-            dtype = {"_bucket": np.int64, "_sorted": np.int64, "hit_triangle": np.int64,
+            dtype = {"_bucket": np.int64, "_sorted": np.int64, "_wide": np.int64, "hit_triangle": np.int64,
                      "_remove": np.bool_}.get(name, np.float64)
             array = np.zeros(shape, dtype=dtype)
             if old is not None and getattr(self, name).shape[1:] == shape[1:]:
