@@ -136,7 +136,11 @@ class Nozzle:
         self.across = np.stack([self.across, np.cross(self.direction, self.across)])
         floor = max(droplets.floor, float(np.min(np.stack(droplets.bounds) @ up)))
         down = -self.speed * float(self.direction @ up)
-        self.fall_time = fall_time(float(self.position @ up) - floor, down, gravity, droplets.drag)
+        if gravity > 0.0:
+            self.fall_time = fall_time(float(self.position @ up) - floor, down, gravity, droplets.drag)
+        else:  # no gravity: the time to cross the bounds at the exit speed
+            span = float(np.linalg.norm(droplets.bounds[1] - droplets.bounds[0]))
+            self.fall_time = span / self.speed if self.speed > 0.0 else 0.0
         self.share = max(1, droplets.max_particles // BUDGET_SHARE)
         self.drop_volume = droplets.max_volume
 
@@ -144,7 +148,7 @@ class Nozzle:
         """``count`` parcels from index ``first``: (indices (c,), volumes (c,), release points
         (c, 3), velocities (c, 3))."""
         rate = self.rate_at(0.5 * (a + b))
-        volume = (math.pi / 6.0 * self.parcel_diameter(rate) ** 3 if self.speed > 0.0
+        volume = (math.pi / 6.0 * self.parcel_diameter(rate) ** 3 if self.speed > 0.0 and rate > 0.0
                   else self.drop_volume)
         volume = max(volume, rate * self.fall_time / self.share)
         index = np.arange(first, first + count, dtype=np.int64)
@@ -207,6 +211,9 @@ class Rain:
 
     def bind(self, droplets, up: np.ndarray, gravity: float) -> None:
         """The shadow of the box and the drops per particle the budget asks for."""
+        if not gravity > 0.0:
+            raise ParameterError("Rain falls along gravity, and this simulation has none; give "
+                                 "Params(gravity=...) or pour with a Nozzle")
         self.up = up
         (self.h1, self.h2), flat, self.inside, self.area, self.top = footprint(self.low, self.high, up)
         self.corner, self.extent = flat.min(axis=0), np.ptp(flat, axis=0)

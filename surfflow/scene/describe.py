@@ -41,6 +41,7 @@ def _describe_scene(path: Path) -> dict:
     return {"type": "scene", "name": scene.name, "mesh": mesh, "liquid": scene.liquid,
             "friction": f"{scene.params.friction_model}, tensors from {scene.friction_tensor}",
             "sources": ", ".join(s.kind for s in scene.sources) or "none",
+            "emitters": ", ".join(e.kind for e in scene.emitters) or "none",
             "motion": scene.motion.kind if scene.motion is not None else "none",
             "droplets": _describe_droplets(scene.droplets),
             "duration": f"{scene.duration} s at {scene.fps} fps ({scene.n_frames} frames)",
