@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from builders import icosphere, rectangle
 from runtime_cases import numba_threads
+from scene_helpers import TINY_SCENE
 
 import surfflow as sf
 from surfflow.cli import EXAMPLES_DIR
@@ -289,3 +290,38 @@ def test_the_viewer_draws_nozzles_as_spouts_and_rain_as_boxes():
     assert ps.has_surface_mesh("nozzles") and ps.has_curve_network("rain regions")
     draw_emitters([], 1.0)
     assert not ps.has_surface_mesh("nozzles") and not ps.has_curve_network("rain regions")
+
+
+SPOUT = """[[emitters]]
+type = "nozzle"
+position = [0.0, 0.05, 0.0]
+direction = [0.3, -1.0, 0.0]
+speed = 0.5
+radius = 0.01
+rate = 2e-6
+color = [1.0, 0.0, 0.0]
+
+"""
+SPOUT_SCENE = (TINY_SCENE[:TINY_SCENE.index("[[sources]]")] + SPOUT
+               + TINY_SCENE[TINY_SCENE.index("[output]"):])
+"""The tiny plate (0.2 m, normal +y) with a red spout 5 cm above it instead of its pour."""
+
+
+def test_a_scene_run_resumed_from_its_checkpoint_file_continues_the_stream(tmp_path):
+    from surfflow.io.checkpoint import save_checkpoint
+
+    scene = parse_scene(SPOUT_SCENE, tmp_path / "tiny.toml")
+    assert scene.dye_colors == ((1.0, 0.0, 0.0),)
+    runner = sf.SceneRunner(scene, output_dir=tmp_path, cache_dir=tmp_path / "cache")
+    runner.advance_frame()
+    path = save_checkpoint(tmp_path / "c.npz", runner.simulation, frame=1)
+    resumed = sf.SceneRunner(scene, output_dir=tmp_path / "b", cache_dir=tmp_path / "cache",
+                             resume=path)
+    runner.advance_frame()
+    resumed.advance_frame()
+    a, b = runner.simulation, resumed.simulation
+    assert a.particles.count > 0 and a.ledger()["absorbed"] > 0.0 and a.dye.max() > 0.0
+    for name in ("positions", "velocities", "volumes", "dyes"):
+        assert np.array_equal(getattr(a.particles, name), getattr(b.particles, name))
+    assert np.array_equal(a.depth, b.depth) and np.array_equal(a.dye, b.dye)
+    assert a.ledger() == b.ledger()
