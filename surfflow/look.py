@@ -63,6 +63,15 @@ OPACITY_DEPTH = 2e-3
 MIN_OPACITY = 0.15
 OPAQUE_DEPTHS = {"paint": 5e-5, "milk": 1e-4}
 """opacity_depth (m) of the liquid presets that hide what is under them; the rest: OPACITY_DEPTH."""
+DYE_DEPTH = 5e-5
+"""depth (m) of fully dyed liquid that passes its dye's colour (Beer-Lambert): thinner films tint less."""
+MIN_TRANSMITTANCE = 0.02
+"""the least share of a channel a dye's colour passes through DYE_DEPTH (a black dye absorbs finitely)."""
+SMOOTHING_PASSES = 1
+SETTLE_TIME = 0.03
+"""seconds over which the drawn film follows the liquid's depth (a frame at 30 fps)."""
+FLICKER_NOISE = 2.0
+"""changes of images (grey levels of 255) too small to count in :func:`flicker`."""
 DYE_OPACITY = 0.6
 """the least alpha of fully dyed liquid (Blender): a pigment shows even in a thin film."""
 
@@ -120,14 +129,31 @@ def depth_tint(colors: np.ndarray, depth: np.ndarray, tint_depth: float) -> np.n
     return colors * (np.sqrt(s) * (1.0 - DEEP_DARKENING * s))[:, None]
 
 
-def wet_object_colors(object_color, wetness: np.ndarray) -> np.ndarray:
-    """(n, 3) object colours darkened where wet: colour (1 - WET_DARKENING w)."""
-    return np.outer(1.0 - WET_DARKENING * wetness, object_color)
+def wet_object_colors(object_color, wetness: np.ndarray, transmitted: np.ndarray | None = None) -> np.ndarray:
+    """(n, 3) object colours darkened where wet and seen through the film: colour
+    (1 - WET_DARKENING w) T^2, T (n, 3) the film's transmittance (light crosses it down to the
+    object and back; none: clear)."""
+    colors = np.outer(1.0 - WET_DARKENING * wetness, object_color)
+    return colors if transmitted is None else colors * transmitted ** 2
 
 
-def wetness_target(depth: np.ndarray, min_depth: float) -> np.ndarray:
-    """(n,) wetness in [0, 1] of depths (n,): d / (FADE_DEPTHS d_min), at most 1."""
-    return np.clip(depth / (FADE_DEPTHS * min_depth), 0.0, 1.0)
+def wetness_target(thickness: np.ndarray, min_depth: float) -> np.ndarray:
+    """(n,) wetness in [0, 1] of drawn thicknesses (n,): the smoothstep of h / (FADE_DEPTHS d_min)."""
+    x = np.clip(thickness / (FADE_DEPTHS * min_depth), 0.0, 1.0)
+    return x * x * (3.0 - 2.0 * x)
+
+
+def dye_absorbance(dye_colors) -> np.ndarray:
+    """(k, 3) absorbance per metre of each dye at full concentration, -ln(colour_k) / DYE_DEPTH:
+    a fully dyed layer DYE_DEPTH deep passes colour_k of each channel (Beer-Lambert)."""
+    colors = np.asarray(dye_colors, dtype=np.float64).reshape(-1, 3)
+    return -np.log(np.clip(colors, MIN_TRANSMITTANCE, 1.0)) / DYE_DEPTH
+
+
+def transmittance(dye_amount: np.ndarray, absorbance: np.ndarray) -> np.ndarray:
+    """(n, 3) the share of each channel that crosses a film once, exp(-sum_k a_k c_k d), for the
+    dye amounts c_k d (n, k) (m: concentration times depth) and absorbances a (k, 3) (1/m)."""
+    return np.exp(-np.asarray(dye_amount, dtype=np.float64) @ absorbance)
 
 
 class RingMean:
@@ -148,44 +174,70 @@ class RingMean:
     def __call__(self, field: np.ndarray) -> np.ndarray:
         field = np.asarray(field, dtype=np.float64)
         if field.ndim == 2:
-            return np.column_stack([self(column) for column in field.T])
+            means = np.empty_like(field)
+            for column in range(field.shape[1]):
+                means[:, column] = self(field[:, column])
+            return means
         return np.bincount(self.rows, weights=self.weights * field[self.cols], minlength=self.n_vertices)
 
+    def smoothed(self, field: np.ndarray) -> np.ndarray:
+        """``field`` (n,) or (n, c) averaged over about a two-ring: SMOOTHING_PASSES times
+        f <- (f + mean_ring f) / 2 (sums over the mesh's vertices kept on a regular mesh)."""
+        for _ in range(SMOOTHING_PASSES):
+            field = 0.5 * (field + self(field))
+        return field
 
-class DisplayWetness:
-    """The displayed wetness of the vertices of triangles ``faces`` (m, 3), held while drying
-    (see the module docstring)."""
+
+class DisplayedFilm:
+    """What is drawn of the film on the triangles ``faces`` (m, 3): its thickness, dye amounts
+    and wetness per vertex, which follow the liquid without blinking (the module docstring)."""
 
     def __init__(self, faces: np.ndarray, n_vertices: int, dry_time: float):
         self.dry_time = dry_time
         self.ring_mean = RingMean(faces, n_vertices)
         self.wetness = np.zeros(n_vertices)
-        self.colors: np.ndarray | None = None
+        self.thickness = np.zeros(n_vertices)
+        self.dye_amount = np.zeros((n_vertices, 0))
         self.time: float | None = None
 
-    def update(self, depth: np.ndarray, min_depth: float, time: float) -> np.ndarray:
-        """The wetness (n,) at simulated ``time`` for ``depth`` (n,); a time that goes back
-        (a reset) starts afresh."""
-        target = wetness_target(depth, min_depth)
-        target = np.maximum(target, self.ring_mean(target))
-        if self.time is None or time < self.time or self.dry_time == 0.0:
+    def update(self, depth: np.ndarray, dye: np.ndarray, min_depth: float, time: float) -> None:
+        """Follow depth (n,) and dye concentrations (n, k) at simulated ``time``: sets
+        ``thickness`` (n,), ``dye_amount`` (n, k) and ``wetness`` (n,); a time that goes back (a
+        reset) starts afresh."""
+        depth = np.maximum(np.asarray(depth, dtype=np.float64), 0.0)
+        thickness = self.ring_mean.smoothed(depth)
+        dye_amount = self.ring_mean.smoothed(np.clip(dye, 0.0, 1.0) * depth[:, None])
+        fresh = (self.time is None or time < self.time or self.dye_amount.shape != dye_amount.shape)
+        if not fresh:
+            keep = np.exp(-(time - self.time) / SETTLE_TIME)
+            thickness = thickness + keep * (self.thickness - thickness)
+            dye_amount = dye_amount + keep * (self.dye_amount - dye_amount)
+        target = wetness_target(thickness, min_depth)
+        if fresh or self.dry_time == 0.0:
             self.wetness = target
         else:
             self.wetness = np.maximum(target, self.wetness - (time - self.time) / self.dry_time)
-        self.time = time
-        return self.wetness
+        self.thickness, self.dye_amount, self.time = thickness, dye_amount, time
 
-    def smoothed(self, field: np.ndarray) -> np.ndarray:
-        """(n,) ``field`` (n,) averaged with the mean of its one-ring: (f + mean_ring f) / 2."""
-        return 0.5 * (field + self.ring_mean(field))
 
-    def hold_colors(self, colors: np.ndarray, depth: np.ndarray, min_depth: float) -> np.ndarray:
-        """(n, 3) colours to show: ``colors`` (n, 3) where wet; where dry (and perhaps still
-        shown), the mean colour of the wet neighbours, else the colour shown last."""
-        wet = (depth >= min_depth).astype(np.float64)
-        wet_share = self.ring_mean(wet)
-        from_neighbours = self.ring_mean(colors * wet[:, None]) / np.maximum(wet_share, 1e-12)[:, None]
-        last = colors if self.colors is None else self.colors
-        self.colors = np.where(wet[:, None] > 0.0, colors,
-                               np.where(wet_share[:, None] > 0.0, from_neighbours, last))
-        return self.colors
+def flicker(frames) -> float:
+    """The share of frame-to-frame change that is blinking rather than motion, in a sequence of
+    images (t, h, w) or (t, h, w, c).
+
+    Per pixel (and channel), with the changes a = I_t - I_{t-1} and b = I_{t+1} - I_t, the part
+    of the change that comes back within a frame, min(|a|, |b|) where a and b have opposite signs,
+    is blinking; the net change over the two frames, |I_{t+1} - I_{t-1}|, is motion:
+
+        flicker = sum blinking / sum motion,
+
+    0 for a steady motion or fade, large for a pixel that goes on and off. Changes of at most
+    ``FLICKER_NOISE`` (grey levels of 255) count as neither (the PNGs' rounding).
+    """
+    images = np.asarray(frames, dtype=np.float64)
+    before, after = np.diff(images[:-1], axis=0), np.diff(images[1:], axis=0)
+    before[np.abs(before) <= FLICKER_NOISE] = 0.0
+    after[np.abs(after) <= FLICKER_NOISE] = 0.0
+    back = np.where(before * after < 0.0, np.minimum(np.abs(before), np.abs(after)), 0.0)
+    net = np.abs(images[2:] - images[:-2])
+    net[net <= FLICKER_NOISE] = 0.0
+    return float(back.sum() / max(net.sum(), 1.0))

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 import polyscope as ps
 
-from ..look import (OBJECT_COLOR, DisplayWetness, depth_tint, display_opacity, dye_mix,
-                    wet_object_colors)
+from ..look import (OBJECT_COLOR, DisplayedFilm, depth_tint, display_opacity, dye_absorbance,
+                    transmittance, wet_object_colors)
 from ..scene.scene import RenderSpec
 from .boundary_view import draw_boundaries
 from .droplet_view import draw_droplets
@@ -48,7 +48,8 @@ class LiquidView:
         self.show_velocity = False
         self._added: set[tuple[str, str]] = set()
         self._drawn_color_by: str | None = None
-        self.wetness = DisplayWetness(geometry.faces, geometry.n_vertices, look.dry_time)
+        self.film = DisplayedFilm(geometry.faces, geometry.n_vertices, look.dry_time)
+        self.absorbance = dye_absorbance(self.dye_colors)
         size = np.linalg.norm(np.ptp(geometry.vertices, axis=0))
         self.min_thickness = 5e-4 * size
         self._boundaries_shown = None  # (scheme, geometry, segment count) last drawn
@@ -92,24 +93,25 @@ class LiquidView:
     def draw(self, depth, bottom, dye, min_depth: float, time: float, velocity=None) -> None:
         """Move the liquid mesh to depth (n,) over bottom (n,) at simulated ``time`` and refresh
         its opacity, its colours (dye (n, k)), the wet object and the velocity arrows (n, 3)."""
-        look, liquid = self.look, self.liquid_mesh
+        look, liquid, film = self.look, self.liquid_mesh, self.film
         recolored = self.color_by != self._drawn_color_by
         self._drawn_color_by = self.color_by
-        wetness = self.wetness.update(depth, min_depth, time)
-        liquid.update_vertex_positions(self.liquid_positions(depth, bottom))
-        shade_depth = self.wetness.smoothed(depth)
+        film.update(depth, dye, min_depth, time)
+        liquid.update_vertex_positions(self.liquid_positions(film.thickness, bottom))
         if self._show(liquid, "scalar", "opacity",
-                      display_opacity(wetness, shade_depth, look.tint_depth, look.opacity)):
+                      display_opacity(film.wetness, film.thickness, look.tint_depth, look.opacity)):
             liquid.set_transparency_quantity("opacity")
-        self._show(self.object_mesh, "color", "wet", wet_object_colors(OBJECT_COLOR, wetness), enabled=True)
+        dyed = self.color_by == "dye" and film.dye_amount.shape[1] > 0
+        passed = (transmittance(film.dye_amount, self.absorbance[:film.dye_amount.shape[1]]) if dyed
+                  else np.ones((len(depth), 3)))
+        self._show(self.object_mesh, "color", "wet", wet_object_colors(OBJECT_COLOR, film.wetness, passed),
+                   enabled=True)
         if self.color_by == "depth":  # re-added each time: its colour map range follows the depth
             liquid.add_scalar_quantity("depth", depth, enabled=True, cmap="viridis",
                                        vminmax=(0.0, max(float(depth.max()), 1e-9)))
         else:
-            base = (dye_mix(dye, self.dye_colors, self.liquid_color) if self.color_by == "dye"
-                    else np.tile(self.liquid_color, (len(depth), 1)))
-            shown = self.wetness.hold_colors(base, depth, min_depth)
-            self._show(liquid, "color", "color", depth_tint(shown, shade_depth, look.tint_depth),
+            base = np.asarray(self.liquid_color) * passed
+            self._show(liquid, "color", "color", depth_tint(base, film.thickness, look.tint_depth),
                        fresh=recolored, enabled=True)
         if velocity is not None:
             self._show(liquid, "vector", "velocity", velocity, enabled=True, vectortype="ambient",
