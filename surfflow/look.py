@@ -70,10 +70,10 @@ MIN_TRANSMITTANCE = 0.02
 SMOOTHING_PASSES = 1
 SETTLE_TIME = 0.03
 """seconds over which the drawn film follows the liquid's depth (a frame at 30 fps)."""
+SHUTTER = 1.0 / 60.0
+"""seconds of motion a droplet's streak shows (half a frame at 30 fps, a film camera's shutter)."""
 FLICKER_NOISE = 2.0
 """changes of images (grey levels of 255) too small to count in :func:`flicker`."""
-DYE_OPACITY = 0.6
-"""the least alpha of fully dyed liquid (Blender): a pigment shows even in a thin film."""
 
 
 def dye_mix(dye: np.ndarray, dye_colors, liquid_color) -> np.ndarray:
@@ -97,18 +97,6 @@ def liquid_opacity(depth: np.ndarray, wet: np.ndarray, opacity_depth: float = OP
     ``wet`` (n,) False vertices 0."""
     opaque = 1.0 - np.exp(-depth / opacity_depth)
     return np.where(wet, np.maximum(opaque, min_opacity), 0.0)
-
-
-def dye_opacity(dye: np.ndarray, wet: np.ndarray) -> np.ndarray:
-    """(n,) the least opacity of a film dyed with concentrations dye (n, k): DYE_OPACITY sum_k c_k
-    (at most DYE_OPACITY), 0 where not ``wet`` (n,)."""
-    return DYE_OPACITY * np.minimum(dye.sum(axis=1), 1.0) * wet
-
-
-def seen_through_film(colors: np.ndarray) -> np.ndarray:
-    """(n, 3) the tint of a film of colours (n, 3) on light that crosses it twice, down to the
-    object and back (path-traced renders): rgb^2."""
-    return colors ** 2
 
 
 def thickness(depth: np.ndarray, tint_depth: float) -> np.ndarray:
@@ -148,6 +136,13 @@ def dye_absorbance(dye_colors) -> np.ndarray:
     a fully dyed layer DYE_DEPTH deep passes colour_k of each channel (Beer-Lambert)."""
     colors = np.asarray(dye_colors, dtype=np.float64).reshape(-1, 3)
     return -np.log(np.clip(colors, MIN_TRANSMITTANCE, 1.0)) / DYE_DEPTH
+
+
+def liquid_absorbance(liquid_color, opacity_depth: float) -> np.ndarray:
+    """(1, 3) absorbance per metre of the liquid itself, -ln(colour) / opacity_depth: it takes its
+    own colour over the depth where its preset turns opaque (clear films of water, paint at once)."""
+    color = np.clip(np.asarray(liquid_color, dtype=np.float64), MIN_TRANSMITTANCE, 1.0)
+    return -np.log(color).reshape(1, 3) / opacity_depth
 
 
 def transmittance(dye_amount: np.ndarray, absorbance: np.ndarray) -> np.ndarray:
@@ -200,14 +195,15 @@ class DisplayedFilm:
         self.dye_amount = np.zeros((n_vertices, 0))
         self.time: float | None = None
 
-    def update(self, depth: np.ndarray, dye: np.ndarray, min_depth: float, time: float) -> None:
+    def update(self, depth: np.ndarray, dye: np.ndarray, min_depth: float, time: float | None) -> None:
         """Follow depth (n,) and dye concentrations (n, k) at simulated ``time``: sets
         ``thickness`` (n,), ``dye_amount`` (n, k) and ``wetness`` (n,); a time that goes back (a
-        reset) starts afresh."""
+        reset) or None (a single picture) starts afresh."""
         depth = np.maximum(np.asarray(depth, dtype=np.float64), 0.0)
         thickness = self.ring_mean.smoothed(depth)
         dye_amount = self.ring_mean.smoothed(np.clip(dye, 0.0, 1.0) * depth[:, None])
-        fresh = (self.time is None or time < self.time or self.dye_amount.shape != dye_amount.shape)
+        fresh = (self.time is None or time is None or time < self.time
+                 or self.dye_amount.shape != dye_amount.shape)
         if not fresh:
             keep = np.exp(-(time - self.time) / SETTLE_TIME)
             thickness = thickness + keep * (self.thickness - thickness)
@@ -218,6 +214,19 @@ class DisplayedFilm:
         else:
             self.wetness = np.maximum(target, self.wetness - (time - self.time) / self.dry_time)
         self.thickness, self.dye_amount, self.time = thickness, dye_amount, time
+
+
+def droplet_radii(volumes) -> np.ndarray:
+    """(p,) radii (3 V / 4 pi)^(1/3) of spheres of the volumes (p,)."""
+    return np.cbrt(0.75 * np.asarray(volumes, dtype=np.float64) / np.pi)
+
+
+def streaks(positions, velocities, shutter: float = SHUTTER, samples: int = 2) -> np.ndarray:
+    """(p, samples, 3) points along the streaks of droplets at positions (p, 3) moving at
+    velocities (p, 3): from the tail x - u shutter to the head x, evenly."""
+    heads = np.asarray(positions, dtype=np.float64).reshape(-1, 1, 3)
+    back = np.linspace(1.0, 0.0, samples).reshape(1, -1, 1)
+    return heads - back * shutter * np.asarray(velocities, dtype=np.float64).reshape(-1, 1, 3)
 
 
 def flicker(frames) -> float:
