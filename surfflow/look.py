@@ -1,53 +1,57 @@
-"""How the liquid and the object look, in every renderer: colours, dye mixing, opacity from
-depth, the wet/dry fade. Pure numpy; the polyscope viewer (``viewer/``), the USD writer
-(``io/usd.py``) and Blender (``blender/``) all take their look from here.
+"""How the liquid and the object look, in every renderer: the drawn film, dyes as absorption,
+opacity from depth, the wet/dry fade, droplets' streaks, and a measure of blinking. Pure numpy;
+the polyscope viewer (``viewer/``), the USD writer (``io/usd.py``) and Blender (``blender/``) all
+take their look from here.
 
-Colours. The object is OBJECT_COLOR; the liquid's colour with its dyes mixed in is
+The drawn film (``DisplayedFilm``, both renderers). A film's depth changes by a third from frame
+to frame at a vertex, back and forth, while its mean over a few vertices drains smoothly; drawn
+as is, it blinks (and single-vertex beads show as speckles). What is drawn is the film over
+about a two-ring: with S f = (f + mean_ring f) / 2 (``RingMean``), the reach r = S d of the
+depth d, the thickness h = S S d and the dye amounts m_k = S S (c_k d) (concentration times
+depth), each followed over SETTLE_TIME (a frame) rather than jumped to,
+h <- h_new + exp(-dt / SETTLE_TIME) (h_old - h_new). Every vertex gets a displayed wetness w in
+[0, 1] that fades in with the reach over a few min_depth (the film shown spreads at most one
+ring past the liquid),
 
-    rgb = sum_k c_k colour_k + (1 - sum_k c_k) liquid colour          (dye_mix)
+    target = smoothstep(r / (FADE_DEPTHS d_min)),
 
-for the (n, k) dye concentrations c.
+(a residual film, h < d_min, still looks damp; a dry vertex inside a film is drawn wet) and out
+over ``dry_time`` seconds, w(t) = max(target(t), w(t - dt) - dt / dry_time). What is drawn
+follows the liquid within a frame and never blinks at min_depth.
 
-Opacity from depth. Two curves, one per kind of renderer (they differ in shape, and each is what
-its renderer has always shown):
+Dyes tint the water (Beer-Lambert). Dye k of colour colour_k absorbs a_k = -ln(colour_k) /
+DYE_DEPTH per metre in each channel (``dye_absorbance``): a film passes
 
-- on screen (polyscope, ``display_opacity``): with the displayed wetness w (below) and the
-  liquid's optical thickness s = 1 - exp(-d / tint_depth),
+    T = exp(-sum_k a_k m_k)                                        (transmittance)
 
-      alpha = w (FILM_OPACITY + (opacity - FILM_OPACITY) s),
+of each channel once, so a fully dyed film DYE_DEPTH deep passes the dye's colour, a thinner
+one less of a tint; the object seen through it takes T^2 (down and back), keeping its own
+shading and hue under a thin film. In Blender T is the glass's colour (the liquid's own colour
+absorbs too, over its preset's opacity depth, ``liquid_absorbance``); in polyscope the object is
+drawn in its colour times (1 - WET_DARKENING w) T^2 (``wet_object_colors``) under the film.
 
-  so a thin film is a partly transparent glossy layer and deep pools are denser;
-- in exported and path-traced frames (USD's ``displayOpacity``, Blender, ``liquid_opacity``):
+Opacity from depth. On screen (polyscope, ``display_opacity``) the film over the object has,
+with the optical thickness s = 1 - exp(-h / tint_depth),
 
-      alpha = max(1 - exp(-d / opacity_depth), MIN_OPACITY) where wet, 0 where dry,
+    alpha = w (FILM_OPACITY + (opacity - FILM_OPACITY) s),    rgb = base sqrt(s) (1 - DEEP_DARKENING s),
 
-  opacity_depth being OPACITY_DEPTH (2 mm), or that of OPAQUE_DEPTHS for the liquid presets that
-  hide what is under them (paint, milk). Blender keeps a dyed film at least DYE_OPACITY times
-  its dye concentration opaque (``dye_opacity``): a pigment shows even in a thin film, and tints
-  the glass with the liquid's colour squared (``seen_through_film``).
+base being the liquid's colour with the drawn concentrations m_k / h of its dyes mixed in
+(``dye_mix``, below; a deep dyed pool looks its dye's colour): a thin film is a partly transparent glossy layer, deep
+pools denser and darker. Exported frames (USD's ``displayOpacity``, ``liquid_opacity``) use
 
-To make thin films clearer: lower FILM_OPACITY (screen) or MIN_OPACITY (exported, path traced).
+    alpha = max(1 - exp(-d / opacity_depth), MIN_OPACITY) where wet, 0 where dry,
 
-The wet/dry fade (screen). Every vertex gets a displayed wetness w in [0, 1]. The depth d fades
-in over a few min_depth,
+opacity_depth being OPACITY_DEPTH (2 mm), or that of OPAQUE_DEPTHS for the liquid presets that
+hide what is under them (paint, milk); their colour mixes the dyes in (``dye_mix``),
+sum_k c_k colour_k + (1 - sum_k c_k) liquid colour. Blender's glass has alpha w: it is as
+clear as its tint.
 
-    target = clip(d / (FADE_DEPTHS d_min), 0, 1)
+Droplets. A droplet of volume V is a sphere of radius (3 V / 4 pi)^(1/3) (``droplet_radii``)
+drawn along its streak, from x - u SHUTTER to x (``streaks``): a camera's half-frame exposure,
+so a falling stream reads as a stream, not as specks.
 
-(the residual film a dry vertex keeps, d < d_min, still looks damp), raised to the mean target of
-its one-ring neighbours where that is higher (a real film shows no hole one vertex wide; such a
-vertex keeps the colour of its wet neighbours, or its last one, since a dry vertex has no dyes).
-A drying vertex fades out over ``dry_time`` seconds instead of vanishing at once,
-
-    w(t) = max(target(t), w(t - dt) - dt / dry_time),
-
-so a vertex whose depth crosses d_min every other frame stays shown rather than blinking. The
-depth d' that shades a film is averaged with its one-ring mean (a film whose depth alternates
-from vertex to vertex is shown evenly, not mottled), and its colour is
-
-    rgb = base sqrt(s) (1 - DEEP_DARKENING s),
-
-base being the liquid's colour with the dyes mixed in: the colour comes in as the film thickens,
-deep pools are darker. The object itself is darkened by WET_DARKENING w.
+Blinking (``flicker``): the share of frame-to-frame change in a run of pictures that comes back
+the next frame rather than staying (motion).
 """
 
 from __future__ import annotations
@@ -63,11 +67,10 @@ OPACITY_DEPTH = 2e-3
 MIN_OPACITY = 0.15
 OPAQUE_DEPTHS = {"paint": 5e-5, "milk": 1e-4}
 """opacity_depth (m) of the liquid presets that hide what is under them; the rest: OPACITY_DEPTH."""
-DYE_DEPTH = 5e-5
+DYE_DEPTH = 2e-4
 """depth (m) of fully dyed liquid that passes its dye's colour (Beer-Lambert): thinner films tint less."""
 MIN_TRANSMITTANCE = 0.02
 """the least share of a channel a dye's colour passes through DYE_DEPTH (a black dye absorbs finitely)."""
-SMOOTHING_PASSES = 1
 SETTLE_TIME = 0.03
 """seconds over which the drawn film follows the liquid's depth (a frame at 30 fps)."""
 SHUTTER = 1.0 / 60.0
@@ -176,11 +179,8 @@ class RingMean:
         return np.bincount(self.rows, weights=self.weights * field[self.cols], minlength=self.n_vertices)
 
     def smoothed(self, field: np.ndarray) -> np.ndarray:
-        """``field`` (n,) or (n, c) averaged over about a two-ring: SMOOTHING_PASSES times
-        f <- (f + mean_ring f) / 2 (sums over the mesh's vertices kept on a regular mesh)."""
-        for _ in range(SMOOTHING_PASSES):
-            field = 0.5 * (field + self(field))
-        return field
+        """``field`` (n,) or (n, c) averaged with the mean of its one-ring, (f + mean_ring f) / 2."""
+        return 0.5 * (field + self(field))
 
 
 class DisplayedFilm:
@@ -192,6 +192,7 @@ class DisplayedFilm:
         self.ring_mean = RingMean(faces, n_vertices)
         self.wetness = np.zeros(n_vertices)
         self.thickness = np.zeros(n_vertices)
+        self.reach = np.zeros(n_vertices)
         self.dye_amount = np.zeros((n_vertices, 0))
         self.time: float | None = None
 
@@ -200,20 +201,28 @@ class DisplayedFilm:
         ``thickness`` (n,), ``dye_amount`` (n, k) and ``wetness`` (n,); a time that goes back (a
         reset) or None (a single picture) starts afresh."""
         depth = np.maximum(np.asarray(depth, dtype=np.float64), 0.0)
-        thickness = self.ring_mean.smoothed(depth)
-        dye_amount = self.ring_mean.smoothed(np.clip(dye, 0.0, 1.0) * depth[:, None])
+        smoothed = self.ring_mean.smoothed
+        reach = smoothed(depth)
+        thickness = smoothed(reach)
+        dye_amount = smoothed(smoothed(np.clip(dye, 0.0, 1.0) * depth[:, None]))
         fresh = (self.time is None or time is None or time < self.time
                  or self.dye_amount.shape != dye_amount.shape)
         if not fresh:
             keep = np.exp(-(time - self.time) / SETTLE_TIME)
+            reach = reach + keep * (self.reach - reach)
             thickness = thickness + keep * (self.thickness - thickness)
             dye_amount = dye_amount + keep * (self.dye_amount - dye_amount)
-        target = wetness_target(thickness, min_depth)
+        self.reach = reach
+        target = wetness_target(reach, min_depth)
         if fresh or self.dry_time == 0.0:
             self.wetness = target
         else:
             self.wetness = np.maximum(target, self.wetness - (time - self.time) / self.dry_time)
         self.thickness, self.dye_amount, self.time = thickness, dye_amount, time
+
+    def concentration(self) -> np.ndarray:
+        """(n, k) the drawn dye concentrations m_k / h (0 where nothing is drawn)."""
+        return self.dye_amount / np.maximum(self.thickness, 1e-300)[:, None]
 
 
 def droplet_radii(volumes) -> np.ndarray:

@@ -2,6 +2,7 @@
 depth, the water material's formulas, default camera framing and real-time pacing."""
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -9,9 +10,9 @@ from builders import icosphere
 from scene_helpers import TINY_SCENE
 
 from surfflow.errors import SceneError
-from surfflow.look import (DYE_DEPTH, FILM_OPACITY, DisplayedFilm, RingMean, depth_tint,
-                           display_opacity, dye_absorbance, flicker, transmittance, wet_object_colors,
-                           wetness_target)
+from surfflow.look import (DYE_DEPTH, FILM_OPACITY, SHUTTER, DisplayedFilm, RingMean, depth_tint,
+                           display_opacity, droplet_radii, dye_absorbance, flicker, streaks,
+                           transmittance, wet_object_colors, wetness_target)
 from surfflow.scene.scene import parse_scene
 from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from surfflow.viewer.camera import action_points, framing_view
@@ -248,3 +249,32 @@ def test_scene_render_keys_of_the_look():
         with pytest.raises(SceneError) as info:
             parse_scene(TINY_SCENE + f"\n[render]\n{line}\n", "bad.toml")
         assert "render." + line.split()[0] in str(info.value) and expected in str(info.value)
+
+
+def test_a_fast_droplet_draws_longer_than_a_slow_one():
+    """Streaks run from x - u SHUTTER to x: their length is the speed times SHUTTER, so a fast
+    drop draws longer than a slow one and a resting one is a point (a sphere when drawn)."""
+    positions = np.array([[0.0, 1.0, 0.0], [0.5, 1.0, 0.0], [1.0, 1.0, 0.0]])
+    velocities = np.array([[0.0, -4.0, 0.0], [0.0, -0.5, 0.0], [0.0, 0.0, 0.0]])
+    points = streaks(positions, velocities, samples=3)
+    assert np.allclose(points[:, -1], positions) and np.allclose(points[:, 1], positions + 0.5 * SHUTTER * -velocities)
+    lengths = np.linalg.norm(points[:, -1] - points[:, 0], axis=1)
+    assert np.allclose(lengths, [4.0 * SHUTTER, 0.5 * SHUTTER, 0.0])
+    assert np.allclose(droplet_radii(4.0 / 3.0 * np.pi * np.array([1e-3, 8e-3]) ** 3), [1e-3, 8e-3])
+
+
+def test_the_viewer_draws_droplets_as_streaks_of_their_radius():
+    import polyscope as ps
+
+    from surfflow.viewer.droplet_view import DROPLETS_NAME, STREAKS_NAME, draw_droplets
+
+    ps.init("openGL_mock")
+    drops = SimpleNamespace(positions=np.array([[0.0, 1.0, 0.0], [0.5, 1.0, 0.0]]),
+                            velocities=np.array([[0.0, -4.0, 0.0], [0.0, 0.0, 0.0]]),
+                            volumes=4.0 / 3.0 * np.pi * np.array([1e-3, 2e-3]) ** 3)
+    draw_droplets(drops, (0.2, 0.4, 0.9))
+    assert ps.has_curve_network(STREAKS_NAME) and ps.has_point_cloud(DROPLETS_NAME)
+    assert ps.get_curve_network(STREAKS_NAME).n_nodes() == 4
+    draw_droplets(SimpleNamespace(positions=np.zeros((0, 3)), velocities=np.zeros((0, 3)),
+                                  volumes=np.zeros(0)), (0.2, 0.4, 0.9))
+    assert not ps.has_curve_network(STREAKS_NAME) and not ps.has_point_cloud(DROPLETS_NAME)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import polyscope as ps
 
-from ..look import (OBJECT_COLOR, DisplayedFilm, depth_tint, display_opacity, dye_absorbance,
+from ..look import (OBJECT_COLOR, DisplayedFilm, depth_tint, display_opacity, dye_absorbance, dye_mix,
                     transmittance, wet_object_colors)
 from ..scene.scene import RenderSpec
 from .boundary_view import draw_boundaries
@@ -110,7 +110,8 @@ class LiquidView:
             liquid.add_scalar_quantity("depth", depth, enabled=True, cmap="viridis",
                                        vminmax=(0.0, max(float(depth.max()), 1e-9)))
         else:
-            base = np.asarray(self.liquid_color) * passed
+            base = (dye_mix(film.concentration(), self.dye_colors, self.liquid_color) if dyed
+                    else np.tile(self.liquid_color, (len(depth), 1)))
             self._show(liquid, "color", "color", depth_tint(base, film.thickness, look.tint_depth),
                        fresh=recolored, enabled=True)
         if velocity is not None:
