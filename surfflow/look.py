@@ -67,7 +67,7 @@ OPACITY_DEPTH = 2e-3
 MIN_OPACITY = 0.15
 OPAQUE_DEPTHS = {"paint": 5e-5, "milk": 1e-4}
 """opacity_depth (m) of the liquid presets that hide what is under them; the rest: OPACITY_DEPTH."""
-DYE_DEPTH = 2e-4
+DYE_DEPTH = 1e-4
 """depth (m) of fully dyed liquid that passes its dye's colour (Beer-Lambert): thinner films tint less."""
 MIN_TRANSMITTANCE = 0.02
 """the least share of a channel a dye's colour passes through DYE_DEPTH (a black dye absorbs finitely)."""

@@ -1,13 +1,16 @@
 """Drawing a run in polyscope: the object and the liquid's free surface as two meshes.
 
-The object is the input surface (``original_vertices``), darkened where wet. The liquid is a
-second mesh on the same triangles whose vertex i sits at the free surface x_i + (b_i + d_i) n_i,
-at least ``min_thickness`` over the object (display only) so it never sinks into it. Its
-per-vertex opacity and colour come from :mod:`surfflow.look`: fully clear where the displayed
-wetness is zero (dry), clear glossy thin films, darker and denser deep pools, dyes mixed in. On a
-moving surface (SPEC §9) both meshes follow the simulation's current geometry every update, and
-the droplets are drawn as spheres (``droplet_view.py``), open boundary segments as coloured
-points (``boundary_view.py``).
+The object is the input surface (``original_vertices``), darkened where wet and tinted by the
+dyes of the film over it (Beer-Lambert: it is seen through the film, :mod:`surfflow.look`). The
+liquid is a second mesh on the same triangles whose vertex i sits at the drawn free surface
+x_i + (b_i + h_i) n_i, h the drawn film's thickness (:class:`surfflow.look.DisplayedFilm`: the
+depth over about a two-ring, followed within a frame), at least ``min_thickness`` over the object
+(display only) so it never sinks into it. Its per-vertex opacity and colour come from
+:mod:`surfflow.look`: fully clear where the displayed wetness is zero (dry), clear glossy thin
+films, darker and denser deep pools in the colour of their dyes. On a moving surface (SPEC §9)
+both meshes follow the simulation's current geometry every update, and the droplets are drawn as
+streaks along their velocity (``droplet_view.py``), open boundary segments as coloured points
+(``boundary_view.py``).
 
 ``LiquidView.draw`` takes the state arrays; ``update`` reads them from a Simulation.
 """
