@@ -75,7 +75,7 @@ def test_dry_liquid_is_clear_and_over_the_object(app):
     assert np.all(positions[:, 1] > 0.0)
     app.view.update(sim)
     opacity = app.view.liquid_mesh.get_quantity_buffer("opacity", "values")
-    assert opacity is not None and np.all(app.view.wetness.wetness == 0.0)
+    assert opacity is not None and np.all(app.view.film.wetness == 0.0)
 
 
 def test_real_time_advances_by_the_wall_clock(app):

@@ -35,7 +35,7 @@ def render_scene_blender(scene, output_dir=None, cache_dir=None, frames: int | N
     shot = BlenderShot(runner.geometry, UsdSettings.from_scene(scene), spec, quality)
 
     def draw(path: Path) -> np.ndarray:
-        shot.show(frame_fields(runner.simulation))
+        shot.show(frame_fields(runner.simulation), runner.simulation.time)
         return shot.render(path)
 
     result = run.render(draw, partial(tqdm, unit="frame", desc=scene.name, disable=not progress))

@@ -2,17 +2,20 @@
 the writers get) and rendered by Cycles on the CPU with the OpenImageDenoise denoiser:
 
 - the object: the input surface (moved when the frame carries ``vertices``), matte clay;
-- the liquid: the free surface x + (b + d) n on the faces with at least one wet corner (faces
-  whose three corners are dry are left out, as in the USD stage's ``holeIndices``), with vertex
-  attributes ``depth``, ``opacity`` (:func:`surfflow.look.liquid_opacity`, 1 - exp(-d / 2 mm),
-  at least 0.15 where wet, and at least :func:`surfflow.look.dye_opacity`, 0.6 times the dye
-  concentration: a pigment shows even in a thin film) and ``tint`` (the dyes mixed over the
-  liquid's colour, squared: the light seen crosses the film twice, down to the object and back,
-  :func:`surfflow.look.seen_through_film`);
+- the liquid: the drawn film (:class:`surfflow.look.DisplayedFilm`, as in polyscope: its
+  thickness h and dye amounts ring-smoothed and settled over a frame, its wetness faded in with
+  depth and out over ``dry_time``) on all the object's triangles at x + (b + max(h, h_min)) n,
+  h_min a display-only lift of 5e-4 of the object's size so the film never touches the object,
+  with vertex attributes ``depth``, ``opacity`` (the wetness: clear where dry, no holes cut in
+  the mesh, a film wholly there where wet, the glass itself as clear as its tint) and
+  ``tint`` (:func:`surfflow.look.transmittance` through the liquid's own colour and its dyes,
+  Beer-Lambert: dyes tint the glass, and the object shows through them);
   its material is a Principled BSDF with full transmission, IOR 1.33 and roughness 0.05 whose
-  base colour is ``tint`` (dyes tint the glass) and whose alpha is ``opacity`` (thin films
-  clearer than deep pools);
-- droplets, when the frame carries ``particle_positions`` / ``particle_volumes``, as spheres;
+  base colour is ``tint`` (the light crosses it down to the object and back) and whose alpha is
+  ``opacity``;
+- droplets, when the frame carries ``particle_positions`` / ``particle_volumes``, as one water
+  mesh over spheres of their volumes along their streaks (:func:`surfflow.look.streaks`; close
+  drops join), built by geometry nodes (Points to SDF Grid, Grid to Mesh);
 - a grey floor under the object, a sun, a fill light and a soft sky;
 - the camera at the scene's ``[render] camera`` looking at ``target``, else framed on the object.
 
@@ -34,12 +37,17 @@ import numpy as np
 
 from ..errors import SurfflowError
 from ..io.up_axis import rotation_onto
-from ..io.usd import UsdSettings, dry_faces
-from ..look import OBJECT_COLOR, dye_mix, dye_opacity, seen_through_film
+from ..io.usd import UsdSettings
+from ..look import (OBJECT_COLOR, DisplayedFilm, droplet_radii, dye_absorbance, liquid_absorbance,
+                    streaks, transmittance)
 from .engine import denoiser_available, import_bpy, quiet_stdout
 
 FLOOR_COLOR = (0.55, 0.55, 0.57)
 FIELD_OF_VIEW = math.radians(45.0)
+STREAK_SAMPLES = 4
+"""spheres along each droplet's streak."""
+VOXELS_PER_RADIUS = 3.0
+"""the droplets' distance grid: voxels per median droplet radius."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,10 @@ class BlenderShot:
         self._configure_cycles(render_spec, QUALITIES[quality])
         self.object = self._add_mesh("object", self._object_material())
         self.liquid = self._add_mesh("liquid", self._water_material())
+        self.film = DisplayedFilm(geometry.faces, len(geometry.vertices), render_spec.dry_time)
+        self.absorbance = np.vstack([liquid_absorbance(settings.liquid_color, settings.opacity_depth),
+                                     dye_absorbance(settings.dye_colors)])
+        self.lift = 5e-4 * float(np.linalg.norm(np.ptp(geometry.original_vertices, axis=0)))
         self.droplets = None
         self._set_object_points(geometry.original_vertices)
         self._add_floor_and_lights()
@@ -187,31 +199,34 @@ class BlenderShot:
 
     # ---- per frame ------------------------------------------------------------------------
 
-    def show(self, fields: dict) -> None:
-        """Shape the liquid (and the object, droplets) to one frame's fields."""
-        geom, s = self.geometry, self.settings
+    def show(self, fields: dict, time: float | None = None) -> None:
+        """Shape the liquid (and the object, droplets) to one frame's fields at simulated ``time``
+        (the film drawn follows the frames before; None: this frame alone)."""
+        geom, s, film = self.geometry, self.settings, self.film
         depth = np.asarray(fields["depth"])
-        wet = depth >= s.min_depth
         if "vertices" in fields:
             normals = fields.get("normals")
             moved = (fields["vertices"] + fields["bottom"][:, None] * normals if normals is not None
                      else geom.original_vertices + (fields["vertices"] - geom.vertices))
             self._set_object_points(moved)
-        points = fields.get("vertices", geom.vertices) + fields["free_surface"]
-        faces = np.delete(geom.faces, dry_faces(geom.faces, wet), axis=0)
-        mesh = self.liquid.data
-        mesh.clear_geometry()
-        set_mesh(mesh, points @ self.turn.T, faces)
         dye = fields.get("dye", np.zeros((len(depth), 0)))
-        colors = seen_through_film(dye_mix(dye, s.dye_colors[:dye.shape[1]], s.liquid_color))
-        add_point_attribute(mesh, "depth", "FLOAT", "value", depth)
-        add_point_attribute(mesh, "opacity", "FLOAT", "value",
-                            np.maximum(s.opacity(depth, wet), dye_opacity(dye, wet)))
-        add_point_attribute(mesh, "tint", "FLOAT_COLOR", "color",
-                            np.column_stack([colors, np.ones(len(colors))]))
+        film.update(depth, dye, s.min_depth, time)
+        lift = fields["bottom"] + np.maximum(film.thickness, self.lift)
+        points = fields.get("vertices", geom.vertices) + lift[:, None] * fields.get("normals", geom.normals)
+        mesh = self.liquid.data
+        if len(mesh.vertices) == 0:
+            set_mesh(mesh, points @ self.turn.T, geom.faces)
+        else:
+            mesh.vertices.foreach_set("co", np.ascontiguousarray(points @ self.turn.T, dtype=np.float32).ravel())
+        amounts = np.column_stack([film.thickness, film.dye_amount])
+        tint = transmittance(amounts, self.absorbance[:amounts.shape[1]])
+        set_point_attribute(mesh, "depth", "FLOAT", "value", depth)
+        set_point_attribute(mesh, "opacity", "FLOAT", "value", film.wetness)
+        set_point_attribute(mesh, "tint", "FLOAT_COLOR", "color", np.column_stack([tint, np.ones(len(tint))]))
         mesh.update()
         if "particle_positions" in fields and "particle_volumes" in fields:
-            self._show_droplets(fields["particle_positions"], fields["particle_volumes"])
+            self._show_droplets(fields["particle_positions"], fields.get("particle_velocities"),
+                                fields["particle_volumes"])
 
     def _set_object_points(self, points: np.ndarray) -> None:
         mesh = self.object.data
@@ -221,21 +236,26 @@ class BlenderShot:
             mesh.vertices.foreach_set("co", np.ascontiguousarray(points @ self.turn.T, dtype=np.float32).ravel())
             mesh.update()
 
-    def _show_droplets(self, positions, volumes) -> None:
-        """Droplets as the loose vertices of a mesh that geometry nodes turn into spheres (a
-        point cloud, which Cycles renders as spheres) of their volumes' radii."""
+    def _show_droplets(self, positions, velocities, volumes) -> None:
+        """Droplets as one mesh around spheres of their volumes' radii at STREAK_SAMPLES points
+        along each one's streak (velocities None: at rest), which geometry nodes build."""
         if self.droplets is None:
             self.droplets = self._add_mesh("droplets", self.liquid.data.materials[0])
-            self._points_modifier(self.droplets, self.liquid.data.materials[0])
+            self._droplet_surface_modifier(self.droplets, self.liquid.data.materials[0])
         mesh = self.droplets.data
         mesh.clear_geometry()
-        positions = np.reshape(positions, (-1, 3)) @ self.turn.T
-        set_mesh(mesh, positions, np.zeros((0, 3), dtype=np.int32))
-        radii = np.cbrt(3.0 * np.asarray(volumes, dtype=np.float64) / (4.0 * np.pi))
-        add_point_attribute(mesh, "radius", "FLOAT", "value", radii)
+        positions = np.reshape(positions, (-1, 3))
+        velocities = np.zeros_like(positions) if velocities is None else np.reshape(velocities, (-1, 3))
+        points = streaks(positions, velocities, samples=STREAK_SAMPLES).reshape(-1, 3) @ self.turn.T
+        set_mesh(mesh, points, np.zeros((0, 3), dtype=np.int32))
+        radii = droplet_radii(volumes)
+        set_point_attribute(mesh, "radius", "FLOAT", "value", np.repeat(radii, STREAK_SAMPLES))
+        if len(radii):
+            self._voxel_size.default_value = float(np.median(radii)) / VOXELS_PER_RADIUS
 
-    def _points_modifier(self, obj, material) -> None:
-        """Geometry nodes on ``obj``: Mesh to Points with the ``radius`` attribute, then ``material``."""
+    def _droplet_surface_modifier(self, obj, material) -> None:
+        """Geometry nodes on ``obj``: its points to a signed distance grid of spheres of the
+        ``radius`` attribute, its zero surface to a smooth mesh, then ``material``."""
         tree = self.bpy.data.node_groups.new("droplets", "GeometryNodeTree")
         tree.interface.new_socket("Geometry", in_out="INPUT", socket_type="NodeSocketGeometry")
         tree.interface.new_socket("Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
@@ -243,11 +263,18 @@ class BlenderShot:
         group_in, group_out = nodes.new("NodeGroupInput"), nodes.new("NodeGroupOutput")
         to_points, radius = nodes.new("GeometryNodeMeshToPoints"), nodes.new("GeometryNodeInputNamedAttribute")
         radius.data_type, radius.inputs["Name"].default_value = "FLOAT", "radius"
-        set_material = nodes.new("GeometryNodeSetMaterial")
+        to_grid, to_mesh = nodes.new("GeometryNodePointsToSDFGrid"), nodes.new("GeometryNodeGridToMesh")
+        to_mesh.inputs["Threshold"].default_value = 0.0
+        self._voxel_size = to_grid.inputs["Voxel Size"]
+        smooth, set_material = nodes.new("GeometryNodeSetShadeSmooth"), nodes.new("GeometryNodeSetMaterial")
         set_material.inputs["Material"].default_value = material
         links.new(group_in.outputs["Geometry"], to_points.inputs["Mesh"])
         links.new(radius.outputs["Attribute"], to_points.inputs["Radius"])
-        links.new(to_points.outputs["Points"], set_material.inputs["Geometry"])
+        links.new(to_points.outputs["Points"], to_grid.inputs["Points"])
+        links.new(radius.outputs["Attribute"], to_grid.inputs["Radius"])
+        links.new(to_grid.outputs[0], to_mesh.inputs["Grid"])
+        links.new(to_mesh.outputs["Mesh"], smooth.inputs["Mesh"])
+        links.new(smooth.outputs["Mesh"], set_material.inputs["Geometry"])
         links.new(set_material.outputs["Geometry"], group_out.inputs["Geometry"])
         obj.modifiers.new("droplets", "NODES").node_group = tree
 
@@ -277,7 +304,8 @@ def set_mesh(mesh, points: np.ndarray, faces: np.ndarray) -> None:
     mesh.shade_smooth()
 
 
-def add_point_attribute(mesh, name: str, kind: str, key: str, values: np.ndarray) -> None:
-    """A per-vertex attribute of ``mesh`` (kind "FLOAT" or "FLOAT_COLOR") set to ``values``."""
-    attribute = mesh.attributes.new(name, kind, "POINT")
+def set_point_attribute(mesh, name: str, kind: str, key: str, values: np.ndarray) -> None:
+    """Set the per-vertex attribute ``name`` of ``mesh`` (kind "FLOAT" or "FLOAT_COLOR", made if
+    missing) to ``values``."""
+    attribute = mesh.attributes.get(name) or mesh.attributes.new(name, kind, "POINT")
     attribute.data.foreach_set(key, np.ascontiguousarray(values, dtype=np.float32).ravel())

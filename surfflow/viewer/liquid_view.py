@@ -1,13 +1,16 @@
 """Drawing a run in polyscope: the object and the liquid's free surface as two meshes.
 
-The object is the input surface (``original_vertices``), darkened where wet. The liquid is a
-second mesh on the same triangles whose vertex i sits at the free surface x_i + (b_i + d_i) n_i,
-at least ``min_thickness`` over the object (display only) so it never sinks into it. Its
-per-vertex opacity and colour come from :mod:`surfflow.look`: fully clear where the displayed
-wetness is zero (dry), clear glossy thin films, darker and denser deep pools, dyes mixed in. On a
-moving surface (SPEC §9) both meshes follow the simulation's current geometry every update, and
-the droplets are drawn as spheres (``droplet_view.py``), open boundary segments as coloured
-points (``boundary_view.py``).
+The object is the input surface (``original_vertices``), darkened where wet and tinted by the
+dyes of the film over it (Beer-Lambert: it is seen through the film, :mod:`surfflow.look`). The
+liquid is a second mesh on the same triangles whose vertex i sits at the drawn free surface
+x_i + (b_i + h_i) n_i, h the drawn film's thickness (:class:`surfflow.look.DisplayedFilm`: the
+depth over about a two-ring, followed within a frame), at least ``min_thickness`` over the object
+(display only) so it never sinks into it. Its per-vertex opacity and colour come from
+:mod:`surfflow.look`: fully clear where the displayed wetness is zero (dry), clear glossy thin
+films, darker and denser deep pools in the colour of their dyes. On a moving surface (SPEC §9)
+both meshes follow the simulation's current geometry every update, and the droplets are drawn as
+streaks along their velocity (``droplet_view.py``), open boundary segments as coloured points
+(``boundary_view.py``).
 
 ``LiquidView.draw`` takes the state arrays; ``update`` reads them from a Simulation.
 """
@@ -17,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 import polyscope as ps
 
-from ..look import (OBJECT_COLOR, DisplayWetness, depth_tint, display_opacity, dye_mix,
-                    wet_object_colors)
+from ..look import (OBJECT_COLOR, DisplayedFilm, depth_tint, display_opacity, dye_absorbance, dye_mix,
+                    transmittance, wet_object_colors)
 from ..scene.scene import RenderSpec
 from .boundary_view import draw_boundaries
 from .droplet_view import draw_droplets
@@ -48,7 +51,8 @@ class LiquidView:
         self.show_velocity = False
         self._added: set[tuple[str, str]] = set()
         self._drawn_color_by: str | None = None
-        self.wetness = DisplayWetness(geometry.faces, geometry.n_vertices, look.dry_time)
+        self.film = DisplayedFilm(geometry.faces, geometry.n_vertices, look.dry_time)
+        self.absorbance = dye_absorbance(self.dye_colors)
         size = np.linalg.norm(np.ptp(geometry.vertices, axis=0))
         self.min_thickness = 5e-4 * size
         self._boundaries_shown = None  # (scheme, geometry, segment count) last drawn
@@ -92,24 +96,26 @@ class LiquidView:
     def draw(self, depth, bottom, dye, min_depth: float, time: float, velocity=None) -> None:
         """Move the liquid mesh to depth (n,) over bottom (n,) at simulated ``time`` and refresh
         its opacity, its colours (dye (n, k)), the wet object and the velocity arrows (n, 3)."""
-        look, liquid = self.look, self.liquid_mesh
+        look, liquid, film = self.look, self.liquid_mesh, self.film
         recolored = self.color_by != self._drawn_color_by
         self._drawn_color_by = self.color_by
-        wetness = self.wetness.update(depth, min_depth, time)
-        liquid.update_vertex_positions(self.liquid_positions(depth, bottom))
-        shade_depth = self.wetness.smoothed(depth)
+        film.update(depth, dye, min_depth, time)
+        liquid.update_vertex_positions(self.liquid_positions(film.thickness, bottom))
         if self._show(liquid, "scalar", "opacity",
-                      display_opacity(wetness, shade_depth, look.tint_depth, look.opacity)):
+                      display_opacity(film.wetness, film.thickness, look.tint_depth, look.opacity)):
             liquid.set_transparency_quantity("opacity")
-        self._show(self.object_mesh, "color", "wet", wet_object_colors(OBJECT_COLOR, wetness), enabled=True)
+        dyed = self.color_by == "dye" and film.dye_amount.shape[1] > 0
+        passed = (transmittance(film.dye_amount, self.absorbance[:film.dye_amount.shape[1]]) if dyed
+                  else np.ones((len(depth), 3)))
+        self._show(self.object_mesh, "color", "wet", wet_object_colors(OBJECT_COLOR, film.wetness, passed),
+                   enabled=True)
         if self.color_by == "depth":  # re-added each time: its colour map range follows the depth
             liquid.add_scalar_quantity("depth", depth, enabled=True, cmap="viridis",
                                        vminmax=(0.0, max(float(depth.max()), 1e-9)))
         else:
-            base = (dye_mix(dye, self.dye_colors, self.liquid_color) if self.color_by == "dye"
+            base = (dye_mix(film.concentration(), self.dye_colors, self.liquid_color) if dyed
                     else np.tile(self.liquid_color, (len(depth), 1)))
-            shown = self.wetness.hold_colors(base, depth, min_depth)
-            self._show(liquid, "color", "color", depth_tint(shown, shade_depth, look.tint_depth),
+            self._show(liquid, "color", "color", depth_tint(base, film.thickness, look.tint_depth),
                        fresh=recolored, enabled=True)
         if velocity is not None:
             self._show(liquid, "vector", "velocity", velocity, enabled=True, vectortype="ambient",
