@@ -21,12 +21,12 @@ SIDE, CELLS = 1.0, 32
 MODE_K = math.pi * math.sqrt(5.0) / SIDE  # the (1, 2) mode of the square
 
 
-def square(jitter=0.0):
-    """The flat SIDE x SIDE square of CELLS x CELLS cells; interior vertices moved by up to
+def square(jitter=0.0, cells=CELLS):
+    """The flat SIDE x SIDE square of cells x cells; interior vertices moved by up to
     ``jitter`` cells (a fixed seed) for an irregular mesh."""
-    V, F = plane((SIDE, SIDE), (CELLS, CELLS))
+    V, F = plane((SIDE, SIDE), (cells, cells))
     inner = (np.abs(V[:, :2]) < 0.5 * SIDE - 1e-9).all(axis=1)
-    V[inner, :2] += jitter * SIDE / CELLS * np.random.default_rng(1).uniform(-1, 1, (inner.sum(), 2))
+    V[inner, :2] += jitter * SIDE / cells * np.random.default_rng(1).uniform(-1, 1, (inner.sum(), 2))
     return sf.precompute((V, F), feature_size=0)
 
 
@@ -105,8 +105,9 @@ def test_on_a_sphere_the_first_harmonic_has_omega_squared_2_c_squared_over_r_squ
     assert abs(measured / period - 1.0) < 0.01
 
 
-def test_lambda_max_is_the_largest_generalised_eigenvalue():
-    geom = square(0.3)
+@pytest.mark.parametrize("jitter", [0.0, 0.3])
+def test_lambda_max_is_the_largest_generalised_eigenvalue(jitter):
+    geom = square(jitter, cells=16)
     weights = cotangent_weights(geom)
     K = stiffness_matrix(geom, weights).toarray()
     for held in (geom.is_boundary, np.zeros(geom.n_vertices, bool)):
@@ -114,7 +115,7 @@ def test_lambda_max_is_the_largest_generalised_eigenvalue():
         scale = 1.0 / np.sqrt(geom.dual_areas[free])
         exact = np.linalg.eigvalsh(scale[:, None] * K[np.ix_(free, free)] * scale[None, :]).max()
         bound = largest_eigenvalue(geom, weights, held)
-        assert exact <= bound < exact * (1 + 1e-8)
+        assert exact <= bound < exact * (1 + 2e-4)
 
 
 def grows(geom, dt_fraction, steps=400):
