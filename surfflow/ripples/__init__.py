@@ -3,10 +3,11 @@ for large calm water surfaces at a fraction of the full model's cost (SPEC §11)
 
 ``model.py`` holds :class:`Ripples` (the equation, its stability bound, edges and shores),
 ``laplacian.py`` the cotangent Laplacian and its largest eigenvalue, ``disturbances.py`` drops
-and rain; the step's kernel is ``kernels/ripples.py``.
+and rain, ``shores.py`` a sloping beach along the edge; the step's kernel is ``kernels/ripples.py``.
 """
 
 from .disturbances import Rain, gaussian_dent
 from .model import EDGES, Ripples
+from .shores import shore_band
 
-__all__ = ["EDGES", "Rain", "Ripples", "gaussian_dent"]
+__all__ = ["EDGES", "Rain", "Ripples", "gaussian_dent", "shore_band"]

@@ -80,6 +80,10 @@ class Ripples:
         highest angular frequency the mesh carries.
     density, gravity : float
         rho (kg/m^3) and g (m/s^2), turning ``surface_pressure`` (Pa) into a head p / (rho g).
+    depth : float, optional
+        H (m), the water's depth at rest over the mesh, for outputs and renders (the mesh is the
+        bottom and the water surface lies H + z above it); default c^2 / g, the shallow-water
+        depth whose waves run at c.
     cfl : float in (0, 1), default 0.9
         a fraction: :meth:`advance` takes steps of at most cfl * dt_max.
 
@@ -99,7 +103,8 @@ class Ripples:
 
     def __init__(self, geom: SurfaceGeometry, wave_speed: float, damping: float = 0.0,
                  edge: str = "fixed", shore=None, shore_damping: float | None = None,
-                 density: float = 1000.0, gravity: float = 9.81, cfl: float = 0.9):
+                 density: float = 1000.0, gravity: float = 9.81, cfl: float = 0.9,
+                 depth: float | None = None):
         if not isinstance(geom, SurfaceGeometry):
             raise ParameterError(f"geom is a {type(geom).__name__}; pass the SurfaceGeometry that "
                                  "sf.precompute(mesh) returns")
@@ -109,6 +114,8 @@ class Ripples:
         check_range("density", density, 0.0, low_open=True)
         check_range("gravity", gravity, 0.0, low_open=True)
         check_range("cfl", cfl, 0.0, 1.0, low_open=True, high_open=True)
+        depth = wave_speed ** 2 / gravity if depth is None else depth
+        check_range("depth", depth, 0.0, low_open=True)
         n = geom.n_vertices
         shore = np.ones(n) if shore is None else check_vertex_array("shore", shore, n, minimum=0.0)
         if shore.max() > 1.0:
@@ -117,6 +124,7 @@ class Ripples:
         self.geometry = geom
         self.wave_speed, self.damping, self.edge = float(wave_speed), float(damping), edge
         self.density, self.gravity, self.cfl = float(density), float(gravity), float(cfl)
+        self.depth = float(depth)
         self.shore = shore.copy()
         self.weights = cotangent_weights(geom)
         self.held = (shore == 0.0) | (geom.is_boundary if edge == "fixed" else False)
@@ -134,6 +142,7 @@ class Ripples:
             geom.vertices[geom.faces[:, 1]] - geom.vertices[geom.faces[:, 0]],
             geom.vertices[geom.faces[:, 2]] - geom.vertices[geom.faces[:, 0]]), axis=1)
         self.rain: tuple[Rain, ...] = ()
+        self._pending_drops = np.zeros((0, 6))  # rows: time (s), center (3), radius, depth (m)
         self.terms: tuple = ()
 
     # ---- state in and out ---------------------------------------------------------------------
@@ -174,7 +183,7 @@ class Ripples:
         self.state.height[:] = np.where(self.held, 0.0, z)
         self.state.rate[:] = 0.0
 
-    def volume(self) -> float:
+    def total_volume(self) -> float:
         """sum_i A_i z_i (m^3): the water raised above the rest level (kept by edge="reflect")."""
         return float(np.dot(self.geometry.dual_areas, self.state.height))
 
@@ -188,11 +197,14 @@ class Ripples:
         return 0.5 * kinetic + 0.5 * self.wave_speed ** 2 * float(s.height @ (self._stiffness @ previous))
 
     def frame_fields(self) -> dict:
-        """The per-vertex fields of a frame: ``height`` (n,) m, ``height_rate`` (n,) m/s and
-        ``free_surface`` (n, 3) = z n (m), the offset to the rippled surface."""
-        z = self.height
-        return {"height": z, "height_rate": self.height_rate,
-                "free_surface": z[:, None] * self.geometry.normals}
+        """The per-vertex fields of a frame, shaped like a film's so every writer and renderer
+        draws the water (``surfflow.io.writers``): ``height`` z (n,) m and ``height_rate`` (n,)
+        m/s; ``depth`` H + z (n,) m, ``bottom`` 0 (n,), ``free_surface`` (H + z) n (n, 3) m
+        (the water surface over the mesh) and ``velocity`` the rate along the normal (n, 3) m/s."""
+        z, normals = self.height, self.geometry.normals
+        return {"height": z, "height_rate": self.height_rate, "depth": self.depth + z,
+                "bottom": np.zeros_like(z), "free_surface": (self.depth + z)[:, None] * normals,
+                "velocity": self.state.rate[:, None] * normals}
 
     def state_dict(self) -> dict:
         """Every array and scalar needed to continue bit-identically (numpy values)."""
@@ -201,7 +213,8 @@ class Ripples:
                 "ripple_height": s.height.copy(), "ripple_rate": s.rate.copy(),
                 "ripple_last_dt": np.float64(s.last_dt), "surface_pressure": self._pressure.copy(),
                 "ripple_rain": np.array([[r.rate, r.radius, r.depth, r.seed] for r in self.rain],
-                                        dtype=np.float64).reshape(-1, 4)}
+                                        dtype=np.float64).reshape(-1, 4),
+                "ripple_drops": self._pending_drops.copy()}
         for term in self.terms:
             data.update(term.state_dict())
         return data
@@ -215,17 +228,23 @@ class Ripples:
         self._pressure[:] = data["surface_pressure"]
         self.rain = tuple(Rain(rate, radius, depth, int(seed))
                           for rate, radius, depth, seed in np.asarray(data["ripple_rain"]))
+        self._pending_drops = np.array(data["ripple_drops"], dtype=np.float64).reshape(-1, 6)
         for term in self.terms:
             term.load_state_dict(data)
 
     # ---- disturbances -------------------------------------------------------------------------
 
-    def drop(self, center, radius: float, depth: float) -> float:
+    def drop(self, center, radius: float, depth: float, time: float | None = None) -> float:
         """Drop a drop: a Gaussian dent depth exp(-|x - center|^2 / radius^2) (m) pressed into
-        the surface (held vertices stay at 0). Returns its volume sum_i A_i dz_i (m^3, negative:
-        about -pi radius^2 depth on a plane larger than the drop)."""
+        the surface now, or at the start of the step in which ``time`` (s) falls (held vertices
+        stay at 0). Returns its volume sum_i A_i dz_i (m^3, negative: about
+        -pi radius^2 depth on a plane larger than the drop)."""
         dent = np.where(self.held, 0.0, gaussian_dent(self.geometry.vertices, center, radius, depth))
-        self.state.height += dent
+        if time is not None and time > self.state.time:
+            check_range("time", time)
+            self._pending_drops = np.vstack([self._pending_drops, [time, *center, radius, depth]])
+        else:
+            self.state.height += dent
         return float(np.dot(self.geometry.dual_areas, dent))
 
     def add_rain(self, rate: float, radius: float, depth: float, seed: int = 0) -> Rain:
@@ -244,8 +263,10 @@ class Ripples:
 
     # ---- time stepping ------------------------------------------------------------------------
 
-    def step(self, dt: float) -> float:
-        """One step of ``dt`` s (0 < dt < :attr:`max_time_step`); returns dt."""
+    def step(self, dt: float | None = None) -> float:
+        """One step of ``dt`` s (0 < dt < :attr:`max_time_step`; default cfl *
+        :attr:`max_time_step`, like ``Simulation.step``); returns dt."""
+        dt = self.cfl * self.max_time_step if dt is None else dt
         check_range("dt", dt, 0.0, low_open=True)
         if dt >= self.max_time_step:
             limit = self.max_time_step
@@ -257,6 +278,7 @@ class Ripples:
         s, g = self.state, self.geometry
         for term in self.terms:
             term.press(self, dt)
+        self._drop_pending(s.time + dt)
         for rain in self.rain:
             for point in rain.drops(g.vertices, g.faces, self._face_areas, s.step_count, dt):
                 self.drop(point, rain.radius, rain.depth)
@@ -267,6 +289,13 @@ class Ripples:
         s.step_count += 1
         s.last_dt = dt
         return dt
+
+    def _drop_pending(self, until: float) -> None:
+        """Drop the scheduled drops whose time comes before ``until`` (s), in order."""
+        due = self._pending_drops[:, 0] < until
+        for _, x, y, z, radius, depth in self._pending_drops[due]:
+            self.drop((x, y, z), radius, depth)
+        self._pending_drops = self._pending_drops[~due]
 
     def advance(self, duration: float) -> None:
         """Step until ``time`` has grown by exactly ``duration`` s, in equal steps of at most
