@@ -11,30 +11,20 @@ draws the surface's rate along the normal. :func:`run_view` picks this view or t
 from __future__ import annotations
 
 import numpy as np
-import polyscope as ps
 
-from ..look import OBJECT_COLOR
 from ..scene.scene import RenderSpec
-from .liquid_view import LIQUID_NAME, OBJECT_NAME, LiquidView
-from .materials import OBJECT_MATERIAL, liquid_material
+from .liquid_view import LiquidView
 
 
-class RippleView:
-    """Registers and updates the "object" (the bottom) and "liquid" (the rippled water)
-    polyscope meshes of one geometry; ``update(ripples)`` draws a Ripples' state."""
+class RippleView(LiquidView):
+    """The film's "object" (here the bottom) and "liquid" (here the rippled water) polyscope
+    meshes of one geometry (:class:`LiquidView`'s), drawn from a Ripples' state by
+    :meth:`update`."""
 
     def __init__(self, geometry, liquid_color, color_by: str = "liquid", look: RenderSpec | None = None):
-        look = look or RenderSpec()
-        self.geometry, self.color_by, self.show_velocity = geometry, color_by, False
+        super().__init__(geometry, liquid_color, (), color_by, look)
         self.height_scale = 1.0
-        self.liquid_color = tuple(liquid_color)
-        self.object_mesh = ps.register_surface_mesh(
-            OBJECT_NAME, geometry.original_vertices, geometry.faces, color=OBJECT_COLOR,
-            smooth_shade=True, material=OBJECT_MATERIAL)
-        self.liquid_mesh = ps.register_surface_mesh(
-            LIQUID_NAME, geometry.vertices, geometry.faces, color=self.liquid_color,
-            smooth_shade=True, material=liquid_material(look))
-        self.liquid_mesh.set_transparency(look.opacity)
+        self.liquid_mesh.set_transparency((look or RenderSpec()).opacity)
 
     def update(self, ripples) -> None:
         """Move the water to ``ripples``' height and refresh its colours and arrows."""
