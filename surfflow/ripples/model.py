@@ -235,7 +235,7 @@ class Ripples:
     # ---- disturbances -------------------------------------------------------------------------
 
     def drop(self, center, radius: float, depth: float, time: float | None = None) -> float:
-        """Drop a drop: a Gaussian dent depth exp(-|x - center|^2 / radius^2) (m) pressed into
+        """Drop a drop: a Gaussian dent ``depth exp(-|x - center|^2 / radius^2)`` (m) pressed into
         the surface now, or at the start of the step in which ``time`` (s) falls (held vertices
         stay at 0). Returns its volume sum_i A_i dz_i (m^3, negative: about
         -pi radius^2 depth on a plane larger than the drop)."""
