@@ -12,6 +12,7 @@ from scene_helpers import write_scene
 
 import surfflow as sf
 from surfflow.errors import SceneError
+from surfflow.scene.describe import describe_file
 from surfflow.scene.scene import parse_scene
 from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from surfflow.viewer.ripple_app import RippleViewerApp
@@ -98,6 +99,10 @@ def test_the_runner_writes_height_frames_and_resumes_bit_identically(tmp_path):
     resumed.run()
     assert np.array_equal(resumed.simulation.height, whole.simulation.height)
     assert np.array_equal(resumed.simulation.height_rate, whole.simulation.height_rate)
+    info = describe_file(first.checkpoint_path)
+    assert info["type"] == "checkpoint (ripples)" and info["vertices"] == whole.geometry.n_vertices
+    assert describe_file(write_scene(tmp_path, POND, "pond.toml"))["waves"] == (
+        "speed sqrt(g 0.01 m), damping 0.5 1/s, edge reflect")
 
 
 @pytest.mark.parametrize("change, where, says", [
