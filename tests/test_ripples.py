@@ -126,8 +126,8 @@ def grows(geom, dt_fraction, steps=400):
     rate = np.zeros_like(z)
     dt = dt_fraction * ripples.max_time_step
     for _ in range(steps):
-        wave_step(geom.neighbor_offsets, geom.neighbor_indices, ripples.weights, geom.dual_areas,
-                  ripples.held, ripples.vertex_damping, 1.0, dt, np.zeros_like(z), z, rate)
+        wave_step(geom.neighbor_offsets, geom.neighbor_indices, ripples._stencil, ripples.held,
+                  ripples.vertex_damping, dt, np.zeros_like(z), np.zeros_like(z), z, rate)
     return np.abs(z).max() > 10.0
 
 

@@ -23,25 +23,26 @@ from ._jit import parallel_kernel
 
 
 @parallel_kernel
-def wave_step(neighbor_offsets, neighbor_indices, weights, dual_areas, held, damping, c2, dt,
-              head, height, rate):
+def wave_step(neighbor_offsets, neighbor_indices, stencil, held, damping, dt, head, level, height,
+              rate):
     """One step of the scheme above, in place on ``height`` (n,) (m) and ``rate`` (n,) (m/s).
 
-    neighbor_offsets (n + 1,), neighbor_indices and weights (nnz,): the CSR one-rings with the
-    cotangent weights w_ij; dual_areas (n,) A_i (m^2); held (n,) bool; damping (n,) mu_i (1/s);
-    c2 the squared wave speed (m^2/s^2); dt (s); head (n,) p / (rho g) (m).
+    neighbor_offsets (n + 1,) and neighbor_indices (nnz,): the CSR one-rings (int32 or int64);
+    stencil (nnz,) c^2 w_ij / A_i (1/s^2), so that c^2 Lap(y)_i = sum_k stencil_k (y_j - y_i);
+    held (n,) bool; damping (n,) mu_i (1/s); dt (s); head (n,) p / (rho g) (m); level (n,) a
+    scratch buffer (m) for z + head.
     """
     n = height.shape[0]
+    for i in numba.prange(n):
+        level[i] = height[i] + head[i]
     for i in numba.prange(n):
         if held[i]:
             rate[i] = 0.0
             continue
-        own = height[i] + head[i]
         pull = 0.0
         for k in range(neighbor_offsets[i], neighbor_offsets[i + 1]):
-            j = neighbor_indices[k]
-            pull += weights[k] * (height[j] + head[j] - own)
+            pull += stencil[k] * (level[neighbor_indices[k]] - level[i])
         half_damping = 0.5 * damping[i] * dt
-        rate[i] = ((1.0 - half_damping) * rate[i] + dt * c2 * pull / dual_areas[i]) / (1.0 + half_damping)
+        rate[i] = ((1.0 - half_damping) * rate[i] + dt * pull) / (1.0 + half_damping)
     for i in numba.prange(n):
         height[i] += dt * rate[i]

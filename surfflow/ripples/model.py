@@ -136,7 +136,11 @@ class Ripples:
         self.vertex_damping = self.damping + self.shore_damping * (1.0 - shore)
         self.state = RippleState(np.zeros(n), np.zeros(n))
         self._pressure = np.zeros(n)
-        self._head = np.zeros(n)
+        self._head, self._level = np.zeros(n), np.zeros(n)
+        rows = np.repeat(np.arange(n), np.diff(geom.neighbor_offsets))
+        self._stencil = self.wave_speed ** 2 * self.weights / geom.dual_areas[rows]
+        index = np.int32 if len(geom.neighbor_indices) < 2 ** 31 else np.int64  # less to read
+        self._rings = (geom.neighbor_offsets.astype(index), geom.neighbor_indices.astype(index))
         self._stiffness = stiffness_matrix(geom, self.weights)
         self._face_areas = 0.5 * np.linalg.norm(np.cross(
             geom.vertices[geom.faces[:, 1]] - geom.vertices[geom.faces[:, 0]],
@@ -283,8 +287,8 @@ class Ripples:
             for point in rain.drops(g.vertices, g.faces, self._face_areas, s.step_count, dt):
                 self.drop(point, rain.radius, rain.depth)
         np.multiply(self._pressure, 1.0 / (self.density * self.gravity), out=self._head)
-        wave_step(g.neighbor_offsets, g.neighbor_indices, self.weights, g.dual_areas, self.held,
-                  self.vertex_damping, self.wave_speed ** 2, dt, self._head, s.height, s.rate)
+        wave_step(*self._rings, self._stencil, self.held, self.vertex_damping, dt, self._head,
+                  self._level, s.height, s.rate)
         s.time += dt
         s.step_count += 1
         s.last_dt = dt
