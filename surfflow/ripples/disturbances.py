@@ -5,7 +5,9 @@ A drop at ``center`` with ``radius`` r and ``depth`` D lowers each vertex by
     D exp(-|x_i - center|^2 / r^2)
 
 (3D distance, so it works on a curved surface), i.e. a dent of volume -pi r^2 D on a plane
-larger than it (sum_i A_i dz_i on the mesh: what :func:`gaussian_dent` returns).
+larger than it (sum_i A_i dz_i on the mesh). :class:`Dents` evaluates it on the vertices within
+DENT_REACH radii of the centre only (further out it is below exp(-25) = 1.4e-11 of its depth),
+so a drop costs what its footprint holds, not the whole mesh.
 
 Rain drops fall at ``rate`` drops per second per square metre of surface, each a dent of the
 rain's radius and depth at a point drawn uniformly over the surface's area. The drops of step k
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from ..checks import check_range, check_vector3
 from ..errors import ParameterError
@@ -39,6 +42,26 @@ def gaussian_dent(vertices, center, radius: float, depth: float) -> np.ndarray:
     check_range("depth", depth)
     squared = np.sum((np.asarray(vertices) - np.asarray(center, dtype=np.float64)) ** 2, axis=1)
     return -depth * np.exp(-squared / radius ** 2)
+
+
+DENT_REACH = 5.0  # radii
+
+
+class Dents:
+    """Gaussian dents on the (n, 3) ``vertices`` (m), none on the (n,) bool ``held`` ones."""
+
+    def __init__(self, vertices: np.ndarray, held: np.ndarray):
+        self.vertices, self.held = vertices, held
+        self.tree = cKDTree(vertices)
+
+    def dent(self, center, radius: float, depth: float) -> tuple[np.ndarray, np.ndarray]:
+        """(k,) the vertices within DENT_REACH radii of ``center`` (sorted, not held) and (k,)
+        their height change (m), :func:`gaussian_dent` there."""
+        check_vector3("center", center)
+        check_range("radius", radius, 0.0, low_open=True)
+        near = np.sort(np.asarray(self.tree.query_ball_point(center, DENT_REACH * radius), dtype=np.int64))
+        near = near[~self.held[near]]
+        return near, gaussian_dent(self.vertices[near], center, radius, depth)
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from ..checks import check_choice, check_range, check_vertex_array
 from ..errors import ParameterError, SimulationError
 from ..geometry.surface import SurfaceGeometry
 from ..kernels.ripples import wave_step
-from .disturbances import Rain, gaussian_dent
+from .disturbances import Dents, Rain
 from .laplacian import cotangent_weights, largest_eigenvalue, stiffness_matrix
 
 EDGES = ("fixed", "reflect")
@@ -145,6 +145,7 @@ class Ripples:
         self._face_areas = 0.5 * np.linalg.norm(np.cross(
             geom.vertices[geom.faces[:, 1]] - geom.vertices[geom.faces[:, 0]],
             geom.vertices[geom.faces[:, 2]] - geom.vertices[geom.faces[:, 0]]), axis=1)
+        self._dents = Dents(geom.vertices, self.held)
         self.rain: tuple[Rain, ...] = ()
         self._pending_drops = np.zeros((0, 6))  # rows: time (s), center (3), radius, depth (m)
         self.terms: tuple = ()
@@ -239,17 +240,17 @@ class Ripples:
     # ---- disturbances -------------------------------------------------------------------------
 
     def drop(self, center, radius: float, depth: float, time: float | None = None) -> float:
-        """Drop a drop: a Gaussian dent ``depth exp(-|x - center|^2 / radius^2)`` (m) pressed into
-        the surface now, or at the start of the step in which ``time`` (s) falls (held vertices
-        stay at 0). Returns its volume sum_i A_i dz_i (m^3, negative: about
-        -pi radius^2 depth on a plane larger than the drop)."""
-        dent = np.where(self.held, 0.0, gaussian_dent(self.geometry.vertices, center, radius, depth))
+        """Drop a drop: a Gaussian dent ``depth exp(-|x - center|^2 / radius^2)`` (m, within 5
+        radii of the centre) pressed into the surface now, or at the start of the step in which
+        ``time`` (s) falls (held vertices stay at 0). Returns its volume sum_i A_i dz_i (m^3,
+        negative: about -pi radius^2 depth on a plane larger than the drop)."""
+        near, dent = self._dents.dent(center, radius, depth)
         if time is not None and time > self.state.time:
             check_range("time", time)
             self._pending_drops = np.vstack([self._pending_drops, [time, *center, radius, depth]])
         else:
-            self.state.height += dent
-        return float(np.dot(self.geometry.dual_areas, dent))
+            self.state.height[near] += dent
+        return float(np.dot(self.geometry.dual_areas[near], dent))
 
     def add_rain(self, rate: float, radius: float, depth: float, seed: int = 0) -> Rain:
         """Rain: ``rate`` drops per second per m^2, each a :meth:`drop` of ``radius`` and
