@@ -269,3 +269,33 @@ def test_bad_calls_are_refused_naming_them():
         ripples.advance(-1.0)
     with pytest.raises(sf.ParameterError, match="rain rate=-1.0 is out of range"):
         ripples.add_rain(-1.0, 0.01, 1e-3)
+
+
+class CountingPress:
+    """A coupled term: presses a head of 1 mm on vertex 0 and counts its calls."""
+
+    def __init__(self):
+        self.calls = np.zeros(1)
+
+    def press(self, ripples, dt):
+        ripples.surface_pressure[0] = 1000.0 * 9.81 * 1e-3
+        self.calls += 1
+
+    def state_dict(self):
+        return {"press_calls": self.calls.copy()}
+
+    def load_state_dict(self, data):
+        self.calls[:] = data["press_calls"]
+
+
+def test_a_term_presses_before_every_step_and_keeps_its_state():
+    ripples = sf.Ripples(square(), wave_speed=0.8, edge="reflect")
+    term = ripples.add_term(CountingPress())
+    for _ in range(3):
+        ripples.step()
+    assert term.calls[0] == 3 and ripples.state_dict()["press_calls"][0] == 3
+    assert ripples.height[0] < 0.0 and ripples.total_volume() == pytest.approx(0.0, abs=1e-15)
+    restarted = sf.Ripples(square(), wave_speed=0.8, edge="reflect")
+    restarted.add_term(CountingPress())
+    restarted.load_state_dict(ripples.state_dict())
+    assert restarted.terms[0].calls[0] == 3 and np.array_equal(restarted.height, ripples.height)
