@@ -299,3 +299,20 @@ def test_a_term_presses_before_every_step_and_keeps_its_state():
     restarted.add_term(CountingPress())
     restarted.load_state_dict(ripples.state_dict())
     assert restarted.terms[0].calls[0] == 3 and np.array_equal(restarted.height, ripples.height)
+
+
+def test_droplets_that_land_add_their_volume_where_they_hit():
+    geom = square()
+    ripples = sf.Ripples(geom, wave_speed=0.8, edge="reflect")
+    drops = sf.Droplets(drag=0.0, separation=0.0, smoothing=0.0)
+    drops.gravity = np.array([0.0, 0.0, -9.81])
+    drops.add(np.array([[0.1, 0.05, 0.1], [-0.2, 0.3, 0.2]]), np.zeros((2, 3)), np.array([2e-7, 3e-7]))
+    landing = ripples.add_droplets(drops)
+    while drops.count == 2:  # the first one falls 0.1 - H m
+        ripples.step()
+    assert ripples.total_volume() == pytest.approx(2e-7, rel=1e-12)
+    assert np.linalg.norm(geom.vertices[np.argmax(ripples.height), :2] - [0.1, 0.05]) < 1.5 / CELLS
+    for _ in range(100):
+        ripples.step()
+    assert drops.count == 0 and landing.landed == pytest.approx(5e-7, rel=1e-12) and landing.lost == 0.0
+    assert ripples.total_volume() == pytest.approx(5e-7, rel=1e-12)

@@ -3,7 +3,8 @@ for large calm water surfaces at a fraction of the full model's cost (SPEC §11)
 
 ``model.py`` holds :class:`Ripples` (the equation, its stability bound, edges and shores),
 ``laplacian.py`` the cotangent Laplacian and its largest eigenvalue, ``disturbances.py`` drops
-and rain, ``shores.py`` a sloping beach along the edge; the step's kernel is ``kernels/ripples.py``.
+and rain, ``shores.py`` a sloping beach along the edge, ``landing.py`` droplets that land;
+the step's kernel is ``kernels/ripples.py``.
 """
 
 from .disturbances import Rain, gaussian_dent

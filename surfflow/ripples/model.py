@@ -40,6 +40,7 @@ from ..errors import ParameterError, SimulationError
 from ..geometry.surface import SurfaceGeometry
 from ..kernels.ripples import wave_step
 from .disturbances import Dents, Rain
+from .landing import DropletLanding
 from .laplacian import cotangent_weights, largest_eigenvalue, stiffness_matrix
 
 EDGES = ("fixed", "reflect")
@@ -265,6 +266,12 @@ class Ripples:
         and read ``height``), and its ``state_dict`` / ``load_state_dict`` join the ripples'."""
         self.terms = (*self.terms, term)
         return term
+
+    def add_droplets(self, droplets):
+        """Let ``droplets`` (a :class:`Droplets`, with its gravity) fly and land on the water,
+        each adding its volume where it hits (``landing.py``); returns the coupling term
+        (``landed``, ``lost`` in m^3)."""
+        return self.add_term(DropletLanding(self, droplets))
 
     # ---- time stepping ------------------------------------------------------------------------
 
