@@ -19,6 +19,7 @@ from .io.mesh import load_mesh, validate_mesh
 from .io.usd import UsdWriter
 from .kernels.wind import WindGrid
 from .particles import Droplets, Nozzle, Rain
+from .ripples import Ripples
 from .scene.runner import SceneRunner
 from .scene.scene import load_scene
 from .simulation import Simulation
@@ -28,7 +29,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CacheError", "Droplets", "MeshError", "MeshFileError", "MeshWarning", "Nozzle", "ParameterError",
-    "Params", "PrecomputeParams", "Rain", "SceneError", "SceneRunner", "Simulation", "SimulationError",
+    "Params", "PrecomputeParams", "Rain", "Ripples", "SceneError", "SceneRunner", "Simulation", "SimulationError",
     "Source", "SurfaceGeometry", "SurfflowError", "Tolerances", "UsdWriter", "WindGrid", "load_mesh", "load_scene",
     "load_sweep", "motion", "precompute", "sweep", "update_positions", "validate_mesh",
 ]

@@ -38,12 +38,25 @@ def _describe_scene(path: Path) -> dict:
     from .scene import load_scene
     scene = load_scene(path)
     mesh = scene.mesh.path.name if scene.mesh.path else f"procedural {scene.mesh.procedural}"
+    if scene.mode == "ripples":
+        return _describe_ripple_scene(scene, mesh)
     return {"type": "scene", "name": scene.name, "mesh": mesh, "liquid": scene.liquid,
             "friction": f"{scene.params.friction_model}, tensors from {scene.friction_tensor}",
             "sources": ", ".join(s.kind for s in scene.sources) or "none",
             "emitters": ", ".join(e.kind for e in scene.emitters) or "none",
             "motion": scene.motion.kind if scene.motion is not None else "none",
             "droplets": _describe_droplets(scene.droplets),
+            "duration": f"{scene.duration} s at {scene.fps} fps ({scene.n_frames} frames)",
+            "output": f"{scene.output.directory} ({', '.join(scene.output.formats)})"}
+
+
+def _describe_ripple_scene(scene, mesh: str) -> dict:
+    """A ``mode = "ripples"`` scene: its [ripples] table in a few lines."""
+    r = scene.ripples
+    speed = f"{r.wave_speed} m/s" if r.wave_speed is not None else f"sqrt(g {r.depth} m)"
+    return {"type": "scene (ripples)", "name": scene.name, "mesh": mesh,
+            "waves": f"speed {speed}, damping {r.damping} 1/s, edge {r.edge}",
+            "drops": f"{len(r.drops)}, rain {r.rain_rate} per m^2 s",
             "duration": f"{scene.duration} s at {scene.fps} fps ({scene.n_frames} frames)",
             "output": f"{scene.output.directory} ({', '.join(scene.output.formats)})"}
 
@@ -69,6 +82,10 @@ def _describe_npz(path: Path) -> dict:
             from ..io.checkpoint import load_checkpoint
             checkpoint = load_checkpoint(path)
             state = checkpoint.state
+            if "ripple_height" in state:
+                return {"type": "checkpoint (ripples)", "frame": checkpoint.frame,
+                        "time": f"{checkpoint.time:.6g} s", "vertices": len(state["ripple_height"]),
+                        "geometry key": checkpoint.geometry_key, **dict(checkpoint.meta)}
             return {"type": "checkpoint", "frame": checkpoint.frame,
                     "time": f"{checkpoint.time:.6g} s", "vertices": len(state["depth"]),
                     "dyes": state["dye"].shape[1], "sources": len(state["source_kinds"]),

@@ -148,8 +148,11 @@ def scene_droplets(scene):
 def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".") -> Simulation:
     """A Simulation of ``scene`` on ``geom`` at its initial condition with every source added.
 
-    params: replaces the scene's Params (the viewer's sliders use this).
+    params: replaces the scene's Params (the viewer's sliders use this). A ``mode = "ripples"``
+    scene gives its :class:`~surfflow.Ripples` instead (:func:`scene_ripples`).
     """
+    if scene.mode == "ripples":
+        return scene_ripples(scene, geom, params)
     sim = Simulation(geom, params or scene.params, n_dyes=len(scene.dye_colors), crash_dir=crash_dir,
                      particles=scene_droplets(scene))
     sim.set_depth(initial_depth(scene.initial, geom))
@@ -168,3 +171,12 @@ def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".
         sim.set_boundary(spec.kind, discharge=spec.discharge, level=spec.level,
                          plane=(spec.point, spec.normal))
     return sim
+
+
+def scene_ripples(scene, geom, params=None):
+    """The :class:`~surfflow.Ripples` of a ``mode = "ripples"`` scene on ``geom``, with the
+    density and gravity of ``params`` (default the scene's)."""
+    try:
+        return scene.ripples.build(geom, params or scene.params)
+    except ParameterError as exc:
+        raise SceneError(f"{scene.path}: [ripples]: {exc}") from None
