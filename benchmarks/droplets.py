@@ -5,7 +5,7 @@ stream (issue 23): ms per particle step with 1k, 10k and 100k drops in flight wh
 spouts pour, and the film's ms per step of bunny_pour with its spouts against the same pours as
 surface sources (liquid arriving as particles must not slow the film).
 
-    python benchmarks/timing/droplets.py [--until 3.0] [--cloud 129000] [--repeats 5]
+    python benchmarks/droplets.py [--until 3.0] [--cloud 129000] [--repeats 5]
         [--stream 1000,10000,100000] [--film-until 1.0]
 
 The reference method reports 20.5 ms (film, 23k vertices) + 26.7 ms (129k SPH particles) per
@@ -16,16 +16,20 @@ and the droplets term's ``exchange`` called directly.
 
 import argparse
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import numba
 import numpy as np
-from medians import time_stages
 
-import surfflow as sf
+sys.path.insert(0, str(Path(__file__).resolve().parent / "timing"))
 
-SCENE = Path(__file__).resolve().parents[2] / "surfflow" / "examples" / "bunny_pour.toml"
+from medians import time_stages  # noqa: E402
+
+import surfflow as sf  # noqa: E402
+
+SCENE = Path(__file__).resolve().parents[1] / "surfflow" / "examples" / "bunny_pour.toml"
 
 
 def bunny_pour(until, output):
