@@ -1,0 +1,238 @@
+"""``BodyCoupling``: the term of the step that couples rigid bodies and the liquid, both ways.
+
+Stages (``terms/base.py``):
+
+* ``max_time_step``: finds each body's footprint (the vertices whose normal line crosses the
+  solid, ``shapes.py``) for the step, and limits dt by the CFL speed the bodies' pressure gives
+  the liquid under them (``press.py``);
+* ``accelerate`` (every Runge-Kutta stage): the pressure p (n,) the bodies put on the free
+  surface, and its push -grad p / rho; ``pressure`` is the array the conservative scheme's
+  fluxes see (``presses``);
+* ``hold`` (after every stage's update): the drag between the liquid and the bodies, implicit:
+  on a wet column under a body the liquid's velocity relative to the body's, w, shrinks to
+  w / (1 + dt (c_1 + c_2 |w|) / d) (the drag per wetted area rho (c_1 + c_2 |w|) w spread over
+  the column's depth d), so a towed body drags the liquid along;
+* ``exchange`` (once, after the transport): the liquid's pressure and drag on each body, the
+  contacts with the surface and the other bodies, and one step of the integrator
+  (``dynamics.py``); kinematic bodies move to their pose at the step's end.
+
+The liquid is moved by the pressure only through its momentum, so the volume is exactly
+conserved (nothing is added or removed). The body feels sum_i A_i p_i n_i at the bottom points
+of the wet columns: the buoyancy rho g V_sub acting at the centre of the submerged volume (the
+horizontal moment of the column weights), so bodies right themselves or capsize as their
+metacentre says.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from ..terms.base import Term
+from .contacts import ground_rows, pair_rows, point_velocity
+from .dynamics import ADDED_MASS, Rows, advance_body
+from .press import apply_surface_pressure, body_pressure, pressed_time_step
+from .rotation import quaternion_to_matrix
+
+STIFFNESS = 50.0        # k: the penalty on liquid entering a body, in units of rho g_n
+LINEAR_DRAG = 0.01      # c_1, m/s: the linear drag per wetted area is rho c_1 w
+QUADRATIC_DRAG = 0.05   # c_2: the quadratic drag per wetted area is rho c_2 |w| w
+
+
+class BodyCoupling(Term):
+    """Rigid bodies (``RigidBody``) in the liquid on ``geom`` under ``params``."""
+
+    name = "bodies"
+    stages = ("max_time_step", "accelerate", "hold", "exchange")
+    presses = True
+
+    def __init__(self, geom, params):
+        self.params = params
+        self.bodies: list = []
+        self.pressure = np.zeros(geom.n_vertices)
+        self.gravity = np.asarray(params.gravity, dtype=np.float64)
+        up = -self.gravity / max(float(np.linalg.norm(self.gravity)), 1e-300)
+        self.up = up if np.linalg.norm(self.gravity) > 0.0 else np.zeros(3)
+        self.use_geometry(geom)
+        self.find_footprints()
+
+    def add(self, body) -> None:
+        """Add a ``RigidBody``."""
+        self.bodies.append(body)
+        self.find_footprints()
+
+    def use_geometry(self, geom) -> None:
+        self.geom = geom
+        self.gravity_normal = float(np.linalg.norm(self.gravity)) * np.maximum(
+            geom.normals @ self.up, 0.0)
+
+    # ---- where the bodies are -----------------------------------------------------------------
+
+    def find_footprints(self, bottom=None) -> None:
+        """rows (k,) vertices, owner (k,) body index, low, high (k,) the solid's span along the
+        normal of each vertex under a body (above the bottom), for the current poses."""
+        g = self.geom
+        bottom = g.bottom if bottom is None else bottom
+        parts = [footprint(body, g.vertices, g.normals, bottom) for body in self.bodies]
+        self.rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
+        self.owner = np.concatenate([np.full(len(p[0]), k) for k, p in enumerate(parts)]) \
+            if parts else np.zeros(0, np.int64)
+        self.low = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
+        self.high = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0)
+        points = g.vertices[self.rows] + self.low[:, None] * g.normals[self.rows]
+        moving = np.zeros((len(self.rows), 3))
+        for k, body in enumerate(self.bodies):
+            mine = self.owner == k
+            moving[mine] = point_velocity(body, points[mine])
+        self.body_velocity = np.einsum("kaj,kj->ka", g.tangent_frames[self.rows], moving)
+
+    def max_time_step(self, state, fields) -> float:
+        """Find the footprints; dt <= cfl spacing / (|u| + sqrt((1 + k) g_n d)) under bodies."""
+        self.find_footprints(state.bottom)
+        r = self.rows
+        return pressed_time_step(fields.ring_spacing[r], state.depth[r],
+                                 np.linalg.norm(state.velocity[r], axis=1),
+                                 self.gravity_normal[r], STIFFNESS, self.params.cfl)
+
+    # ---- the body on the liquid ---------------------------------------------------------------
+
+    def press(self, bottom, depth) -> np.ndarray:
+        """p (k,) on the footprint rows for this depth (n,) (``press.body_pressure``)."""
+        r = self.rows
+        low = np.maximum(self.low, bottom[r])
+        return body_pressure(self.gravity_normal[r], bottom[r] + depth[r], low, self.high,
+                             STIFFNESS, self.params.density)
+
+    def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
+        """pressure (n,) = the bodies' p; acceleration += -grad p / rho on the wet vertices."""
+        self.pressure.fill(0.0)
+        if not len(self.rows):
+            return
+        np.add.at(self.pressure, self.rows, self.press(bottom, depth))
+        p = self.params
+        apply_surface_pressure(geom.neighbor_offsets, geom.neighbor_indices,
+                               geom.dual_edge_vectors, geom.dual_areas, fields.fit_weights,
+                               state.friction_share, depth, self.pressure, 1.0 / p.density,
+                               p.min_depth, acceleration)
+
+    def hold(self, geom, fields, depth, velocity, dt: float) -> None:
+        """The drag between the liquid and the bodies on the wet columns under them, implicit."""
+        wet = self.pressure[self.rows] > 0.0
+        r = self.rows[wet]
+        w = velocity[r] - self.body_velocity[wet]
+        rate = (LINEAR_DRAG + QUADRATIC_DRAG * np.linalg.norm(w, axis=1)) / np.maximum(
+            depth[r], self.params.min_depth)
+        velocity[r] = self.body_velocity[wet] + w / (1.0 + dt * rate)[:, None]
+
+    # ---- the liquid on the bodies -------------------------------------------------------------
+
+    def exchange(self, geom, state, dt: float) -> dict:
+        """Move every body one step: the liquid's pressure and drag, contacts, gravity."""
+        rows = [Rows.join([]) for _ in self.bodies]
+        liquid = self.liquid_rows(geom, state)
+        submerged = np.zeros(len(self.bodies))
+        for k, body in enumerate(self.bodies):
+            mine = self.owner == k
+            parts = [liquid.select(mine), ground_rows(body, self.rows[mine], geom.vertices,
+                                                      geom.normals, geom.dual_areas,
+                                                      state.bottom, self.low[mine],
+                                                      self.high[mine])]
+            rows[k] = Rows.join([rows[k], *parts])
+            submerged[k] = liquid.volume[mine].sum()
+        for a in range(len(self.bodies)):
+            for b in range(a + 1, len(self.bodies)):
+                if close(self.bodies[a], self.bodies[b]):
+                    ra, rb = pair_rows(self.bodies[a], self.bodies[b])
+                    rows[a], rows[b] = Rows.join([rows[a], ra]), Rows.join([rows[b], rb])
+        time = state.time + dt
+        for k, body in enumerate(self.bodies):
+            if body.kinematic is None:
+                added = ADDED_MASS * self.params.density * submerged[k]
+                advance_body(body, rows[k], self.gravity, added, dt)
+            else:
+                follow(body, time, dt)
+        return {}
+
+    def liquid_rows(self, geom, state):
+        """The liquid's rows on all footprint rows: pressure force A p n at the solid's bottom,
+        its stiffness A k rho g_n where the penalty acts, the drag; ``volume`` (k,) the
+        submerged volume p A / (rho g_n) of each row."""
+        r, p = self.rows, self.params
+        pressure = self.press(state.bottom, state.depth)
+        normals = geom.normals[r]
+        areas = geom.dual_areas[r]
+        low = np.maximum(self.low, state.bottom[r])
+        points = geom.vertices[r] + low[:, None] * normals
+        entered = state.bottom[r] + state.depth[r] - low
+        penalised = (entered > 0.0) & (STIFFNESS * entered < self.high - low)
+        stiffness = np.where(penalised, areas * STIFFNESS * p.density * self.gravity_normal[r],
+                             0.0)
+        liquid = np.einsum("ka,kaj->kj", state.velocity[r], geom.tangent_frames[r])
+        moving = np.einsum("ka,kaj->kj", self.body_velocity, geom.tangent_frames[r])
+        slip = np.linalg.norm(liquid - moving, axis=1)
+        drag = np.where(pressure > 0.0, areas * p.density * (LINEAR_DRAG + QUADRATIC_DRAG * slip),
+                        0.0)
+        rows = LiquidRows(points, normals, (areas * pressure)[:, None] * normals, stiffness,
+                          np.zeros(len(r)), drag, liquid)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rows.volume = np.where(self.gravity_normal[r] > 0.0,
+                                   areas * pressure / (p.density * self.gravity_normal[r]), 0.0)
+        return rows
+
+    # ---- state in and out ---------------------------------------------------------------------
+
+    def state_dict(self) -> dict:
+        """body_state (m, 13): position, quaternion (w, x, y, z), velocity, angular velocity."""
+        return {"body_state": np.array([b.state_array() for b in self.bodies]).reshape(-1, 13)}
+
+    def load_state_dict(self, data: dict) -> None:
+        if "body_state" in data:
+            for body, row in zip(self.bodies, np.asarray(data["body_state"]), strict=True):
+                body.set_state(row[:3], row[3:7], row[7:10], row[10:13])
+            self.find_footprints()
+
+
+class LiquidRows(Rows):
+    """Rows with a ``volume`` (k,) and ``select(mask)`` for one body's part."""
+
+    def select(self, mask: np.ndarray) -> Rows:
+        """The rows where ``mask`` (k,) bool is set."""
+        return Rows(self.points[mask], self.normals[mask], self.forces[mask],
+                    self.stiffness[mask], self.normal_damping[mask], self.tangent_damping[mask],
+                    self.targets[mask])
+
+
+def footprint(body, vertices, normals, bottom) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows (k,), low (k,), high (k,)): the vertices whose normal line crosses ``body`` above
+    its bottom, and the solid's span [low, high] along it (m from the vertex)."""
+    offset = vertices - body._position
+    along = np.einsum("ij,ij->i", offset, normals)
+    across = np.einsum("ij,ij->i", offset, offset) - along * along
+    near = np.flatnonzero(across < body.shape.radius ** 2)
+    rotation = body.rotation
+    low, high = body.shape.span(offset[near] @ rotation, normals[near] @ rotation)
+    keep = (low < high) & (high > bottom[near])
+    return near[keep], low[keep], high[keep]
+
+
+def close(a, b) -> bool:
+    """Whether the bounding spheres of two bodies overlap (and either is free to move)."""
+    if a.kinematic is not None and b.kinematic is not None:
+        return False
+    gap = np.linalg.norm(a._position - b._position)
+    return bool(gap < a.shape.radius + b.shape.radius)
+
+
+def follow(body, time: float, dt: float) -> None:
+    """Put a kinematic body at its pose at ``time``, its velocities the differences over dt."""
+    position, orientation = body.pose_at(time)
+    body._velocity = (position - body._position) / dt
+    turned = orientation_difference(body._orientation, orientation)
+    body._angular_velocity = turned / dt
+    body._position, body._orientation = position, orientation
+
+
+def orientation_difference(q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
+    """(3,) the rotation vector (rad) that turns q0 into q1 (world axes)."""
+    turn = quaternion_to_matrix(q1) @ quaternion_to_matrix(q0).T
+    return Rotation.from_matrix(turn).as_rotvec()
