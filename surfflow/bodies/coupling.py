@@ -37,6 +37,7 @@ from .rotation import quaternion_to_matrix
 STIFFNESS = 50.0        # k: the penalty on liquid entering a body, in units of rho g_n
 LINEAR_DRAG = 0.01      # c_1, m/s: the linear drag per wetted area is rho c_1 w
 QUADRATIC_DRAG = 0.05   # c_2: the quadratic drag per wetted area is rho c_2 |w| w
+RADIATION = 1.0         # the normal damping per wetted area, rho sqrt(g_n d) times this
 
 
 class BodyCoupling(Term):
@@ -73,13 +74,16 @@ class BodyCoupling(Term):
         normal of each vertex under a body (above the bottom), for the current poses."""
         g = self.geom
         bottom = g.bottom if bottom is None else bottom
-        parts = [footprint(body, g.vertices, g.normals, bottom) for body in self.bodies]
+        parts = [footprint(body, g.vertices, g.normals, g.dual_areas, bottom)
+                 for body in self.bodies]
+        samples = len(SAMPLES)
         self.rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
         self.owner = np.concatenate([np.full(len(p[0]), k) for k, p in enumerate(parts)]) \
             if parts else np.zeros(0, np.int64)
-        self.low = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
-        self.high = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0)
-        points = g.vertices[self.rows] + self.low[:, None] * g.normals[self.rows]
+        self.low = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, samples))
+        self.high = np.concatenate([p[2] for p in parts]) if parts else np.zeros((0, samples))
+        self.shift = np.concatenate([p[3] for p in parts]) if parts else np.zeros((0, samples, 3))
+        points = g.vertices[self.rows] + g.normals[self.rows] * self.low.mean(axis=1)[:, None]
         moving = np.zeros((len(self.rows), 3))
         for k, body in enumerate(self.bodies):
             mine = self.owner == k
@@ -97,18 +101,22 @@ class BodyCoupling(Term):
     # ---- the body on the liquid ---------------------------------------------------------------
 
     def press(self, bottom, depth) -> np.ndarray:
-        """p (k,) on the footprint rows for this depth (n,) (``press.body_pressure``)."""
+        """p (k, S) on the footprint rows' samples for this depth (n,)
+        (``press.body_pressure``); a row's pressure is its samples' mean. The penalty k acts
+        on rows wholly under a body; a row the body's edge crosses feels the hydrostatic
+        pressure of its level on the body's bottom (k = 1): its liquid stands beside the body."""
         r = self.rows
-        low = np.maximum(self.low, bottom[r])
-        return body_pressure(self.gravity_normal[r], bottom[r] + depth[r], low, self.high,
-                             STIFFNESS, self.params.density)
+        low = np.maximum(self.low, bottom[r][:, None])
+        stiffness = np.where((self.high > self.low).all(axis=1), STIFFNESS, 1.0)[:, None]
+        return body_pressure(self.gravity_normal[r][:, None], (bottom[r] + depth[r])[:, None],
+                             low, self.high, stiffness, self.params.density)
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """pressure (n,) = the bodies' p; acceleration += -grad p / rho on the wet vertices."""
         self.pressure.fill(0.0)
         if not len(self.rows):
             return
-        np.add.at(self.pressure, self.rows, self.press(bottom, depth))
+        np.add.at(self.pressure, self.rows, self.press(bottom, depth).mean(axis=1))
         p = self.params
         apply_surface_pressure(geom.neighbor_offsets, geom.neighbor_indices,
                                geom.dual_edge_vectors, geom.dual_areas, fields.fit_weights,
@@ -133,12 +141,13 @@ class BodyCoupling(Term):
         submerged = np.zeros(len(self.bodies))
         for k, body in enumerate(self.bodies):
             mine = self.owner == k
-            parts = [liquid.select(mine), ground_rows(body, self.rows[mine], geom.vertices,
-                                                      geom.normals, geom.dual_areas,
-                                                      state.bottom, self.low[mine],
-                                                      self.high[mine])]
+            sampled = np.repeat(mine, len(SAMPLES))
+            parts = [liquid.select(sampled),
+                     ground_rows(body, self.rows[mine], geom.vertices, geom.normals,
+                                 geom.dual_areas, state.bottom, *spanned(self.low[mine],
+                                                                         self.high[mine]))]
             rows[k] = Rows.join([rows[k], *parts])
-            submerged[k] = liquid.volume[mine].sum()
+            submerged[k] = liquid.volume[sampled].sum()
         for a in range(len(self.bodies)):
             for b in range(a + 1, len(self.bodies)):
                 if close(self.bodies[a], self.bodies[b]):
@@ -154,29 +163,31 @@ class BodyCoupling(Term):
         return {}
 
     def liquid_rows(self, geom, state):
-        """The liquid's rows on all footprint rows: pressure force A p n at the solid's bottom,
-        its stiffness A k rho g_n where the penalty acts, the drag; ``volume`` (k,) the
-        submerged volume p A / (rho g_n) of each row."""
-        r, p = self.rows, self.params
-        pressure = self.press(state.bottom, state.depth)
-        normals = geom.normals[r]
-        areas = geom.dual_areas[r]
-        low = np.maximum(self.low, state.bottom[r])
-        points = geom.vertices[r] + low[:, None] * normals
-        entered = state.bottom[r] + state.depth[r] - low
-        penalised = (entered > 0.0) & (STIFFNESS * entered < self.high - low)
-        stiffness = np.where(penalised, areas * STIFFNESS * p.density * self.gravity_normal[r],
-                             0.0)
-        liquid = np.einsum("ka,kaj->kj", state.velocity[r], geom.tangent_frames[r])
-        moving = np.einsum("ka,kaj->kj", self.body_velocity, geom.tangent_frames[r])
+        """The liquid's rows on all footprint samples (k S): pressure force A p n / S at the
+        solid's bottom, its stiffness A k rho g_n / S where the penalty acts, the drag;
+        ``volume`` (k S,) the submerged volume A p / (S rho g_n) of each."""
+        r, p, samples = self.rows, self.params, len(SAMPLES)
+        pressure = self.press(state.bottom, state.depth).reshape(-1)
+        each = lambda x: np.repeat(x, samples, axis=0)                      # noqa: E731
+        normals, areas, g_n = each(geom.normals[r]), each(geom.dual_areas[r]) / samples, \
+            each(self.gravity_normal[r])
+        low = np.maximum(self.low, state.bottom[r][:, None]).reshape(-1)
+        points = each(geom.vertices[r]) + self.shift.reshape(-1, 3) + low[:, None] * normals
+        entered = each(state.bottom[r] + state.depth[r]) - low
+        k = each(np.where((self.high > self.low).all(axis=1), STIFFNESS, 1.0))
+        penalised = (entered > 0.0) & (k * entered < self.high.reshape(-1) - low)
+        stiffness = np.where(penalised, areas * k * p.density * g_n, 0.0)
+        liquid = each(np.einsum("ka,kaj->kj", state.velocity[r], geom.tangent_frames[r]))
+        moving = each(np.einsum("ka,kaj->kj", self.body_velocity, geom.tangent_frames[r]))
         slip = np.linalg.norm(liquid - moving, axis=1)
         drag = np.where(pressure > 0.0, areas * p.density * (LINEAR_DRAG + QUADRATIC_DRAG * slip),
                         0.0)
+        impedance = np.where(pressure > 0.0, areas * p.density * RADIATION * np.sqrt(
+            g_n * each(np.maximum(state.depth[r], 0.0))), 0.0)
         rows = LiquidRows(points, normals, (areas * pressure)[:, None] * normals, stiffness,
-                          np.zeros(len(r)), drag, liquid)
+                          impedance, drag, liquid)
         with np.errstate(divide="ignore", invalid="ignore"):
-            rows.volume = np.where(self.gravity_normal[r] > 0.0,
-                                   areas * pressure / (p.density * self.gravity_normal[r]), 0.0)
+            rows.volume = np.where(g_n > 0.0, areas * pressure / (p.density * g_n), 0.0)
         return rows
 
     # ---- state in and out ---------------------------------------------------------------------
@@ -202,17 +213,47 @@ class LiquidRows(Rows):
                     self.targets[mask])
 
 
-def footprint(body, vertices, normals, bottom) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(rows (k,), low (k,), high (k,)): the vertices whose normal line crosses ``body`` above
-    its bottom, and the solid's span [low, high] along it (m from the vertex)."""
+def footprint(body, vertices, normals, areas, bottom):
+    """(rows (k,), low (k, S), high (k, S), offsets (k, S, 3)): the vertices whose dual cell's
+    normal lines cross ``body`` above its bottom, and the solid's span [low, high] along them (m
+    from the vertex) at S = 4 samples of the cell (the centres of its quarters, 0.25 sqrt(A)
+    along both axes of its frame from the vertex), so a body's edge crosses a cell gradually
+    and a cell half under the body counts half."""
     offset = vertices - body._position
     along = np.einsum("ij,ij->i", offset, normals)
     across = np.einsum("ij,ij->i", offset, offset) - along * along
-    near = np.flatnonzero(across < body.shape.radius ** 2)
+    reach = body.shape.radius + 0.5 * np.sqrt(areas)
+    near = np.flatnonzero(across < reach * reach)
+    shift = 0.25 * np.sqrt(areas[near])[:, None, None] * np.einsum(
+        "sa,kaj->ksj", SAMPLES, world_aligned(normals[near]))                      # (k, S, 3)
     rotation = body.rotation
-    low, high = body.shape.span(offset[near] @ rotation, normals[near] @ rotation)
-    keep = (low < high) & (high > bottom[near])
-    return near[keep], low[keep], high[keep]
+    points = (offset[near][:, None, :] + shift).reshape(-1, 3) @ rotation
+    directions = np.repeat(normals[near], len(SAMPLES), axis=0) @ rotation
+    low, high = (x.reshape(len(near), len(SAMPLES)) for x in body.shape.span(points, directions))
+    low, high = np.where(low < high, low, 0.0), np.where(low < high, high, 0.0)
+    keep = (high > bottom[near][:, None]).any(axis=1)
+    return near[keep], low[keep], high[keep], shift[keep]
+
+
+def world_aligned(normals: np.ndarray) -> np.ndarray:
+    """(k, 2, 3) tangent axes of the normals (k, 3): world x (y where the normal is near x)
+    projected on the tangent plane, and the normal times it (the samples' pattern is the same
+    in every cell, whatever its frame)."""
+    axis = np.where((np.abs(normals[:, 0]) > 0.9)[:, None], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0])
+    first = axis - np.einsum("ka,ka->k", axis, normals)[:, None] * normals
+    first /= np.linalg.norm(first, axis=1)[:, None]
+    return np.stack([first, np.cross(normals, first)], axis=1)
+
+
+def spanned(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(low (k,), high (k,)): the widest span of each row's samples (k, S) that cross the body
+    (0, 0 where none does)."""
+    hit = high > low
+    return (np.where(hit, low, np.inf).min(axis=1, initial=np.inf).clip(max=None),
+            np.where(hit, high, -np.inf).max(axis=1, initial=-np.inf))
+
+
+SAMPLES = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, 1.0], [-1.0, -1.0]])
 
 
 def close(a, b) -> bool:

@@ -38,7 +38,7 @@ class RigidBody:
         the rotation from the body frame to the world (identity if None).
     velocity, angular_velocity : (3,) floats, m/s and rad/s, default zeros
         world-space velocity of the centre of mass and angular velocity.
-    friction : float >= 0, default 0.5
+    friction : float >= 0, dimensionless, default 0.5
         Coulomb friction coefficient against the ground and other bodies.
     kinematic : callable or None
         t -> (position (3,), orientation (3, 3) or (4,)), or a ``sf.motion.Keyframes`` (its
@@ -55,14 +55,17 @@ class RigidBody:
 
     def __init__(self, mesh, density=500.0, position=(0.0, 0.0, 0.0), orientation=None,
                  velocity=(0.0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0), friction=0.5,
-                 kinematic=None, _shape=None):
-        if _shape is None:
-            if not isinstance(mesh, trimesh.Trimesh):
-                mesh = trimesh.Trimesh(*mesh, process=True)
-            shape, volume, inertia, _ = mesh_shape(mesh)
-            self.kind = "mesh"
-        else:
-            (shape, volume, inertia), self.kind = _shape
+                 kinematic=None):
+        if not isinstance(mesh, trimesh.Trimesh):
+            mesh = trimesh.Trimesh(*mesh, process=True)
+        shape, volume, inertia, _ = mesh_shape(mesh)
+        self._setup(shape, volume, inertia, "mesh", density, position, orientation, velocity,
+                    angular_velocity, friction, kinematic)
+
+    def _setup(self, shape, volume, inertia, kind, density, position=(0.0, 0.0, 0.0),
+               orientation=None, velocity=(0.0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0),
+               friction=0.5, kinematic=None) -> None:
+        self.kind = kind
         if not (np.isfinite(density) and density > 0.0):
             raise ParameterError(f"density={density!r} must be a finite density > 0 in kg/m^3")
         if not (np.isfinite(friction) and friction >= 0.0):
@@ -85,12 +88,16 @@ class RigidBody:
     def box(cls, extents, density=500.0, **pose):
         """A box with these (3,) edge lengths (m) along its body axes; ``pose``: the keywords of
         ``RigidBody`` (position, orientation, velocity, angular_velocity, friction, kinematic)."""
-        return cls(None, density, **pose, _shape=(box_shape(extents), "box"))
+        body = cls.__new__(cls)
+        body._setup(*box_shape(extents), "box", density, **pose)
+        return body
 
     @classmethod
     def sphere(cls, radius, density=500.0, **pose):
         """A solid sphere of ``radius`` (m); ``pose`` as for :meth:`box`."""
-        return cls(None, density, **pose, _shape=(ball_shape(radius), "sphere"))
+        body = cls.__new__(cls)
+        body._setup(*ball_shape(radius), "sphere", density, **pose)
+        return body
 
     # ---- the pose, read at any time -----------------------------------------------------------
 

@@ -1,0 +1,118 @@
+"""Floating rigid bodies (issue 22, ``surfflow/bodies``): known answers on a small flat pool."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from builders import rectangle
+
+import surfflow as sf
+
+POOL_DEPTH = 0.06
+
+
+def pool(scheme="semi_lagrangian", cells=32, depth=POOL_DEPTH, **params):
+    """A 0.4 m square pool (z up) of still water ``depth`` deep, on a jittered grid."""
+    V, F = rectangle(-0.2, 0.2, -0.2, 0.2, cells, cells, jitter=0.2)
+    geom = sf.precompute(sf.load_mesh((V, F)), feature_size=0)
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, -9.81), scheme=scheme, **params))
+    sim.set_depth(np.full(geom.n_vertices, depth))
+    return sim
+
+
+def far_level(sim) -> float:
+    """The mean free-surface height away from the body at the centre."""
+    far = np.linalg.norm(sim.geometry.vertices[:, :2], axis=1) > 0.15
+    return float(np.mean(sim.state.depth[far] + sim.state.bottom[far]))
+
+
+@pytest.mark.xfail(strict=True, reason="measured draft 0.546 H (conservative) and 0.550 H "
+                   "(semi-Lagrangian) for ratio 0.5 on this 1.25 cm grid: 4.6 to 5 % of the "
+                   "height, not within 2 % (the waterline cells, docs/guide/bodies.md)")
+def test_archimedes_box_floats_at_its_density_ratio():
+    sim = pool("conservative")
+    height = 0.05
+    box = sim.add_body(sf.RigidBody.box(extents=(0.1, 0.1, height), density=500.0,
+                                        position=(0.0, 0.0, POOL_DEPTH)))
+    sim.advance(4.0)
+    draft = far_level(sim) - (box.position[2] - 0.5 * height)
+    assert abs(draft - 0.5 * height) < 0.02 * height
+
+
+@pytest.mark.parametrize("scheme", ["semi_lagrangian", "conservative"])
+def test_pool_volume_unchanged_and_finite(scheme):
+    sim = pool(scheme, cells=20)
+    before = sim.total_volume()
+    sim.add_body(sf.RigidBody.box(extents=(0.1, 0.1, 0.05), density=500.0,
+                                  position=(0.0, 0.0, POOL_DEPTH + 0.01)))
+    sim.add_body(sf.RigidBody.sphere(radius=0.03, density=300.0, position=(0.1, 0.1, 0.1)))
+    sim.advance(0.5)
+    assert abs(sim.total_volume() - before) < 1e-12
+    assert sim.state.depth.min() >= 0.0 and np.isfinite(sim.state.velocity).all()
+
+
+@pytest.mark.xfail(strict=True, reason="measured draft 0.553 of the diameter for ratio 0.5 on "
+                   "this 1.7 cm grid (5.3 %), not within 2 %")
+def test_a_sphere_of_half_the_density_floats_half_submerged():
+    sim = pool("conservative", cells=24)
+    ball = sim.add_body(sf.RigidBody.sphere(radius=0.04, density=500.0,
+                                            position=(0.0, 0.0, POOL_DEPTH)))
+    sim.advance(3.0)
+    draft = far_level(sim) - (ball.position[2] - 0.04)
+    assert abs(draft - 0.04) < 0.02 * 0.08
+
+
+def test_a_dense_body_sinks_and_rests_on_the_bottom():
+    sim = pool(cells=20)
+    box = sim.add_body(sf.RigidBody.box(extents=(0.06, 0.06, 0.03), density=2500.0,
+                                        position=(0.0, 0.0, POOL_DEPTH)))
+    sim.advance(1.5)
+    assert abs(box.position[2] - 0.015) < 0.002          # on the bottom, within 2 mm
+    assert np.linalg.norm(box.velocity) < 0.01
+
+
+def test_a_body_on_dry_ground_rests():
+    sim = pool(cells=20, depth=0.0)
+    box = sim.add_body(sf.RigidBody.box(extents=(0.06, 0.06, 0.03), density=800.0,
+                                        position=(0.0, 0.0, 0.02)))
+    sim.advance(1.0)
+    assert abs(box.position[2] - 0.015) < 0.002
+    assert np.linalg.norm(box.velocity) < 0.01 and np.linalg.norm(box.position[:2]) < 1e-3
+
+
+def test_checkpoint_restart_with_bodies_is_bit_identical():
+    def build():
+        sim = pool(cells=16)
+        sim.add_body(sf.RigidBody.box(extents=(0.08, 0.06, 0.04), density=600.0,
+                                      position=(0.0, 0.0, POOL_DEPTH + 0.02),
+                                      angular_velocity=(0.5, 0.0, 0.2)))
+        return sim
+    a = build()
+    a.advance(0.2)
+    saved = {k: np.copy(v) for k, v in a.state_dict().items()}
+    a.advance(0.2)
+    b = build()
+    b.load_state_dict(saved)
+    b.advance(0.2)
+    assert np.array_equal(a.state.depth, b.state.depth)
+    assert np.array_equal(a.bodies[0].state_array(), b.bodies[0].state_array())
+
+
+def test_orientation_takes_a_matrix_or_a_quaternion():
+    turn = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])      # 90 deg about z
+    box = sf.RigidBody.box(extents=(0.1, 0.2, 0.3), orientation=turn)
+    same = sf.RigidBody.box(extents=(0.1, 0.2, 0.3), orientation=box.orientation)
+    assert np.allclose(box.orientation, [np.sqrt(0.5), 0.0, 0.0, np.sqrt(0.5)])
+    assert np.allclose(same.rotation, turn)
+    assert np.isclose(box.mass, 500.0 * 0.006)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: sf.RigidBody.box(extents=(0.1, -0.1, 0.1)), "extents"),
+    (lambda: sf.RigidBody.sphere(radius=0.1, density=0.0), "density"),
+    (lambda: sf.RigidBody.sphere(radius=0.1, orientation=np.eye(3) * 2.0), "orientation"),
+    (lambda: sf.RigidBody.sphere(radius=0.1, position=(0.0, 1.0)), "position"),
+])
+def test_bad_input_names_the_problem(make, message):
+    with pytest.raises(sf.ParameterError, match=message):
+        make()
