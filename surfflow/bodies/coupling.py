@@ -163,20 +163,29 @@ class BodyCoupling(Term):
         return {}
 
     def liquid_rows(self, geom, state):
-        """The liquid's rows on all footprint samples (k S): pressure force A p n / S at the
-        solid's bottom, its stiffness A k rho g_n / S where the penalty acts, the drag;
-        ``volume`` (k S,) the submerged volume A p / (S rho g_n) of each."""
+        """The liquid's rows on all footprint samples (k S): the force A p_b n / S at the
+        solid's bottom, p_b = rho g_n (h - s_lo) (at most rho g_n T) from the liquid's
+        hydrostatic head h = L + p / (rho g_n) (the level its pressure stands for: the far free
+        surface, at rest), its stiffness A (1 + k) rho g_n / S where the penalty acts, the drag;
+        ``volume`` (k S,) the submerged volume A p_b / (S rho g_n) of each."""
         r, p, samples = self.rows, self.params, len(SAMPLES)
-        pressure = self.press(state.bottom, state.depth).reshape(-1)
         each = lambda x: np.repeat(x, samples, axis=0)                      # noqa: E731
-        normals, areas, g_n = each(geom.normals[r]), each(geom.dual_areas[r]) / samples, \
-            each(self.gravity_normal[r])
-        low = np.maximum(self.low, state.bottom[r][:, None]).reshape(-1)
+        level = state.bottom[r] + state.depth[r]
+        g_n = self.gravity_normal[r]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            head = level + np.where(g_n > 0.0, self.press(state.bottom, state.depth).mean(axis=1)
+                                    / (p.density * g_n), 0.0)
+        low = np.maximum(self.low, state.bottom[r][:, None])
+        thickness = np.maximum(self.high - low, 0.0)
+        pressure = (p.density * g_n[:, None] * np.clip(head[:, None] - low, 0.0, thickness)
+                    ).reshape(-1)
+        normals, areas, g_n = each(geom.normals[r]), each(geom.dual_areas[r]) / samples, each(g_n)
+        low, thickness = low.reshape(-1), thickness.reshape(-1)
         points = each(geom.vertices[r]) + self.shift.reshape(-1, 3) + low[:, None] * normals
-        entered = each(state.bottom[r] + state.depth[r]) - low
+        entered = each(level) - low
         k = each(np.where((self.high > self.low).all(axis=1), STIFFNESS, 1.0))
-        penalised = (entered > 0.0) & (k * entered < self.high.reshape(-1) - low)
-        stiffness = np.where(penalised, areas * k * p.density * g_n, 0.0)
+        penalised = (entered > 0.0) & (k * entered < thickness)
+        stiffness = np.where(penalised, areas * (1.0 + k) * p.density * g_n, 0.0)
         liquid = each(np.einsum("ka,kaj->kj", state.velocity[r], geom.tangent_frames[r]))
         moving = each(np.einsum("ka,kaj->kj", self.body_velocity, geom.tangent_frames[r]))
         slip = np.linalg.norm(liquid - moving, axis=1)
