@@ -37,7 +37,7 @@ from .rotation import quaternion_to_matrix
 STIFFNESS = 50.0        # k: the penalty on liquid entering a body, in units of rho g_n
 LINEAR_DRAG = 0.01      # c_1, m/s: the linear drag per wetted area is rho c_1 w
 QUADRATIC_DRAG = 0.05   # c_2: the quadratic drag per wetted area is rho c_2 |w| w
-RADIATION = 1.0         # the normal damping per wetted area, rho sqrt(g_n d) times this
+RADIATION = 0.25        # the normal damping per wetted area, rho sqrt(g_n d) times this
 
 
 class BodyCoupling(Term):
