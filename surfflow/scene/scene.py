@@ -27,6 +27,7 @@ from ..errors import MeshError, ParameterError, SceneError
 from ..kernels.wind import WindGrid
 from ..io.procedural import PROCEDURAL_MESHES
 from . import scene_schema as schema
+from .body_spec import body_specs
 from .motion_spec import MOTION_KEYS, MotionSpec, MotionTableError, motion_spec
 from .presets import DEFAULT_LIQUID, LIQUID_PRESETS
 from .toml_lines import key_lines, line_of, parse_toml, read_text
@@ -174,6 +175,8 @@ class Scene:
     droplets: DropletSpec | None = None
     boundaries: tuple = ()
     """the [[boundaries]] segments (BoundarySpec), empty for none."""
+    bodies: tuple = ()
+    """the [[bodies]] (``body_spec.BodySpec``), empty for none."""
 
     @property
     def n_frames(self) -> int:
@@ -268,7 +271,7 @@ class _SceneReader:
         return checked
 
     def scene(self) -> Scene:
-        table_names = (*schema.TABLES, "sources", "motion", "boundaries")
+        table_names = (*schema.TABLES, "sources", "motion", "boundaries", "bodies")
         top = self.table((), self.raw, {**schema.TOP_LEVEL, **dict.fromkeys(table_names, _unchanged)})
         sections = {name: self.table((name,), self.raw.get(name, {}), checkers)
                     for name, checkers in schema.TABLES.items()}
@@ -294,6 +297,7 @@ class _SceneReader:
             motion=self.motion(self.raw.get("motion")),
             droplets=self.droplets(sections["droplets"]) if "droplets" in self.raw else None,
             boundaries=self.boundaries(self.raw.get("boundaries", []), sections["solver"]),
+            bodies=body_specs(self.raw.get("bodies", []), self.table, self.fail, self.base),
         )
 
     @staticmethod

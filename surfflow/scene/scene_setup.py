@@ -150,4 +150,6 @@ def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".
     for spec in scene.boundaries:
         sim.set_boundary(spec.kind, discharge=spec.discharge, level=spec.level,
                          plane=(spec.point, spec.normal))
+    for spec in scene.bodies:
+        sim.add_body(spec.build())
     return sim
