@@ -26,6 +26,7 @@ metacentre says.
 from __future__ import annotations
 
 import numpy as np
+from scipy.spatial import cKDTree
 from scipy.spatial.transform import Rotation
 
 from ..terms.base import Term
@@ -60,21 +61,29 @@ class BodyCoupling(Term):
     def add(self, body) -> None:
         """Add a ``RigidBody``."""
         self.bodies.append(body)
-        self.find_footprints()
 
     def use_geometry(self, geom) -> None:
         self.geom = geom
+        self.tree = None                                    # built when a footprint is wanted
+        self.cell = float(np.sqrt(geom.dual_areas.max()))
+        self.axes = world_aligned(geom.normals)
         self.gravity_normal = float(np.linalg.norm(self.gravity)) * np.maximum(
             geom.normals @ self.up, 0.0)
 
     # ---- where the bodies are -----------------------------------------------------------------
 
-    def find_footprints(self, bottom=None) -> None:
+    def find_footprints(self, bottom=None, top: float = 0.0) -> None:
         """rows (k,) vertices, owner (k,) body index, low, high (k,) the solid's span along the
-        normal of each vertex under a body (above the bottom), for the current poses."""
+        normal of each vertex under a body (above the bottom), for the current poses; the
+        candidates lie within the body's radius plus the highest bottom plus ``top`` (the
+        deepest liquid, m) of its centre."""
         g = self.geom
         bottom = g.bottom if bottom is None else bottom
-        parts = [footprint(body, g.vertices, g.normals, g.dual_areas, bottom)
+        if self.bodies and self.tree is None:
+            self.tree = cKDTree(g.vertices)
+        reach = self.cell + float(np.abs(bottom).max()) + top
+        parts = [footprint(body, g.vertices, g.normals, self.axes, g.dual_areas, bottom, np.sort(
+            self.tree.query_ball_point(body._position, body.shape.radius + reach)))
                  for body in self.bodies]
         samples = len(SAMPLES)
         self.rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
@@ -92,7 +101,7 @@ class BodyCoupling(Term):
 
     def max_time_step(self, state, fields) -> float:
         """Find the footprints; dt <= cfl spacing / (|u| + sqrt((1 + k) g_n d)) under bodies."""
-        self.find_footprints(state.bottom)
+        self.find_footprints(state.bottom, float(state.depth.max()))
         r = self.rows
         return pressed_time_step(fields.ring_spacing[r], state.depth[r],
                                  np.linalg.norm(state.velocity[r], axis=1),
@@ -139,20 +148,20 @@ class BodyCoupling(Term):
         rows = [Rows.join([]) for _ in self.bodies]
         liquid = self.liquid_rows(geom, state)
         submerged = np.zeros(len(self.bodies))
+        bounds = np.searchsorted(self.owner, np.arange(len(self.bodies) + 1))   # owner is sorted
+        samples = len(SAMPLES)
         for k, body in enumerate(self.bodies):
-            mine = self.owner == k
-            sampled = np.repeat(mine, len(SAMPLES))
+            mine = slice(bounds[k], bounds[k + 1])
+            sampled = slice(samples * bounds[k], samples * bounds[k + 1])
             parts = [liquid.select(sampled),
                      ground_rows(body, self.rows[mine], geom.vertices, geom.normals,
                                  geom.dual_areas, state.bottom, *spanned(self.low[mine],
                                                                          self.high[mine]))]
             rows[k] = Rows.join([rows[k], *parts])
             submerged[k] = liquid.volume[sampled].sum()
-        for a in range(len(self.bodies)):
-            for b in range(a + 1, len(self.bodies)):
-                if close(self.bodies[a], self.bodies[b]):
-                    ra, rb = pair_rows(self.bodies[a], self.bodies[b])
-                    rows[a], rows[b] = Rows.join([rows[a], ra]), Rows.join([rows[b], rb])
+        for a, b in touching_pairs(self.bodies):
+            ra, rb = pair_rows(self.bodies[a], self.bodies[b])
+            rows[a], rows[b] = Rows.join([rows[a], ra]), Rows.join([rows[b], rb])
         time = state.time + dt
         for k, body in enumerate(self.bodies):
             if body.kinematic is None:
@@ -215,28 +224,29 @@ class BodyCoupling(Term):
 class LiquidRows(Rows):
     """Rows with a ``volume`` (k,) and ``select(mask)`` for one body's part."""
 
-    def select(self, mask: np.ndarray) -> Rows:
-        """The rows where ``mask`` (k,) bool is set."""
+    def select(self, mask) -> Rows:
+        """The rows ``mask`` picks (a slice or a (k,) bool array)."""
         return Rows(self.points[mask], self.normals[mask], self.forces[mask],
                     self.stiffness[mask], self.normal_damping[mask], self.tangent_damping[mask],
                     self.targets[mask])
 
 
-def footprint(body, vertices, normals, areas, bottom):
+def footprint(body, vertices, normals, axes, areas, bottom, near):
     """(rows (k,), low (k, S), high (k, S), offsets (k, S, 3)): the vertices whose dual cell's
     normal lines cross ``body`` above its bottom, and the solid's span [low, high] along them (m
     from the vertex) at S = 4 samples of the cell (the centres of its quarters, 0.25 sqrt(A)
     along both axes of its frame from the vertex), so a body's edge crosses a cell gradually
     and a cell half under the body counts half."""
-    offset = vertices - body._position
-    along = np.einsum("ij,ij->i", offset, normals)
+    near = np.asarray(near, dtype=np.int64)
+    offset = vertices[near] - body._position
+    along = np.einsum("ij,ij->i", offset, normals[near])
     across = np.einsum("ij,ij->i", offset, offset) - along * along
-    reach = body.shape.radius + 0.5 * np.sqrt(areas)
-    near = np.flatnonzero(across < reach * reach)
+    reach = body.shape.radius + 0.5 * np.sqrt(areas[near])
+    near, offset = near[across < reach * reach], offset[across < reach * reach]
     shift = 0.25 * np.sqrt(areas[near])[:, None, None] * np.einsum(
-        "sa,kaj->ksj", SAMPLES, world_aligned(normals[near]))                      # (k, S, 3)
+        "sa,kaj->ksj", SAMPLES, axes[near])                                        # (k, S, 3)
     rotation = body.rotation
-    points = (offset[near][:, None, :] + shift).reshape(-1, 3) @ rotation
+    points = (offset[:, None, :] + shift).reshape(-1, 3) @ rotation
     directions = np.repeat(normals[near], len(SAMPLES), axis=0) @ rotation
     low, high = (x.reshape(len(near), len(SAMPLES)) for x in body.shape.span(points, directions))
     low, high = np.where(low < high, low, 0.0), np.where(low < high, high, 0.0)
@@ -265,12 +275,17 @@ def spanned(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 SAMPLES = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, 1.0], [-1.0, -1.0]])
 
 
-def close(a, b) -> bool:
-    """Whether the bounding spheres of two bodies overlap (and either is free to move)."""
-    if a.kinematic is not None and b.kinematic is not None:
-        return False
-    gap = np.linalg.norm(a._position - b._position)
-    return bool(gap < a.shape.radius + b.shape.radius)
+def touching_pairs(bodies) -> list[tuple[int, int]]:
+    """The pairs (a < b) of bodies whose bounding spheres overlap, either free to move."""
+    if len(bodies) < 2:
+        return []
+    centres = np.array([b._position for b in bodies])
+    radii = np.array([b.shape.radius for b in bodies])
+    free = np.array([b.kinematic is None for b in bodies])
+    gap = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    close = (gap < radii[:, None] + radii[None, :]) & (free[:, None] | free[None, :])
+    a, b = np.nonzero(np.triu(close, k=1))
+    return list(zip(a.tolist(), b.tolist(), strict=True))
 
 
 def follow(body, time: float, dt: float) -> None:

@@ -83,9 +83,10 @@ def advance_body(body, rows: Rows, gravity: np.ndarray, added_mass: float, dt: f
         damping = (rows.normal_damping[:, None, None] * nn
                    + rows.tangent_damping[:, None, None] * (np.eye(3) - nn))
         stiff = dt * dt * rows.stiffness[:, None, None] * nn + dt * damping
-        system += np.einsum("kai,kab,kbj->ij", jacobian, stiff, jacobian)
-        pushed = rows.forces + np.einsum("kab,kb->ka", damping, rows.targets)
-        force += np.einsum("kai,ka->i", jacobian, pushed)
+        flat = jacobian.reshape(-1, 6)
+        system += flat.T @ (stiff @ jacobian).reshape(-1, 6)
+        pushed = rows.forces + (damping @ rows.targets[:, :, None])[:, :, 0]
+        force += flat.T @ pushed.reshape(-1)
     u = np.linalg.solve(system, mass @ u + dt * force)
     body._velocity, body._angular_velocity = u[:3], u[3:]
     body._position = body._position + dt * u[:3]
