@@ -65,3 +65,22 @@ def test_bodies_table_builds_the_bodies_and_frames_record_their_poses(tmp_path):
 def test_bad_bodies_tables_name_the_table_key_and_fix(tmp_path, table, message):
     with pytest.raises(sf.SceneError, match=message):
         sf.load_scene(write_scene(tmp_path, TINY_SCENE + "\n[[bodies]]\n" + table + "\n"))
+
+
+def test_the_viewer_draws_the_bodies_where_they_are(tmp_path):
+    import polyscope as ps
+
+    from surfflow.scene.scene import parse_scene
+    from surfflow.scene.scene_setup import scene_geometry, scene_mesh
+    from surfflow.viewer.app import ViewerApp
+
+    scene = parse_scene(TINY_SCENE + BODIES, tmp_path / "tiny.toml")
+    ps.init("openGL_mock")
+    viewer = ViewerApp(scene, scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=tmp_path))
+    viewer.step_frame()
+    bodies = viewer.simulation.bodies
+    assert [ps.get_surface_mesh(f"body_{k}").n_vertices() for k in range(len(bodies))] == [
+        len(b.shape.mesh.vertices) for b in bodies]
+    viewer.simulation.term("bodies").bodies.pop()        # a body gone is no longer drawn
+    viewer.step_frame()
+    assert ps.has_surface_mesh("body_1") and not ps.has_surface_mesh("body_2")

@@ -22,6 +22,7 @@ import polyscope.imgui as psim
 
 from ..scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from ..simulation import Simulation
+from .body_view import draw_bodies
 from .camera import place_camera
 from .liquid_view import COLOR_MODES, OBJECT_NAME, LiquidView
 from .materials import apply_scene_look
@@ -62,7 +63,12 @@ class ViewerApp:
         self.pour_rate = 1e-3 * size ** 3
         self.pour_seconds = 1.0
         self.azimuth, self.elevation = angles_from_gravity(self.params.gravity)
-        self.view.update(self.simulation)
+        self._show(self.simulation)
+
+    def _show(self, sim) -> None:
+        """Draw the liquid and the floating bodies of ``sim``."""
+        self.view.update(sim)
+        draw_bodies(sim.bodies)
 
     # ---- actions (what the buttons do; tests call them directly) -----------------------------
 
@@ -93,7 +99,7 @@ class ViewerApp:
     def advance(self, duration: float) -> None:
         """Advance the simulation by ``duration`` seconds, redraw and record the rates."""
         self.simulation.advance(duration)
-        self.view.update(self.simulation)
+        self._show(self.simulation)
         self.meter.record(self.clock(), self.simulation.time, self.simulation.state.step_count)
 
     def keeping_up(self) -> bool:
@@ -104,7 +110,7 @@ class ViewerApp:
         """Back to the scene's initial condition, keeping the current slider values."""
         self.simulation = scene_simulation(self.scene, self.geometry, params=self.params)
         self.meter.reset()
-        self.view.update(self.simulation)
+        self._show(self.simulation)
 
     def pour_at(self, point) -> None:
         """Pour at ``point`` (3,) for ``pour_seconds`` from now, with the current rate and radius."""
@@ -154,7 +160,7 @@ class ViewerApp:
         changed_arrows, self.view.show_velocity = psim.Checkbox("velocity arrows", self.view.show_velocity)
         if changed or changed_arrows:
             self.view.color_by = COLOR_MODES[index]
-            self.view.update(sim)
+            self._show(sim)
         steps_per_second, sim_per_wall = self.meter.rates()
         psim.Text(f"time {sim.time:.3f} s   volume {sim.total_volume():.4g} m^3")
         psim.Text(f"{steps_per_second:.0f} steps/s   {sim_per_wall:.2f} simulated s per wall s")
