@@ -145,7 +145,11 @@ class Simulation(SurfaceModel):
     def add_body(self, body):
         """Add a floating rigid body (``sf.RigidBody``, docs/guide/bodies.md) to the step (the
         term "bodies", ``surfflow/bodies``); returns it."""
-        coupling = self.term("bodies") or self.add_term(BodyCoupling(self.geometry, self.params))
+        coupling = self.term("bodies")
+        if coupling is None:
+            coupling = self.add_term(BodyCoupling(self.geometry, self.params))
+            if hasattr(self.particles, "colliders"):   # droplets hit the bodies
+                self.particles.colliders.append(coupling.collide)
         coupling.add(body)
         return body
 

@@ -171,3 +171,16 @@ def test_orientation_takes_a_matrix_or_a_quaternion():
 def test_bad_input_names_the_problem(make, message):
     with pytest.raises(sf.ParameterError, match=message):
         make()
+
+
+def test_droplets_hit_a_body_instead_of_passing_through():
+    sim = pool(cells=12, depth=0.0)
+    sim.particles = sf.Droplets(separation=0.0, smoothing=0.0)
+    box = sim.add_body(sf.RigidBody.box(extents=(0.1, 0.1, 0.02), density=500.0,
+                                        position=(0.0, 0.0, 0.011), kinematic=lambda t: (
+                                            (0.0, 0.0, 0.011), None)))
+    sim.particles.gravity = np.array([0.0, 0.0, -9.81])
+    sim.particles.add([[0.0, 0.0, 0.05]], [[0.0, 0.0, -1.0]], [1e-9])
+    for _ in range(40):
+        sim.particles.step(0.002)
+    assert sim.particles.positions[0, 2] >= box.position[2] + 0.01 - 1e-12   # on the top face

@@ -208,6 +208,23 @@ class BodyCoupling(Term):
             rows.volume = np.where(g_n > 0.0, areas * pressure / (p.density * g_n), 0.0)
         return rows
 
+    def collide(self, positions: np.ndarray, velocities: np.ndarray) -> None:
+        """Droplets (positions, velocities (p, 3), in place) that flew into a body leave it by
+        its nearest face and lose their speed into it (relative to the body's point there)."""
+        for body in self.bodies:
+            offset = positions - body._position
+            near = np.flatnonzero(np.einsum("ij,ij->i", offset, offset) < body.shape.radius ** 2)
+            if not len(near):
+                continue
+            rotation = body.rotation
+            depth, normal = body.shape.distance(offset[near] @ rotation)
+            inside = depth > 0.0
+            hit, normal = near[inside], normal[inside] @ rotation.T
+            positions[hit] += depth[inside][:, None] * normal
+            moving = point_velocity(body, positions[hit])
+            into = np.minimum(np.einsum("ij,ij->i", velocities[hit] - moving, normal), 0.0)
+            velocities[hit] -= into[:, None] * normal
+
     # ---- state in and out ---------------------------------------------------------------------
 
     def state_dict(self) -> dict:
