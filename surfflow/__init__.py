@@ -20,6 +20,7 @@ from .io.mesh import load_mesh, validate_mesh
 from .io.usd import UsdWriter
 from .kernels.wind import WindGrid
 from .particles import Droplets
+from .ripples import Ripples
 from .scene.runner import SceneRunner
 from .scene.scene import load_scene
 from .simulation import Simulation
@@ -29,7 +30,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CacheError", "Droplets", "MeshError", "MeshFileError", "MeshWarning", "ParameterError", "Params",
-    "PrecomputeParams", "SceneError", "SceneRunner", "Simulation", "SimulationError", "Source", "SurfaceGeometry",
-    "RigidBody", "SurfflowError", "Tolerances", "UsdWriter", "WindGrid", "load_mesh", "load_scene",
+    "PrecomputeParams", "Ripples", "SceneError", "SceneRunner", "Simulation", "SimulationError", "Source",
+    "SurfaceGeometry", "RigidBody",
+    "SurfflowError", "Tolerances", "UsdWriter", "WindGrid", "load_mesh", "load_scene",
     "load_sweep", "motion", "precompute", "sweep", "update_positions", "validate_mesh",
 ]

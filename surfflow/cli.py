@@ -88,7 +88,10 @@ def command_run(args) -> int:
 
 def command_view(args) -> int:
     from .viewer.app import view_scene
-    view_scene(load_args_scene(args), cache_dir=args.cache_dir, play=args.play)
+    from .viewer.ripple_app import view_ripples
+    scene = load_args_scene(args)
+    view = view_ripples if scene.mode == "ripples" else view_scene
+    view(scene, cache_dir=args.cache_dir, play=args.play)
     return 0
 
 

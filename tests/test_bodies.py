@@ -184,3 +184,20 @@ def test_droplets_hit_a_body_instead_of_passing_through():
     for _ in range(40):
         sim.particles.step(0.002)
     assert sim.particles.positions[0, 2] >= box.position[2] + 0.01 - 1e-12   # on the top face
+
+
+def test_a_box_on_ripples_floats_at_its_draft_and_keeps_the_volume():
+    V, F = rectangle(-0.25, 0.25, -0.25, 0.25, 40, 40, jitter=0.2)    # 1.25 cm cells
+    geom = sf.precompute(sf.load_mesh((V, F)), feature_size=0)
+    ripples = sf.Ripples(geom, wave_speed=0.7, damping=4.0, edge="reflect", depth=0.05)
+    thickness = 0.02
+    box = ripples.add_body(sf.RigidBody.box(extents=(0.12, 0.12, thickness), density=600.0,
+                                            position=(0.0, 0.0, 0.06)))
+    before = ripples.total_volume()
+    ripples.advance(3.0)
+    far = np.linalg.norm(geom.vertices[:, :2], axis=1) > 0.15
+    level = 0.05 + ripples.height[far].mean()              # the pond rose by what it displaced
+    draft = level - (box.position[2] - 0.5 * thickness)
+    assert abs(draft - 0.6 * thickness) < 0.02 * thickness
+    assert abs(ripples.total_volume() - before) < 1e-12
+    assert ripples.bodies == [box] and ripples.frame_fields()["body_position"].shape == (1, 3)

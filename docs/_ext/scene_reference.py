@@ -30,6 +30,7 @@ SPEC_CLASSES = {
     "render": scene_module.RenderSpec, "droplets": scene_module.DropletSpec,
     "sources": scene_module.SourceSpec, "boundaries": scene_module.BoundarySpec,
     "precompute": PrecomputeParams, "bodies": BodySpec,
+    "ripples": scene_module.RippleSpec,
 }
 
 # The meaning (and unit) of every key that sets no Params / PrecomputeParams field.
@@ -37,6 +38,8 @@ KEY_TEXT = {
     ("", "name"): "the run's name: names the video and the output of `surfflow render` (default: the file's stem)",
     ("", "duration"): "simulated seconds to run (s)",
     ("", "fps"): "frames written per simulated second (1/s)",
+    ("", "mode"): "`film` (the shallow-water film) or `ripples` (small waves on a calm surface: the "
+                  "`[ripples]` table; see [ripples](../guide/ripples.md))",
     ("mesh", "path"): "a mesh file, relative to the scene file (OBJ, PLY, STL, anything trimesh reads); "
                       "give `path` or `procedural`",
     ("mesh", "procedural"): "a mesh built in code instead of a file; its arguments are the keys below",
@@ -147,6 +150,24 @@ KEY_TEXT = {
     ("motion", "files"): "sequence: a glob or a list of mesh files, one per frame",
     ("motion", "fps"): "sequence: frames per second of the files (1/s)",
     ("motion", "loop"): "sequence: start again after the last file",
+    ("ripples", "wave_speed"): "c, the speed of the waves (m/s); default sqrt(g depth)",
+    ("ripples", "depth"): "H, the water's depth at rest over the mesh (m), drawn and written as the "
+                          "water's depth; default c^2 / g. Give `wave_speed`, `depth` or both",
+    ("ripples", "damping"): "mu (1/s): the wave energy decays as exp(-mu t)",
+    ("ripples", "edge"): "an open mesh's edge: `fixed` (held at z = 0) or `reflect`",
+    ("ripples", "shore_width"): "a sloping beach along the edge (m): shore coefficients rising from 0 "
+                                "on the edge to 1 (free water) this far from it",
+    ("ripples", "shore_file"): "an .npy of n shore coefficients in [0, 1] (1 free water, 0 held), "
+                               "relative to the scene file; instead of `shore_width`",
+    ("ripples", "shore_damping"): "the extra damping at shore coefficient 0 (1/s), mu + shore_damping "
+                                  "(1 - shore); default c sqrt(lambda_max) / 2",
+    ("ripples", "cfl"): "the fraction of the stable time step the run steps at (below 1)",
+    ("ripples", "rain_rate"): "rain drops per second per m^2 of surface (1/(m^2 s)); 0: no rain",
+    ("ripples", "rain_radius"): "a rain drop's radius (m)",
+    ("ripples", "rain_depth"): "a rain drop's dent (m)",
+    ("ripples", "rain_seed"): "the seed of the rain's random places (the same seed, the same drops)",
+    ("ripples", "drops"): "`[[ripples.drops]]` tables: `center` (a point on the mesh, m), `radius` (m), "
+                          "`depth` (m) of a Gaussian dent, `time` (s, default 0)",
 }
 
 NAMED_CHECKERS = {
@@ -155,6 +176,7 @@ NAMED_CHECKERS = {
     "feature_size": "metres >= 0, or `\"P%\"` of the box diagonal",
     "box": "`[[x0, y0, z0], [x1, y1, z1]]`", "numbers": "list of numbers",
     "vectors": "list of `[x, y, z]`", "files": "glob or list of files",
+    "drop_tables": "`[[ripples.drops]]` tables",
 }
 
 
@@ -239,7 +261,7 @@ def default_of(table: str, key: str):
     if table == "friction" and key == "tensor":
         return "features"
     if not table:
-        return {"duration": 1.0, "fps": 30.0}.get(key, MISSING)
+        return {"duration": 1.0, "fps": 30.0, "mode": "film"}.get(key, MISSING)
     return _spec_default(table, key)
 
 
@@ -278,7 +300,9 @@ TABLE_TEXT = {
     "sources": "Pours, rain and sinks: an array of tables, `[[sources]]`, as many as you like.",
     "boundaries": "Open boundary segments, `[[boundaries]]` (conservative scheme).",
     "motion": "What moves the mesh; `type` picks the motion and its keys.",
-    "bodies": "Floating rigid bodies, `[[bodies]]`, as many as you like ([bodies](guide/bodies.md)).",
+    "bodies": "Floating rigid bodies, `[[bodies]]`, as many as you like ([bodies](../guide/bodies.md)).",
+    "ripples": "Small waves on a calm water surface, for a `mode = \"ripples\"` scene (see "
+               "[ripples](../guide/ripples.md)).",
 }
 
 

@@ -47,6 +47,7 @@ class BodyCoupling(Term):
     name = "bodies"
     stages = ("max_time_step", "accelerate", "hold", "exchange")
     presses = True
+    stiffness = STIFFNESS  # k of the penalty on wholly covered cells
 
     def __init__(self, geom, params):
         self.params = params
@@ -109,14 +110,14 @@ class BodyCoupling(Term):
 
     # ---- the body on the liquid ---------------------------------------------------------------
 
-    def press(self, bottom, depth) -> np.ndarray:
+    def press_columns(self, bottom, depth) -> np.ndarray:
         """p (k, S) on the footprint rows' samples for this depth (n,)
         (``press.body_pressure``); a row's pressure is its samples' mean. The penalty k acts
         on rows wholly under a body; a row the body's edge crosses feels the hydrostatic
         pressure of its level on the body's bottom (k = 1): its liquid stands beside the body."""
         r = self.rows
         low = np.maximum(self.low, bottom[r][:, None])
-        stiffness = np.where((self.high > self.low).all(axis=1), STIFFNESS, 1.0)[:, None]
+        stiffness = np.where((self.high > self.low).all(axis=1), self.stiffness, 1.0)[:, None]
         return body_pressure(self.gravity_normal[r][:, None], (bottom[r] + depth[r])[:, None],
                              low, self.high, stiffness, self.params.density)
 
@@ -125,7 +126,7 @@ class BodyCoupling(Term):
         self.pressure.fill(0.0)
         if not len(self.rows):
             return
-        np.add.at(self.pressure, self.rows, self.press(bottom, depth).mean(axis=1))
+        np.add.at(self.pressure, self.rows, self.press_columns(bottom, depth).mean(axis=1))
         p = self.params
         apply_surface_pressure(geom.neighbor_offsets, geom.neighbor_indices,
                                geom.dual_edge_vectors, geom.dual_areas, fields.fit_weights,
@@ -181,9 +182,7 @@ class BodyCoupling(Term):
         each = lambda x: np.repeat(x, samples, axis=0)                      # noqa: E731
         level = state.bottom[r] + state.depth[r]
         g_n = self.gravity_normal[r]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            head = level + np.where(g_n > 0.0, self.press(state.bottom, state.depth).mean(axis=1)
-                                    / (p.density * g_n), 0.0)
+        head = level + self.pressed_head(state)
         low = np.maximum(self.low, state.bottom[r][:, None])
         thickness = np.maximum(self.high - low, 0.0)
         pressure = (p.density * g_n[:, None] * np.clip(head[:, None] - low, 0.0, thickness)
@@ -192,7 +191,7 @@ class BodyCoupling(Term):
         low, thickness = low.reshape(-1), thickness.reshape(-1)
         points = each(geom.vertices[r]) + self.shift.reshape(-1, 3) + low[:, None] * normals
         entered = each(level) - low
-        k = each(np.where((self.high > self.low).all(axis=1), STIFFNESS, 1.0))
+        k = each(np.where((self.high > self.low).all(axis=1), self.stiffness, 1.0))
         penalised = (entered > 0.0) & (k * entered < thickness)
         stiffness = np.where(penalised, areas * (1.0 + k) * p.density * g_n, 0.0)
         liquid = each(np.einsum("ka,kaj->kj", state.velocity[r], geom.tangent_frames[r]))
@@ -224,6 +223,13 @@ class BodyCoupling(Term):
             moving = point_velocity(body, positions[hit])
             into = np.minimum(np.einsum("ij,ij->i", velocities[hit] - moving, normal), 0.0)
             velocities[hit] -= into[:, None] * normal
+
+    def pressed_head(self, state) -> np.ndarray:
+        """p / (rho g_n) (k,) on the footprint rows: the head the bodies' pressure adds."""
+        g_n = self.gravity_normal[self.rows]
+        pressure = self.press_columns(state.bottom, state.depth).mean(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(g_n > 0.0, pressure / (self.params.density * g_n), 0.0)
 
     # ---- state in and out ---------------------------------------------------------------------
 

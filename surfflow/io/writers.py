@@ -19,6 +19,9 @@
                                 ``particle_volumes`` of the droplets, when the run has them
 =================  ===========  ==========================================================
 
+A ripple run (``surfflow.Ripples``) writes ``height`` and ``height_rate`` (n,) with ``depth``,
+``bottom``, ``free_surface`` and ``velocity`` shaped as above (``Ripples.frame_fields``).
+
 Writers write the frames of one run into one directory. ``NpzFrameWriter`` writes
 ``mesh.npz`` (vertices, faces, normals, dual_areas, original_vertices) once and ``frame_00000.npz`` ... with
 ``time`` and the fields; ``VtuSeriesWriter`` writes ``frame_00000.vtu`` ... (points: the moved
@@ -52,7 +55,10 @@ def particle_fields(particles) -> dict[str, np.ndarray]:
 
 
 def frame_fields(sim) -> dict[str, np.ndarray]:
-    """The per-vertex fields of ``sim``'s current state (see the module docstring)."""
+    """The per-vertex fields of ``sim``'s current state (see the module docstring); a model
+    with its own ``frame_fields()`` (``surfflow.Ripples``) gives those."""
+    if hasattr(sim, "frame_fields"):
+        return sim.frame_fields()
     geom = sim.geometry
     depth = np.array(sim.depth, dtype=np.float64)
     bottom = np.array(sim.bottom, dtype=np.float64)

@@ -29,6 +29,7 @@ from ..io.procedural import PROCEDURAL_MESHES
 from . import scene_schema as schema
 from .body_spec import body_specs
 from .motion_spec import MOTION_KEYS, MotionSpec, MotionTableError, motion_spec
+from .ripple_spec import FILM_TABLES, RippleSpec, RippleTableError, ripple_spec
 from .presets import DEFAULT_LIQUID, LIQUID_PRESETS
 from .toml_lines import key_lines, line_of, parse_toml, read_text
 
@@ -177,6 +178,10 @@ class Scene:
     """the [[boundaries]] segments (BoundarySpec), empty for none."""
     bodies: tuple = ()
     """the [[bodies]] (``body_spec.BodySpec``), empty for none."""
+    mode: str = "film"
+    """"film" (the shallow-water film, default) or "ripples" (``surfflow.Ripples``)."""
+    ripples: RippleSpec | None = None
+    """the [ripples] table of a ``mode = "ripples"`` scene, else None."""
 
     @property
     def n_frames(self) -> int:
@@ -298,7 +303,26 @@ class _SceneReader:
             droplets=self.droplets(sections["droplets"]) if "droplets" in self.raw else None,
             boundaries=self.boundaries(self.raw.get("boundaries", []), sections["solver"]),
             bodies=body_specs(self.raw.get("bodies", []), self.table, self.fail, self.base),
+            mode=top.get("mode", "film"),
+            ripples=self.ripples(top.get("mode", "film"), sections["ripples"]),
         )
+
+    def ripples(self, mode: str, values: dict) -> RippleSpec | None:
+        """The [ripples] table of a ripples scene (whose film tables are refused), else None."""
+        if mode != "ripples":
+            if "ripples" in self.raw:
+                raise self.fail(("ripples",), 'this table needs mode = "ripples" at the top of the file')
+            return None
+        for table in FILM_TABLES:
+            if table in self.raw:
+                raise self.fail((table,), 'a mode = "ripples" scene has no film; remove this table '
+                                          'or set mode = "film"')
+        if "ripples" not in self.raw:
+            raise self.fail(("mode",), '"ripples" needs a [ripples] table with wave_speed or depth')
+        try:
+            return ripple_spec(values, self.base)
+        except RippleTableError as exc:
+            raise self.fail(("ripples", exc.args[0]), exc.args[1]) from None
 
     @staticmethod
     def droplets(values: dict) -> DropletSpec:

@@ -24,6 +24,8 @@ RENDER_ENGINES = ("polyscope", "blender")
 DROPLET_ENGINES = ("embedded", "splishsplash")
 LIQUID_MATERIALS = ("water", "wax", "candy", "clay", "flat")
 GROUND_MODES = ("shadow_only", "tile", "tile_reflection", "none")
+MODES = ("film", "ripples")
+RIPPLE_EDGES = ("fixed", "reflect")
 
 
 class BadValue(ValueError):
@@ -150,6 +152,26 @@ def box(value):
     return low, high
 
 
+def drop_tables(value):
+    """A list of drop tables ``{center = [x, y, z], radius, depth, time}`` (time optional)."""
+    keys = {"center": vector(3), "radius": number(0.0, low_open=True), "depth": number(),
+            "time": number(0.0)}
+    if not isinstance(value, list):
+        raise BadValue(f"must be [[ripples.drops]] tables (center, radius, depth, time), not {value!r}")
+    drops = []
+    for k, entry in enumerate(value):
+        if not isinstance(entry, dict) or not {"center", "radius", "depth"} <= entry.keys():
+            raise BadValue(f"drop {k} needs center [x, y, z], radius and depth (and may give time)")
+        unknown = sorted(entry.keys() - keys.keys())
+        if unknown:
+            raise BadValue(f"drop {k}: unknown key {unknown[0]!r}; a drop takes {', '.join(keys)}")
+        try:
+            drops.append({key: keys[key](entry[key]) for key in entry})
+        except BadValue as exc:
+            raise BadValue(f"drop {k}: {exc}") from None
+    return tuple(drops)
+
+
 def _procedural_argument_checkers():
     """Checkers for every argument a procedural mesh builder takes (any builder)."""
     kinds = {"subdivisions": whole(0), "resolution": vector(2, 1.0), "size": positive_pair}
@@ -162,6 +184,7 @@ TOP_LEVEL = {
     "duration": number(0.0, low_open=True),
     "fps": number(0.0, low_open=True),
     "gravity": vector(3),
+    "mode": choice(MODES),
 }
 
 TABLES = {
@@ -199,6 +222,12 @@ TABLES = {
                "material": choice(LIQUID_MATERIALS), "opacity": number(0.0, 1.0),
                "tint_depth": number(0.0, low_open=True), "dry_time": number(0.0),
                "ground": choice(GROUND_MODES)},
+    "ripples": {"wave_speed": number(0.0, low_open=True), "depth": number(0.0, low_open=True),
+                "damping": number(0.0), "edge": choice(RIPPLE_EDGES),
+                "shore_width": number(0.0, low_open=True), "shore_file": text,
+                "shore_damping": number(0.0), "cfl": number(0.0, 1.0, low_open=True),
+                "rain_rate": number(0.0), "rain_radius": number(0.0, low_open=True),
+                "rain_depth": number(), "rain_seed": whole(0), "drops": drop_tables},
 }
 
 SOURCE_KEYS = {

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from ..errors import SceneError
+from ..errors import ParameterError, SceneError
 from ..geometry.precompute import precompute
 from ..io.mesh import load_mesh
 from ..io.procedural import PROCEDURAL_MESHES
@@ -133,8 +133,11 @@ def scene_droplets(scene):
 def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".") -> Simulation:
     """A Simulation of ``scene`` on ``geom`` at its initial condition with every source added.
 
-    params: replaces the scene's Params (the viewer's sliders use this).
+    params: replaces the scene's Params (the viewer's sliders use this). A ``mode = "ripples"``
+    scene gives its :class:`~surfflow.Ripples` instead (:func:`scene_ripples`).
     """
+    if scene.mode == "ripples":
+        return scene_ripples(scene, geom, params)
     sim = Simulation(geom, params or scene.params, n_dyes=len(scene.dye_colors), crash_dir=crash_dir,
                      particles=scene_droplets(scene))
     sim.set_depth(initial_depth(scene.initial, geom))
@@ -153,3 +156,15 @@ def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".
     for spec in scene.bodies:
         sim.add_body(spec.build())
     return sim
+
+
+def scene_ripples(scene, geom, params=None):
+    """The :class:`~surfflow.Ripples` of a ``mode = "ripples"`` scene on ``geom``, with the
+    density and gravity of ``params`` (default the scene's)."""
+    try:
+        ripples = scene.ripples.build(geom, params or scene.params)
+    except ParameterError as exc:
+        raise SceneError(f"{scene.path}: [ripples]: {exc}") from None
+    for spec in scene.bodies:
+        ripples.add_body(spec.build())
+    return ripples

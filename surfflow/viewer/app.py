@@ -24,9 +24,10 @@ from ..scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from ..simulation import Simulation
 from .body_view import draw_bodies
 from .camera import place_camera
-from .liquid_view import COLOR_MODES, OBJECT_NAME, LiquidView
+from .liquid_view import COLOR_MODES, OBJECT_NAME
 from .materials import apply_scene_look
 from .pace import KEEPING_UP, RateMeter, RealTimePacer
+from .ripple_view import run_view
 
 
 def gravity_from_angles(magnitude: float, azimuth: float, elevation: float) -> tuple:
@@ -47,12 +48,13 @@ def angles_from_gravity(gravity) -> tuple[float, float]:
 class ViewerApp:
     """The live viewer of one scene (polyscope must be initialised before it is built)."""
 
+    click_action = "pour"  # what a shift-click on the object does, for the panel's hint
+
     def __init__(self, scene, geometry):
         self.scene, self.geometry = scene, geometry
         self.params = scene.params
         self.simulation = scene_simulation(scene, geometry)
-        self.view = LiquidView(geometry, scene.liquid_color, scene.dye_colors, scene.render.color_by,
-                               scene.render)
+        self.view = run_view(scene, geometry)
         self.playing = False
         self.real_time = False
         self.clock = time.perf_counter
@@ -167,7 +169,7 @@ class ViewerApp:
         if self.real_time and self.playing and len(self.meter.samples) > 1:
             psim.Text("real time: keeping up" if self.keeping_up() else
                       f"real time: behind, the machine manages {sim_per_wall:.2f}x")
-        psim.Text("shift-click the object to pour")
+        psim.Text(f"shift-click the object to {self.click_action}")
 
     def _sliders(self) -> None:
         _, self.pour_rate = psim.InputFloat("pour rate (m^3/s)", self.pour_rate, format="%.3e")
@@ -200,14 +202,14 @@ class ViewerApp:
             self.pending_pours.append(hit.position)
 
 
-def view_scene(scene, cache_dir=None, play: bool = False) -> None:
+def view_scene(scene, cache_dir=None, play: bool = False, app_class=ViewerApp) -> None:
     """Open the interactive viewer on ``scene`` (blocks until the window closes); ``play``
-    starts it playing."""
+    starts it playing; ``app_class`` is ViewerApp or a subclass (``ripple_app``)."""
     geometry = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir)
     ps.set_program_name(f"surfflow: {scene.name}")
     ps.init()
     apply_scene_look(scene.render)
-    app = ViewerApp(scene, geometry)
+    app = app_class(scene, geometry)
     app.playing = play
     place_camera(scene, geometry)
     ps.set_user_callback(app.callback)

@@ -21,8 +21,8 @@ import polyscope as ps
 from ..scene.rendering import RenderResult, RenderRun
 from .body_view import draw_bodies
 from .camera import place_camera
-from .liquid_view import LiquidView
 from .materials import apply_scene_look
+from .ripple_view import run_view
 
 
 def init_headless(width: int, height: int, backend: str = "openGL3_egl") -> None:
@@ -53,7 +53,7 @@ def render_scene(scene, output_dir=None, cache_dir=None, frames: int | None = No
     runner = run.runner
     init_headless(spec.width, spec.height, backend)
     apply_scene_look(spec)
-    view = LiquidView(runner.geometry, scene.liquid_color, scene.dye_colors, spec.color_by, spec)
+    view = run_view(scene, runner.geometry)
     place_camera(scene, runner.geometry)
 
     def draw(path: Path) -> np.ndarray:
