@@ -177,6 +177,7 @@ NAMED_CHECKERS = {
     "box": "`[[x0, y0, z0], [x1, y1, z1]]`", "numbers": "list of numbers",
     "vectors": "list of `[x, y, z]`", "files": "glob or list of files",
     "drop_tables": "`[[ripples.drops]]` tables",
+    "keyframes_table": "a `[bodies.keyframes]` table",
 }
 
 
