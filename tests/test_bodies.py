@@ -77,10 +77,10 @@ def test_a_tall_box_capsizes_and_a_flat_one_rights_itself(extents, tilt, upright
     assert tilt_degrees(box) < 3.0 if upright else tilt_degrees(box) > 80.0
 
 
-@pytest.mark.xfail(strict=True, reason="measured 0.44 s for the 6 cm box (conservative, 10 cm "
-                   "of water) against 2 pi sqrt(m_eff / (rho g A)) = 0.347 s with m_eff = m + "
-                   "0.5 rho V_sub: 27 % long (the shallow liquid's own inertia under and around "
-                   "the box adds to C_a; docs/guide/bodies.md)")
+@pytest.mark.xfail(strict=True, reason="measured 0.57 s (four times the first quarter period, "
+                   "conservative, 32 x 32 cells, 10 cm of water) against 2 pi sqrt(m_eff / (rho g "
+                   "A)) = 0.347 s with m_eff = m + 0.5 rho V_sub: 65 % long (the shallow liquid's "
+                   "own inertia under and around the box adds to C_a; docs/guide/bodies.md)")
 def test_heave_period():
     sim = pool("conservative", cells=32, depth=0.1)
     side, height = 0.06, 0.04
