@@ -39,9 +39,10 @@ def test_archimedes_box_floats_at_its_density_ratio(scheme, ratio):
     assert abs(draft - ratio * height) < 0.02 * height
 
 
-@pytest.mark.parametrize("scheme", ["semi_lagrangian", "conservative"])
-def test_pool_volume_unchanged_and_finite(scheme):
-    sim = pool(scheme, cells=20)
+@pytest.mark.parametrize("scheme, tension", [("semi_lagrangian", 0.0), ("conservative", 0.0),
+                                             ("conservative", 0.072)])
+def test_pool_volume_unchanged_and_finite(scheme, tension):
+    sim = pool(scheme, cells=20, surface_tension=tension)   # tension: two pressing terms
     before = sim.total_volume()
     sim.add_body(sf.RigidBody.box(extents=(0.1, 0.1, 0.05), density=500.0,
                                   position=(0.0, 0.0, POOL_DEPTH + 0.01)))
@@ -49,6 +50,10 @@ def test_pool_volume_unchanged_and_finite(scheme):
     sim.advance(0.5)
     assert abs(sim.total_volume() - before) < 1e-12
     assert sim.state.depth.min() >= 0.0 and np.isfinite(sim.state.velocity).all()
+    if tension:
+        assert sim.scheme.surface_pressure is sim.scheme.summed_pressure
+        assert np.array_equal(sim.scheme.summed_pressure,
+                              sim.term("tension").pressure + sim.term("bodies").pressure)
 
 
 def test_a_sphere_of_half_the_density_floats_half_submerged():
