@@ -35,7 +35,7 @@ from .dynamics import ADDED_MASS, Rows, advance_body
 from .press import apply_surface_pressure, body_pressure, pressed_time_step
 from .rotation import quaternion_to_matrix
 
-STIFFNESS = 50.0        # k: the penalty on liquid entering a body, in units of rho g_n
+STIFFNESS = 10.0        # k: the penalty on liquid entering a body, in units of rho g_n
 LINEAR_DRAG = 0.01      # c_1, m/s: the linear drag per wetted area is rho c_1 w
 QUADRATIC_DRAG = 0.05   # c_2: the quadratic drag per wetted area is rho c_2 |w| w
 RADIATION = 0.25        # the normal damping per wetted area, rho sqrt(g_n d) times this
