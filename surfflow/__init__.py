@@ -10,6 +10,7 @@ The public API, nothing else::
 
 from . import motion
 from .batch import load_sweep, sweep
+from .bodies import RigidBody
 from .config import Params, PrecomputeParams, Tolerances
 from .errors import (CacheError, MeshError, MeshFileError, MeshWarning, ParameterError, SceneError,
                      SimulationError, SurfflowError)
@@ -29,7 +30,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CacheError", "Droplets", "MeshError", "MeshFileError", "MeshWarning", "Nozzle", "ParameterError",
-    "Params", "PrecomputeParams", "Rain", "Ripples", "SceneError", "SceneRunner", "Simulation", "SimulationError",
-    "Source", "SurfaceGeometry", "SurfflowError", "Tolerances", "UsdWriter", "WindGrid", "load_mesh", "load_scene",
-    "load_sweep", "motion", "precompute", "sweep", "update_positions", "validate_mesh",
+    "Params", "PrecomputeParams", "Rain", "RigidBody", "Ripples", "SceneError", "SceneRunner",
+    "Simulation", "SimulationError", "Source", "SurfaceGeometry", "SurfflowError", "Tolerances",
+    "UsdWriter", "WindGrid", "load_mesh", "load_scene", "load_sweep", "motion", "precompute", "sweep",
+    "update_positions", "validate_mesh",
 ]

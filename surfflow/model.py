@@ -89,7 +89,7 @@ class SurfaceModel:
         self._load_bottom = (self._stages["load_bottom"] or [self._bare_bottom])[-1]
         self.scheme.bind(self._stages["accelerate"],
                          (self._stages["find_walls"] or [self._dry_ground_walls])[-1],
-                         self._stages["hold"], self.term("tension"))
+                         self._stages["hold"], [t.pressure for t in self.terms if t.presses])
 
     @staticmethod
     def _bare_bottom(state) -> np.ndarray:

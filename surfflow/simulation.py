@@ -31,6 +31,7 @@ from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
+from .bodies import BodyCoupling
 from .model import SurfaceModel
 from .motion.surface_motion import BoundMotion, SurfaceMotion
 from .particles import Droplets, ParticleCoupling
@@ -140,6 +141,23 @@ class Simulation(SurfaceModel):
         elif self.term("motion"):
             self.term("motion").path = None
             self._bind_stages()
+
+    def add_body(self, body):
+        """Add a floating rigid body (``sf.RigidBody``, docs/guide/bodies.md) to the step (the
+        term "bodies", ``surfflow/bodies``); returns it."""
+        coupling = self.term("bodies")
+        if coupling is None:
+            coupling = self.add_term(BodyCoupling(self.geometry, self.params))
+            if hasattr(self.particles, "colliders"):   # droplets hit the bodies
+                self.particles.colliders.append(coupling.collide)
+        coupling.add(body)
+        return body
+
+    @property
+    def bodies(self) -> list:
+        """The rigid bodies added with :meth:`add_body`, in that order."""
+        coupling = self.term("bodies")
+        return list(coupling.bodies) if coupling else []
 
     def _use_geometry(self, geom: SurfaceGeometry) -> None:
         """The model's, then the sources' footprints placed again."""

@@ -21,7 +21,7 @@ FLOORS = [
     {"geometry"},
     # 4: what the step is made of: state, sources, schemes, terms and their rooms
     {"state", "sources", "schemes", "terms", "boundaries", "motion", "particles",
-     "ripples"},
+     "ripples", "bodies"},
     # 5: the model: the surface, the state, the scheme and the terms, with the state in and out
     {"model"},
     # 6: the clock, the order and the ledger

@@ -20,6 +20,7 @@ from surfflow.config import Params, PrecomputeParams
 from surfflow.io.procedural import PROCEDURAL_MESHES
 from surfflow.scene import scene as scene_module
 from surfflow.scene import scene_schema as schema
+from surfflow.scene.body_spec import BODY_KEYS, BodySpec
 from surfflow.scene.motion_spec import MOTION_KEYS, MOTION_TYPES
 from surfflow.scene.presets import LIQUID_PRESETS
 
@@ -29,7 +30,8 @@ SPEC_CLASSES = {
     "render": scene_module.RenderSpec, "droplets": scene_module.DropletSpec,
     "sources": scene_module.SourceSpec, "boundaries": scene_module.BoundarySpec,
     "emitters": scene_module.EmitterSpec,
-    "precompute": PrecomputeParams, "ripples": scene_module.RippleSpec,
+    "precompute": PrecomputeParams, "bodies": BodySpec,
+    "ripples": scene_module.RippleSpec,
 }
 
 # The meaning (and unit) of every key that sets no Params / PrecomputeParams field.
@@ -127,6 +129,20 @@ KEY_TEXT = {
     ("emitters", "stop"): "time it stops (s; default: never)",
     ("emitters", "color"): "a dye colour the particles carry and leave where they land (as for sources)",
     ("sources", "color"): "a dye colour: each distinct colour is one dye the viewer and `dye` field mix",
+    ("bodies", "shape"): "`box` (give `extents`), `sphere` (give `radius`) or `mesh` (give `mesh`, a closed "
+                         "mesh that floats and collides as its convex hull)",
+    ("bodies", "extents"): "a box's edge lengths along its own x, y, z (m)",
+    ("bodies", "radius"): "a sphere's radius (m)",
+    ("bodies", "mesh"): "a closed mesh file, relative to the scene file (m); its centre of mass is the body's origin",
+    ("bodies", "density"): "the body's density (kg/m^3; water is 1000)",
+    ("bodies", "position"): "the centre of mass at t = 0 (m)",
+    ("bodies", "rotation"): "the orientation at t = 0 as angles about x, y, z in that order (degrees)",
+    ("bodies", "orientation"): "the orientation at t = 0 as a quaternion [w, x, y, z] (instead of `rotation`)",
+    ("bodies", "velocity"): "the centre of mass's velocity at t = 0 (m/s)",
+    ("bodies", "angular_velocity"): "the angular velocity at t = 0, world axes (rad/s)",
+    ("bodies", "friction"): "Coulomb friction coefficient against the surface and other bodies (dimensionless)",
+    ("bodies", "keyframes"): "a kinematic body: a table `[bodies.keyframes]` with `times` (s) and `translations` "
+                             "(m) and/or `rotations` (degrees about x, y, z, about the body's position)",
     ("boundaries", "type"): "`inflow` (a discharge), `level` (a free-surface height) or `transmissive` (outflow)",
     ("boundaries", "discharge"): "inflow discharge per metre of boundary (m^2/s)",
     ("boundaries", "level"): "imposed free-surface height (m)",
@@ -176,6 +192,7 @@ NAMED_CHECKERS = {
     "box": "`[[x0, y0, z0], [x1, y1, z1]]`", "numbers": "list of numbers",
     "vectors": "list of `[x, y, z]`", "files": "glob or list of files",
     "drop_tables": "`[[ripples.drops]]` tables",
+    "keyframes_table": "a `[bodies.keyframes]` table",
 }
 
 
@@ -301,6 +318,7 @@ TABLE_TEXT = {
                 "`[[emitters]]`, as many as you like (see [emitters](../guide/emitters.md)).",
     "boundaries": "Open boundary segments, `[[boundaries]]` (conservative scheme).",
     "motion": "What moves the mesh; `type` picks the motion and its keys.",
+    "bodies": "Floating rigid bodies, `[[bodies]]`, as many as you like ([bodies](../guide/bodies.md)).",
     "ripples": "Small waves on a calm water surface, for a `mode = \"ripples\"` scene (see "
                "[ripples](../guide/ripples.md)).",
 }
@@ -326,6 +344,7 @@ def scene_reference() -> str:
     tables += [("sources", "[[sources]]", schema.SOURCE_KEYS),
                ("emitters", "[[emitters]]", schema.EMITTER_KEYS),
                ("boundaries", "[[boundaries]]", schema.BOUNDARY_KEYS),
+               ("bodies", "[[bodies]]", BODY_KEYS),
                ("motion", "[motion]", MOTION_KEYS)]
     lines = []
     for table, title, checkers in tables:

@@ -36,6 +36,7 @@ def render_scene_blender(scene, output_dir=None, cache_dir=None, frames: int | N
 
     def draw(path: Path) -> np.ndarray:
         shot.show(frame_fields(runner.simulation), runner.simulation.time)
+        shot.show_bodies(runner.simulation.bodies)
         return shot.render(path)
 
     result = run.render(draw, partial(tqdm, unit="frame", desc=scene.name, disable=not progress))

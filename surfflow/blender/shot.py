@@ -228,6 +228,20 @@ class BlenderShot:
             self._show_droplets(fields["particle_positions"], fields.get("particle_velocities"),
                                 fields["particle_volumes"])
 
+    def show_bodies(self, bodies) -> None:
+        """The floating rigid bodies (``sim.bodies``) as meshes at their poses, in the object's
+        material (one Blender object per body, ``body_K``, made at its first frame)."""
+        for k, body in enumerate(bodies):
+            name = f"body_{k}"
+            points = np.ascontiguousarray(body.world_vertices() @ self.turn.T, dtype=np.float32)
+            obj = self.bpy.data.objects.get(name)
+            if obj is None:
+                obj = self._add_mesh(name, self.object.data.materials[0])
+                set_mesh(obj.data, points, np.asarray(body.shape.mesh.faces))
+            else:
+                obj.data.vertices.foreach_set("co", points.ravel())
+                obj.data.update()
+
     def _set_object_points(self, points: np.ndarray) -> None:
         mesh = self.object.data
         if len(mesh.vertices) == 0:

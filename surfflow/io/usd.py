@@ -271,6 +271,8 @@ class UsdWriter:
             self._move_object(frame, fields)
         if all(key in fields for key in PARTICLE_KEYS):
             self._write_particles(frame, fields)
+        if "body_position" in fields:
+            self._write_bodies(frame, fields)
         self._set_time_range(frame)
         self.stage.GetRootLayer().Save()
         return self.path
@@ -309,6 +311,28 @@ class UsdWriter:
         code = self.Usd.TimeCode(frame)
         points.CreatePointsAttr().Set(self._vec3f(np.reshape(fields["particle_positions"], (-1, 3))), code)
         points.CreateWidthsAttr().Set(self.Vt.FloatArray.FromNumpy(widths), code)
+
+    def _write_bodies(self, frame: int, fields: dict) -> None:
+        """One Xform per rigid body, ``bodies/body_K``, its transform time-sampled (the pose),
+        over a Mesh of the body in its own frame (``body_meshes``, set by ``make_writers``)."""
+        Gf = __import__("pxr", fromlist=["Gf"]).Gf
+        code = self.Usd.TimeCode(frame)
+        meshes = getattr(self, "body_meshes", [])
+        for k, (x, q) in enumerate(zip(fields["body_position"], fields["body_orientation"],
+                                       strict=True)):
+            path = f"{ROOT}/bodies/body_{k}"
+            xform = self.UsdGeom.Xform.Define(self.stage, path)
+            if not xform.GetOrderedXformOps():
+                xform.AddTransformOp()
+                if k < len(meshes):
+                    mesh = self.UsdGeom.Mesh.Define(self.stage, path + "/mesh")
+                    mesh.CreatePointsAttr().Set(self._vec3f(meshes[k].vertices))
+                    mesh.CreateFaceVertexCountsAttr().Set([3] * len(meshes[k].faces))
+                    mesh.CreateFaceVertexIndicesAttr().Set(self.Vt.IntArray.FromNumpy(
+                        np.asarray(meshes[k].faces, dtype=np.int32).reshape(-1)))
+            rotation = Gf.Matrix3d(Gf.Rotation(Gf.Quatd(*map(float, q))))
+            matrix = Gf.Matrix4d(rotation, Gf.Vec3d(*map(float, x)))
+            xform.GetOrderedXformOps()[0].Set(matrix, code)
 
     def _start_frame(self) -> int:
         start = self.stage.GetStartTimeCode()

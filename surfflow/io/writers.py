@@ -43,6 +43,8 @@ import numpy as np
 PVD_NAME = "frames.pvd"
 PARTICLE_PVD_NAME = "particles.pvd"
 PARTICLE_PREFIX = "particle_"
+BODY_PREFIX = "body_"
+BODY_PVD_NAME = "bodies.pvd"
 
 
 def particle_fields(particles) -> dict[str, np.ndarray]:
@@ -77,7 +79,25 @@ def frame_fields(sim) -> dict[str, np.ndarray]:
         fields["normals"] = np.array(geom.normals, dtype=np.float64)
     if sim.particles is not None:
         fields.update(particle_fields(sim.particles))
+    if sim.bodies:
+        fields.update(body_fields(sim.bodies))
     return fields
+
+
+def body_fields(bodies) -> dict[str, np.ndarray]:
+    """The rigid bodies' poses: body_position (m, 3) m, body_orientation (m, 4) quaternions
+    (w, x, y, z)."""
+    return {BODY_PREFIX + "position": np.array([b.position for b in bodies]).reshape(-1, 3),
+            BODY_PREFIX + "orientation": np.array([b.orientation for b in bodies]).reshape(-1, 4)}
+
+
+def posed(mesh, position: np.ndarray, orientation: np.ndarray) -> np.ndarray:
+    """(v, 3) a body's mesh vertices (in its frame) at the pose (3,), quaternion (w, x, y, z)."""
+    w, x, y, z = orientation
+    rotation = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                         [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                         [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+    return np.asarray(mesh.vertices) @ rotation.T + position
 
 
 def frame_name(frame: int, suffix: str) -> str:
@@ -120,7 +140,7 @@ class VtuSeriesWriter:
         path = self.directory / frame_name(frame, ".vtu")
         point_data = {name: np.ascontiguousarray(values) for name, values in fields.items()
                       if name not in ("vertices", "normals")
-                      and not name.startswith(PARTICLE_PREFIX)}
+                      and not name.startswith((PARTICLE_PREFIX, BODY_PREFIX))}
         point_data["normal"] = np.ascontiguousarray(fields.get("normals", self.geometry.normals))
         mesh = meshio.Mesh(fields.get("vertices", self.geometry.vertices),
                            [("triangle", self.geometry.faces)], point_data=point_data)
@@ -162,6 +182,35 @@ class ParticleVtuSeriesWriter(VtuSeriesWriter):
         return path
 
 
+class BodyVtuSeriesWriter(VtuSeriesWriter):
+    """Writes the rigid bodies of each frame as one ``bodies_NNNNN.vtu`` (their meshes at the
+    frame's poses, cell data ``body``: the index of each triangle's body) and keeps
+    ``bodies.pvd``; ``meshes``: each body's mesh in its own frame (trimesh)."""
+
+    index_name = BODY_PVD_NAME
+
+    def __init__(self, directory: str | os.PathLike, geometry, meshes: list, first_frame: int = 0):
+        super().__init__(directory, geometry, first_frame)
+        self.meshes = meshes
+
+    def write(self, frame: int, time: float, fields: dict) -> Path | None:
+        if BODY_PREFIX + "position" not in fields:
+            return None
+        path = self.directory / f"bodies_{frame:05d}.vtu"
+        poses = zip(fields[BODY_PREFIX + "position"], fields[BODY_PREFIX + "orientation"],
+                    strict=True)
+        points = [posed(m, x, q) for m, (x, q) in zip(self.meshes, poses, strict=True)]
+        starts = np.cumsum([0] + [len(p) for p in points[:-1]])
+        faces = np.concatenate([np.asarray(m.faces) + s for m, s in zip(self.meshes, starts, strict=True)])
+        owner = np.concatenate([np.full(len(m.faces), k) for k, m in enumerate(self.meshes)])
+        mesh = meshio.Mesh(np.concatenate(points), [("triangle", faces)],
+                           cell_data={"body": [owner]})
+        mesh.write(path, file_format="vtu", binary=True)
+        self.entries.append((float(time), path.name))
+        self._write_index()
+        return path
+
+
 def read_pvd(path: str | os.PathLike) -> list[tuple[float, str]]:
     """The (time, file name) entries of a .pvd index; empty if the file does not exist."""
     if not os.path.exists(path):
@@ -177,11 +226,15 @@ def make_writers(directory: str | os.PathLike, formats, geometry, first_frame: i
     writers = []
     if "npz" in formats:
         writers.append(NpzFrameWriter(directory, geometry))
+    body_meshes = [spec.build().shape.mesh for spec in getattr(scene, "bodies", ())]
     if "vtu" in formats:
         writers.append(VtuSeriesWriter(directory, geometry, first_frame))
         writers.append(ParticleVtuSeriesWriter(directory, geometry, first_frame))
+        if body_meshes:
+            writers.append(BodyVtuSeriesWriter(directory, geometry, body_meshes, first_frame))
     if "usd" in formats:
         from .usd import UsdSettings, UsdWriter
         settings = UsdSettings.from_scene(scene) if scene is not None else None
         writers.append(UsdWriter(directory, geometry, settings, first_frame))
+        writers[-1].body_meshes = body_meshes
     return writers

@@ -88,6 +88,7 @@ class Droplets:
         self.max_particles = (default_max_particles() if max_particles is None
                               else check_max_particles(max_particles))
         self.gravity = np.array([0.0, -9.81, 0.0])
+        self.colliders: list = []  # callables (positions (p, 3), velocities (p, 3)), in place
         self.count = 0
         self.n_dyes = 0
         self._allocate(min(max(int(capacity), 16), self.max_particles))
@@ -211,6 +212,8 @@ class Droplets:
         """Move every particle over dt: free flight, then the neighbour interaction."""
         n = self.count
         fly(self._positions, self._velocities, self._previous, self.gravity, self.drag, dt, n)
+        for collide in self.colliders:          # solids in the flight (floating bodies)
+            collide(self._positions[:n], self._velocities[:n])
         if n < 2 or (self.separation == 0.0 and self.smoothing == 0.0):
             return
         cell = 4.2 * float(sphere_radius(self.volumes.mean()))

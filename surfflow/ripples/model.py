@@ -35,9 +35,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..bodies.on_ripples import RippleBodies
 from ..checks import check_choice, check_range, check_vertex_array
 from ..errors import ParameterError, SimulationError
 from ..geometry.surface import SurfaceGeometry
+from ..io.writers import body_fields
 from ..kernels.ripples import wave_step
 from .disturbances import Dents, Rain
 from .landing import DropletLanding
@@ -208,9 +210,12 @@ class Ripples:
         m/s; ``depth`` H + z (n,) m, ``bottom`` 0 (n,), ``free_surface`` (H + z) n (n, 3) m
         (the water surface over the mesh) and ``velocity`` the rate along the normal (n, 3) m/s."""
         z, normals = self.height, self.geometry.normals
-        return {"height": z, "height_rate": self.height_rate, "depth": self.depth + z,
-                "bottom": np.zeros_like(z), "free_surface": (self.depth + z)[:, None] * normals,
-                "velocity": self.state.rate[:, None] * normals}
+        fields = {"height": z, "height_rate": self.height_rate, "depth": self.depth + z,
+                  "bottom": np.zeros_like(z), "free_surface": (self.depth + z)[:, None] * normals,
+                  "velocity": self.state.rate[:, None] * normals}
+        if self.bodies:
+            fields.update(body_fields(self.bodies))
+        return fields
 
     def state_dict(self) -> dict:
         """Every array and scalar needed to continue bit-identically (numpy values)."""
@@ -272,6 +277,20 @@ class Ripples:
         each adding its volume where it hits (``landing.py``); returns the coupling term
         (``landed``, ``lost`` in m^3)."""
         return self.add_term(DropletLanding(self, droplets))
+    def add_body(self, body):
+        """Float a rigid body (``sf.RigidBody``) on the waves: buoyancy and drag from the water
+        H + z, its pressure on the surface (``surface_pressure``) making rings
+        (``surfflow/bodies/on_ripples.py``); returns it."""
+        coupling = next((t for t in self.terms if isinstance(t, RippleBodies)), None)
+        if coupling is None:
+            coupling = self.add_term(RippleBodies(self))
+        coupling.add(body)
+        return body
+
+    @property
+    def bodies(self) -> list:
+        """The bodies floating on the waves, in the order added."""
+        return [b for t in self.terms if isinstance(t, RippleBodies) for b in t.bodies]
 
     # ---- time stepping ------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from ..errors import MeshError, ParameterError, SceneError
 from ..kernels.wind import WindGrid
 from ..io.procedural import PROCEDURAL_MESHES
 from . import scene_schema as schema
+from .body_spec import body_specs
 from .motion_spec import MOTION_KEYS, MotionSpec, MotionTableError, motion_spec
 from .ripple_spec import FILM_TABLES, RippleSpec, RippleTableError, ripple_spec
 from .presets import DEFAULT_LIQUID, LIQUID_PRESETS
@@ -199,6 +200,8 @@ class Scene:
     """the [[boundaries]] segments (BoundarySpec), empty for none."""
     emitters: tuple = ()
     """the [[emitters]] (EmitterSpec): nozzles and rain pouring particles, empty for none."""
+    bodies: tuple = ()
+    """the [[bodies]] (``body_spec.BodySpec``), empty for none."""
     mode: str = "film"
     """"film" (the shallow-water film, default) or "ripples" (``surfflow.Ripples``)."""
     ripples: RippleSpec | None = None
@@ -299,7 +302,7 @@ class _SceneReader:
         return checked
 
     def scene(self) -> Scene:
-        table_names = (*schema.TABLES, "sources", "motion", "boundaries", "emitters")
+        table_names = (*schema.TABLES, "sources", "motion", "boundaries", "emitters", "bodies")
         top = self.table((), self.raw, {**schema.TOP_LEVEL, **dict.fromkeys(table_names, _unchanged)})
         sections = {name: self.table((name,), self.raw.get(name, {}), checkers)
                     for name, checkers in schema.TABLES.items()}
@@ -326,6 +329,7 @@ class _SceneReader:
             droplets=self.droplets(sections["droplets"]) if "droplets" in self.raw else None,
             boundaries=self.boundaries(self.raw.get("boundaries", []), sections["solver"]),
             emitters=self.emitters(self.raw.get("emitters", [])),
+            bodies=body_specs(self.raw.get("bodies", []), self.table, self.fail, self.base),
             mode=top.get("mode", "film"),
             ripples=self.ripples(top.get("mode", "film"), sections["ripples"]),
         )

@@ -170,6 +170,8 @@ def scene_simulation(scene, geom, params=None, crash_dir: str | os.PathLike = ".
     for spec in scene.boundaries:
         sim.set_boundary(spec.kind, discharge=spec.discharge, level=spec.level,
                          plane=(spec.point, spec.normal))
+    for spec in scene.bodies:
+        sim.add_body(spec.build())
     return sim
 
 
@@ -177,6 +179,9 @@ def scene_ripples(scene, geom, params=None):
     """The :class:`~surfflow.Ripples` of a ``mode = "ripples"`` scene on ``geom``, with the
     density and gravity of ``params`` (default the scene's)."""
     try:
-        return scene.ripples.build(geom, params or scene.params)
+        ripples = scene.ripples.build(geom, params or scene.params)
     except ParameterError as exc:
         raise SceneError(f"{scene.path}: [ripples]: {exc}") from None
+    for spec in scene.bodies:
+        ripples.add_body(spec.build())
+    return ripples

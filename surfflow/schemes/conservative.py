@@ -52,17 +52,18 @@ class ConservativeScheme:
         self.segments: tuple[BoundarySegment, ...] = ()
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
         self.sigma_over_density = params.surface_tension / params.density
-        self.no_pressure = np.zeros(n)
+        self.summed_pressure = np.zeros(n)  # the pressing terms' sum (zeros without)
         self.no_acceleration = np.zeros((n, 3))
         self.surface_acceleration = self.no_acceleration
-        self.bind([], None, [], None)
+        self.bind([], None, [], [])
 
-    def bind(self, accelerations, find_walls, holds, tension) -> None:
+    def bind(self, accelerations, find_walls, holds, pressures) -> None:
         """The terms' methods to call in every Runge-Kutta stage (``terms/base.py``): those that
         add an acceleration (each with the array it adds to: gravity's for a term
         ``like_gravity``, whose surface acceleration (n, 3) the fluxes' wave speeds and mass
         jump feel too: gravity g - a), the one that finds the walls, those that hold after the update; and
-        the surface tension term (None without), whose pressure the fluxes see."""
+        the pressing terms' surface pressures (n,) each (tension's, the bodies'), whose sum the
+        fluxes see."""
         self.accelerations = [(accelerate, self.acceleration if accelerate.__self__.like_gravity
                                else self.term_acceleration) for accelerate in accelerations]
         self.find_walls, self.holds = find_walls, holds
@@ -72,7 +73,8 @@ class ConservativeScheme:
             raise NotImplementedError("the conservative scheme feels one moving surface's "
                                       "acceleration, not several")
         self.surface_acceleration = moving[0] if moving else self.no_acceleration
-        self.surface_pressure = self.no_pressure if tension is None else tension.pressure
+        self.pressures = pressures
+        self.surface_pressure = pressures[0] if len(pressures) == 1 else self.summed_pressure
 
     def use_geometry(self, geom, fields) -> None:
         """Reset the boundary arrays from the global boundary kind, then the named segments."""
@@ -136,6 +138,8 @@ class ConservativeScheme:
         self.term_acceleration.fill(0.0)
         for accelerate, target in self.accelerations:
             accelerate(g, f, state, bottom, depth, velocity, target)
+        if len(self.pressures) > 1:
+            np.sum(self.pressures, axis=0, out=self.summed_pressure)
         self.find_walls(g, f, bottom, depth, state.shoreline_wall)
         limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,

@@ -30,12 +30,12 @@ class SemiLagrangianScheme:
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
         self.term_acceleration = np.zeros((geom.n_vertices, 2))
-        self.bind([], None, [], None)
+        self.bind([], None, [], [])
 
-    def bind(self, accelerations, find_walls, holds, tension) -> None:
+    def bind(self, accelerations, find_walls, holds, pressures) -> None:
         """The terms' methods (``terms/base.py``): those that add an acceleration, the one that
-        finds the walls, those that hold after the push (the tension term is not needed here:
-        its pressure acts through its ``accelerate``)."""
+        finds the walls, those that hold after the push (the terms' surface pressures are not
+        needed here: each acts through its term's ``accelerate``)."""
         self.accelerations, self.find_walls, self.holds = accelerations, find_walls, holds
 
     def use_geometry(self, geom, fields) -> None:

@@ -68,6 +68,12 @@ dissolution (``dissolution.py``)   advect, load_bottom, push, apply_friction, tr
 droplets (``particles/``)          exchange, airborne_volume
 =================================  ==========================================================
 
+A term whose ``presses`` is True puts a pressure on the free surface: its ``pressure`` (n,) in
+Pa, written by its ``accelerate`` in each stage (which also adds its push, -grad p / rho, for
+both schemes). The conservative scheme's fluxes see the sum of all these pressures (their mass
+jump levels g H + p / rho, so a pressed surface at rest stays at rest); surface tension and the
+floating bodies (``surfflow/bodies``) press.
+
 Every term also has ``name`` (``Simulation.term(name)`` finds it), ``use_geometry(geom)``
 (called whenever the surface is replaced or moved) and ``state_dict()`` /
 ``load_state_dict(data)`` (numpy values, merged into the simulation's state dict).
@@ -94,6 +100,7 @@ class Term:
     name = "term"
     stages: tuple[str, ...] = ()
     like_gravity = False  # accelerate: with gravity, on the old depth (see the module docstring)
+    presses = False       # a ``pressure`` (n,) on the free surface the fluxes see
 
     def use_geometry(self, geom) -> None:
         """Follow a new or moved surface (nothing derived from it is kept here)."""

@@ -23,6 +23,7 @@ class SurfaceTension(Term):
     """Surface tension for ``params`` (surface_tension > 0) on ``geom``."""
 
     name = "tension"
+    presses = True
 
     def __init__(self, geom, params):
         self.params = params

@@ -25,6 +25,7 @@ from ..errors import ParameterError
 from ..particles import Nozzle
 from ..scene.scene_setup import scene_droplets, scene_geometry, scene_mesh, scene_simulation
 from ..simulation import Simulation
+from .body_view import draw_bodies
 from .camera import place_camera
 from .emitter_view import draw_emitters
 from .liquid_view import COLOR_MODES, OBJECT_NAME
@@ -128,9 +129,10 @@ class ViewerApp:
         self.update_view()
 
     def update_view(self) -> None:
-        """Draw the simulation's state, droplets and emitters."""
+        """Draw the simulation's state, droplets, emitters and floating bodies."""
         self.view.update(self.simulation)
         draw_emitters(getattr(self.simulation, "emitters", ()), self.size)
+        draw_bodies(self.simulation.bodies)
 
     def pour_at(self, point) -> None:
         """Pour onto ``point`` (3,) for ``pour_seconds`` from now, with the current rate and
@@ -193,7 +195,7 @@ class ViewerApp:
         changed_arrows, self.view.show_velocity = psim.Checkbox("velocity arrows", self.view.show_velocity)
         if changed or changed_arrows:
             self.view.color_by = COLOR_MODES[index]
-            self.view.update(sim)
+            self.update_view()
         steps_per_second, sim_per_wall = self.meter.rates()
         psim.Text(f"time {sim.time:.3f} s   volume {sim.total_volume():.4g} m^3")
         psim.Text(f"{steps_per_second:.0f} steps/s   {sim_per_wall:.2f} simulated s per wall s")

@@ -19,6 +19,7 @@ import numpy as np
 import polyscope as ps
 
 from ..scene.rendering import RenderResult, RenderRun
+from .body_view import draw_bodies
 from .camera import place_camera
 from .emitter_view import draw_emitters
 from .materials import apply_scene_look
@@ -61,6 +62,7 @@ def render_scene(scene, output_dir=None, cache_dir=None, frames: int | None = No
     def draw(path: Path) -> np.ndarray:
         view.update(runner.simulation)
         draw_emitters(getattr(runner.simulation, "emitters", ()), size)
+        draw_bodies(runner.simulation.bodies)
         return render_frame(path)
 
     return run.render(draw)

@@ -1,0 +1,326 @@
+"""``BodyCoupling``: the term of the step that couples rigid bodies and the liquid, both ways.
+
+Stages (``terms/base.py``):
+
+* ``max_time_step``: finds each body's footprint (the vertices whose normal line crosses the
+  solid, ``shapes.py``) for the step, and limits dt by the CFL speed the bodies' pressure gives
+  the liquid under them (``press.py``);
+* ``accelerate`` (every Runge-Kutta stage): the pressure p (n,) the bodies put on the free
+  surface, and its push -grad p / rho; ``pressure`` is the array the conservative scheme's
+  fluxes see (``presses``);
+* ``hold`` (after every stage's update): the drag between the liquid and the bodies, implicit:
+  on a wet column under a body the liquid's velocity relative to the body's, w, shrinks to
+  w / (1 + dt (c_1 + c_2 |w|) / d) (the drag per wetted area rho (c_1 + c_2 |w|) w spread over
+  the column's depth d), so a towed body drags the liquid along;
+* ``exchange`` (once, after the transport): the liquid's pressure and drag on each body, the
+  contacts with the surface and the other bodies, and one step of the integrator
+  (``dynamics.py``); kinematic bodies move to their pose at the step's end.
+
+The liquid is moved by the pressure only through its momentum, so the volume is exactly
+conserved (nothing is added or removed). The body feels sum_i A_i p_i n_i at the bottom points
+of the wet columns: the buoyancy rho g V_sub acting at the centre of the submerged volume (the
+horizontal moment of the column weights), so bodies right themselves or capsize as their
+metacentre says.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial import cKDTree
+from scipy.spatial.transform import Rotation
+
+from ..terms.base import Term
+from .contacts import ground_rows, pair_rows, point_velocity
+from .dynamics import ADDED_MASS, Rows, advance_body
+from .press import apply_surface_pressure, body_pressure, pressed_time_step
+from .rotation import quaternion_to_matrix
+
+STIFFNESS = 10.0        # k: the penalty on liquid entering a body, in units of rho g_n
+LINEAR_DRAG = 0.01      # c_1, m/s: the linear drag per wetted area is rho c_1 w
+QUADRATIC_DRAG = 0.05   # c_2: the quadratic drag per wetted area is rho c_2 |w| w
+RADIATION = 0.25        # the normal damping per wetted area, rho sqrt(g_n d) times this
+
+
+class BodyCoupling(Term):
+    """Rigid bodies (``RigidBody``) in the liquid on ``geom`` under ``params``."""
+
+    name = "bodies"
+    stages = ("max_time_step", "accelerate", "hold", "exchange")
+    presses = True
+    stiffness = STIFFNESS  # k of the penalty on wholly covered cells
+
+    def __init__(self, geom, params):
+        self.params = params
+        self.bodies: list = []
+        self.pressure = np.zeros(geom.n_vertices)
+        self.gravity = np.asarray(params.gravity, dtype=np.float64)
+        up = -self.gravity / max(float(np.linalg.norm(self.gravity)), 1e-300)
+        self.up = up if np.linalg.norm(self.gravity) > 0.0 else np.zeros(3)
+        self.use_geometry(geom)
+        self.find_footprints()
+
+    def add(self, body) -> None:
+        """Add a ``RigidBody``."""
+        self.bodies.append(body)
+
+    def use_geometry(self, geom) -> None:
+        self.geom = geom
+        self.tree = None                                    # built when a footprint is wanted
+        self.cell = float(np.sqrt(geom.dual_areas.max()))
+        self.axes = world_aligned(geom.normals)
+        self.gravity_normal = float(np.linalg.norm(self.gravity)) * np.maximum(
+            geom.normals @ self.up, 0.0)
+
+    # ---- where the bodies are -----------------------------------------------------------------
+
+    def find_footprints(self, bottom=None, top: float = 0.0) -> None:
+        """rows (k,) vertices, owner (k,) body index, low, high (k,) the solid's span along the
+        normal of each vertex under a body (above the bottom), for the current poses; the
+        candidates lie within the body's radius plus the highest bottom plus ``top`` (the
+        deepest liquid, m) of its centre."""
+        g = self.geom
+        bottom = g.bottom if bottom is None else bottom
+        if self.bodies and self.tree is None:
+            self.tree = cKDTree(g.vertices)
+        reach = self.cell + float(np.abs(bottom).max()) + top
+        parts = [footprint(body, g.vertices, g.normals, self.axes, g.dual_areas, bottom, np.sort(
+            self.tree.query_ball_point(body._position, body.shape.radius + reach)))
+                 for body in self.bodies]
+        samples = len(SAMPLES)
+        self.rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
+        self.owner = np.concatenate([np.full(len(p[0]), k) for k, p in enumerate(parts)]) \
+            if parts else np.zeros(0, np.int64)
+        self.low = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, samples))
+        self.high = np.concatenate([p[2] for p in parts]) if parts else np.zeros((0, samples))
+        self.shift = np.concatenate([p[3] for p in parts]) if parts else np.zeros((0, samples, 3))
+        points = g.vertices[self.rows] + g.normals[self.rows] * self.low.mean(axis=1)[:, None]
+        moving = np.zeros((len(self.rows), 3))
+        for k, body in enumerate(self.bodies):
+            mine = self.owner == k
+            moving[mine] = point_velocity(body, points[mine])
+        self.body_velocity = np.einsum("kaj,kj->ka", g.tangent_frames[self.rows], moving)
+
+    def max_time_step(self, state, fields) -> float:
+        """Find the footprints; dt <= cfl spacing / (|u| + sqrt((1 + k) g_n d)) under bodies."""
+        self.find_footprints(state.bottom, float(state.depth.max()))
+        r = self.rows
+        return pressed_time_step(fields.ring_spacing[r], state.depth[r],
+                                 np.linalg.norm(state.velocity[r], axis=1),
+                                 self.gravity_normal[r], STIFFNESS, self.params.cfl)
+
+    # ---- the body on the liquid ---------------------------------------------------------------
+
+    def press_columns(self, bottom, depth) -> np.ndarray:
+        """p (k, S) on the footprint rows' samples for this depth (n,)
+        (``press.body_pressure``); a row's pressure is its samples' mean. The penalty k acts
+        on rows wholly under a body; a row the body's edge crosses feels the hydrostatic
+        pressure of its level on the body's bottom (k = 1): its liquid stands beside the body."""
+        r = self.rows
+        low = np.maximum(self.low, bottom[r][:, None])
+        stiffness = np.where((self.high > self.low).all(axis=1), self.stiffness, 1.0)[:, None]
+        return body_pressure(self.gravity_normal[r][:, None], (bottom[r] + depth[r])[:, None],
+                             low, self.high, stiffness, self.params.density)
+
+    def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
+        """pressure (n,) = the bodies' p; acceleration += -grad p / rho on the wet vertices."""
+        self.pressure.fill(0.0)
+        if not len(self.rows):
+            return
+        np.add.at(self.pressure, self.rows, self.press_columns(bottom, depth).mean(axis=1))
+        p = self.params
+        apply_surface_pressure(geom.neighbor_offsets, geom.neighbor_indices,
+                               geom.dual_edge_vectors, geom.dual_areas, fields.fit_weights,
+                               state.friction_share, depth, self.pressure, 1.0 / p.density,
+                               p.min_depth, acceleration)
+
+    def hold(self, geom, fields, depth, velocity, dt: float) -> None:
+        """The drag between the liquid and the bodies on the wet columns under them, implicit."""
+        wet = self.pressure[self.rows] > 0.0
+        r = self.rows[wet]
+        w = velocity[r] - self.body_velocity[wet]
+        rate = (LINEAR_DRAG + QUADRATIC_DRAG * np.linalg.norm(w, axis=1)) / np.maximum(
+            depth[r], self.params.min_depth)
+        velocity[r] = self.body_velocity[wet] + w / (1.0 + dt * rate)[:, None]
+
+    # ---- the liquid on the bodies -------------------------------------------------------------
+
+    def exchange(self, geom, state, dt: float) -> dict:
+        """Move every body one step: the liquid's pressure and drag, contacts, gravity."""
+        rows = [Rows.join([]) for _ in self.bodies]
+        liquid = self.liquid_rows(geom, state)
+        submerged = np.zeros(len(self.bodies))
+        bounds = np.searchsorted(self.owner, np.arange(len(self.bodies) + 1))   # owner is sorted
+        samples = len(SAMPLES)
+        for k, body in enumerate(self.bodies):
+            mine = slice(bounds[k], bounds[k + 1])
+            sampled = slice(samples * bounds[k], samples * bounds[k + 1])
+            parts = [liquid.select(sampled),
+                     ground_rows(body, self.rows[mine], geom.vertices, geom.normals,
+                                 geom.dual_areas, state.bottom, *spanned(self.low[mine],
+                                                                         self.high[mine]))]
+            rows[k] = Rows.join([rows[k], *parts])
+            submerged[k] = liquid.volume[sampled].sum()
+        for a, b in touching_pairs(self.bodies):
+            ra, rb = pair_rows(self.bodies[a], self.bodies[b])
+            rows[a], rows[b] = Rows.join([rows[a], ra]), Rows.join([rows[b], rb])
+        time = state.time + dt
+        for k, body in enumerate(self.bodies):
+            if body.kinematic is None:
+                added = ADDED_MASS * self.params.density * submerged[k]
+                advance_body(body, rows[k], self.gravity, added, dt)
+            else:
+                follow(body, time, dt)
+        return {}
+
+    def liquid_rows(self, geom, state):
+        """The liquid's rows on all footprint samples (k S): the force A p_b n / S at the
+        solid's bottom, p_b = rho g_n (h - s_lo) (at most rho g_n T) from the liquid's
+        hydrostatic head h = L + p / (rho g_n) (the level its pressure stands for: the far free
+        surface, at rest), its stiffness A (1 + k) rho g_n / S where the penalty acts, the drag;
+        ``volume`` (k S,) the submerged volume A p_b / (S rho g_n) of each."""
+        r, p, samples = self.rows, self.params, len(SAMPLES)
+        each = lambda x: np.repeat(x, samples, axis=0)                      # noqa: E731
+        level = state.bottom[r] + state.depth[r]
+        g_n = self.gravity_normal[r]
+        head = level + self.pressed_head(state)
+        low = np.maximum(self.low, state.bottom[r][:, None])
+        thickness = np.maximum(self.high - low, 0.0)
+        pressure = (p.density * g_n[:, None] * np.clip(head[:, None] - low, 0.0, thickness)
+                    ).reshape(-1)
+        normals, areas, g_n = each(geom.normals[r]), each(geom.dual_areas[r]) / samples, each(g_n)
+        low, thickness = low.reshape(-1), thickness.reshape(-1)
+        points = each(geom.vertices[r]) + self.shift.reshape(-1, 3) + low[:, None] * normals
+        entered = each(level) - low
+        k = each(np.where((self.high > self.low).all(axis=1), self.stiffness, 1.0))
+        penalised = (entered > 0.0) & (k * entered < thickness)
+        stiffness = np.where(penalised, areas * (1.0 + k) * p.density * g_n, 0.0)
+        liquid = each(np.einsum("ka,kaj->kj", state.velocity[r], geom.tangent_frames[r]))
+        moving = each(np.einsum("ka,kaj->kj", self.body_velocity, geom.tangent_frames[r]))
+        slip = np.linalg.norm(liquid - moving, axis=1)
+        drag = np.where(pressure > 0.0, areas * p.density * (LINEAR_DRAG + QUADRATIC_DRAG * slip),
+                        0.0)
+        impedance = np.where(pressure > 0.0, areas * p.density * RADIATION * np.sqrt(
+            g_n * each(np.maximum(state.depth[r], 0.0))), 0.0)
+        rows = LiquidRows(points, normals, (areas * pressure)[:, None] * normals, stiffness,
+                          impedance, drag, liquid)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rows.volume = np.where(g_n > 0.0, areas * pressure / (p.density * g_n), 0.0)
+        return rows
+
+    def collide(self, positions: np.ndarray, velocities: np.ndarray) -> None:
+        """Droplets (positions, velocities (p, 3), in place) that flew into a body leave it by
+        its nearest face and lose their speed into it (relative to the body's point there)."""
+        for body in self.bodies:
+            offset = positions - body._position
+            near = np.flatnonzero(np.einsum("ij,ij->i", offset, offset) < body.shape.radius ** 2)
+            if not len(near):
+                continue
+            rotation = body.rotation
+            depth, normal = body.shape.distance(offset[near] @ rotation)
+            inside = depth > 0.0
+            hit, normal = near[inside], normal[inside] @ rotation.T
+            positions[hit] += depth[inside][:, None] * normal
+            moving = point_velocity(body, positions[hit])
+            into = np.minimum(np.einsum("ij,ij->i", velocities[hit] - moving, normal), 0.0)
+            velocities[hit] -= into[:, None] * normal
+
+    def pressed_head(self, state) -> np.ndarray:
+        """p / (rho g_n) (k,) on the footprint rows: the head the bodies' pressure adds."""
+        g_n = self.gravity_normal[self.rows]
+        pressure = self.press_columns(state.bottom, state.depth).mean(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(g_n > 0.0, pressure / (self.params.density * g_n), 0.0)
+
+    # ---- state in and out ---------------------------------------------------------------------
+
+    def state_dict(self) -> dict:
+        """body_state (m, 13): position, quaternion (w, x, y, z), velocity, angular velocity."""
+        return {"body_state": np.array([b.state_array() for b in self.bodies]).reshape(-1, 13)}
+
+    def load_state_dict(self, data: dict) -> None:
+        if "body_state" in data:
+            for body, row in zip(self.bodies, np.asarray(data["body_state"]), strict=True):
+                body.set_state(row[:3], row[3:7], row[7:10], row[10:13])
+            self.find_footprints()
+
+
+class LiquidRows(Rows):
+    """Rows with a ``volume`` (k,) and ``select(mask)`` for one body's part."""
+
+    def select(self, mask) -> Rows:
+        """The rows ``mask`` picks (a slice or a (k,) bool array)."""
+        return Rows(self.points[mask], self.normals[mask], self.forces[mask],
+                    self.stiffness[mask], self.normal_damping[mask], self.tangent_damping[mask],
+                    self.targets[mask])
+
+
+def footprint(body, vertices, normals, axes, areas, bottom, near):
+    """(rows (k,), low (k, S), high (k, S), offsets (k, S, 3)): the vertices whose dual cell's
+    normal lines cross ``body`` above its bottom, and the solid's span [low, high] along them (m
+    from the vertex) at S = 4 samples of the cell (the centres of its quarters, 0.25 sqrt(A)
+    along both axes of its frame from the vertex), so a body's edge crosses a cell gradually
+    and a cell half under the body counts half."""
+    near = np.asarray(near, dtype=np.int64)
+    offset = vertices[near] - body._position
+    along = np.einsum("ij,ij->i", offset, normals[near])
+    across = np.einsum("ij,ij->i", offset, offset) - along * along
+    reach = body.shape.radius + 0.5 * np.sqrt(areas[near])
+    near, offset = near[across < reach * reach], offset[across < reach * reach]
+    shift = 0.25 * np.sqrt(areas[near])[:, None, None] * np.einsum(
+        "sa,kaj->ksj", SAMPLES, axes[near])                                        # (k, S, 3)
+    rotation = body.rotation
+    points = (offset[:, None, :] + shift).reshape(-1, 3) @ rotation
+    directions = np.repeat(normals[near], len(SAMPLES), axis=0) @ rotation
+    low, high = (x.reshape(len(near), len(SAMPLES)) for x in body.shape.span(points, directions))
+    low, high = np.where(low < high, low, 0.0), np.where(low < high, high, 0.0)
+    keep = (high > bottom[near][:, None]).any(axis=1)
+    return near[keep], low[keep], high[keep], shift[keep]
+
+
+def world_aligned(normals: np.ndarray) -> np.ndarray:
+    """(k, 2, 3) tangent axes of the normals (k, 3): world x (y where the normal is near x)
+    projected on the tangent plane, and the normal times it (the samples' pattern is the same
+    in every cell, whatever its frame)."""
+    axis = np.where((np.abs(normals[:, 0]) > 0.9)[:, None], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0])
+    first = axis - np.einsum("ka,ka->k", axis, normals)[:, None] * normals
+    first /= np.linalg.norm(first, axis=1)[:, None]
+    return np.stack([first, np.cross(normals, first)], axis=1)
+
+
+def spanned(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(low (k,), high (k,)): the widest span of each row's samples (k, S) that cross the body
+    (0, 0 where none does)."""
+    hit = high > low
+    return (np.where(hit, low, np.inf).min(axis=1, initial=np.inf).clip(max=None),
+            np.where(hit, high, -np.inf).max(axis=1, initial=-np.inf))
+
+
+SAMPLES = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, 1.0], [-1.0, -1.0]])
+
+
+def touching_pairs(bodies) -> list[tuple[int, int]]:
+    """The pairs (a < b) of bodies whose bounding spheres overlap, either free to move."""
+    if len(bodies) < 2:
+        return []
+    centres = np.array([b._position for b in bodies])
+    radii = np.array([b.shape.radius for b in bodies])
+    free = np.array([b.kinematic is None for b in bodies])
+    gap = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    close = (gap < radii[:, None] + radii[None, :]) & (free[:, None] | free[None, :])
+    a, b = np.nonzero(np.triu(close, k=1))
+    return list(zip(a.tolist(), b.tolist(), strict=True))
+
+
+def follow(body, time: float, dt: float) -> None:
+    """Put a kinematic body at its pose at ``time``, its velocities the differences over dt."""
+    position, orientation = body.pose_at(time)
+    body._velocity = (position - body._position) / dt
+    turned = orientation_difference(body._orientation, orientation)
+    body._angular_velocity = turned / dt
+    body._position, body._orientation = position, orientation
+
+
+def orientation_difference(q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
+    """(3,) the rotation vector (rad) that turns q0 into q1 (world axes)."""
+    turn = quaternion_to_matrix(q1) @ quaternion_to_matrix(q0).T
+    return Rotation.from_matrix(turn).as_rotvec()

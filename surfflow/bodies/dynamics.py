@@ -1,0 +1,93 @@
+"""The rigid bodies' integrator: semi-implicit Euler on the forces, implicit in the stiff and
+damping parts, with added mass.
+
+Every force on a body comes as *rows*, one per contact point (a wet column under it, a point
+on the ground, a point touching another body): the point x_r (3,), the unit normal n_r (3,),
+a force f_r (3,) at the current pose, the normal stiffness K_r (N/m: f changes by -K_r along
+n_r per metre the point moves along n_r), the normal and tangential damping c_n, c_t (N s/m)
+and the velocity the point is damped towards, u_r (3,). With the generalised velocity
+U = (v, omega) and J_r = [I, -[r]x] (the point's velocity J_r U, r = x_r - x_c), one step is
+
+    (M + dt sum_r J_r^T C_r J_r + dt^2 sum_r J_r^T K_r n_r n_r^T J_r) U' =
+        M U + dt (F + sum_r J_r^T (f_r + C_r u_r))
+
+C_r = c_n n n^T + c_t (I - n n^T), F gravity and the gyroscopic torque -omega x I omega; then
+x += dt v', q turned by dt omega' (symplectic Euler). Backward Euler on the stiff and damping
+parts keeps a light body on stiff liquid or ground stable at any dt the liquid takes.
+
+Added mass: the liquid a body accelerates moves with it. The mass matrix is M = diag((m + m_a)
+I, I_c (m + m_a) / m) with m_a = C_a rho V_sub, V_sub the submerged volume and C_a = 0.5 (a
+sphere's coefficient in unbounded liquid), so a body much lighter than the liquid it displaces
+keeps an inertia of at least C_a rho V_sub.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rotation import turn
+
+ADDED_MASS = 0.5  # C_a: the added mass is C_a rho V_sub
+
+
+@dataclass
+class Rows:
+    """Contact rows of one body: points, normals, forces (k, 3); stiffness, normal_damping,
+    tangent_damping (k,); target velocities (k, 3)."""
+
+    points: np.ndarray
+    normals: np.ndarray
+    forces: np.ndarray
+    stiffness: np.ndarray
+    normal_damping: np.ndarray
+    tangent_damping: np.ndarray
+    targets: np.ndarray
+
+    @staticmethod
+    def join(parts: list) -> Rows:
+        """All rows of ``parts`` (a list of Rows) in one."""
+        fields = ("points", "normals", "forces", "stiffness", "normal_damping",
+                  "tangent_damping", "targets")
+        if not parts:
+            return Rows(*(np.zeros((0, 3)) if f in ("points", "normals", "forces", "targets")
+                          else np.zeros(0) for f in fields))
+        return Rows(*(np.concatenate([getattr(p, f) for p in parts]) for f in fields))
+
+
+def skew(r: np.ndarray) -> np.ndarray:
+    """(k, 3, 3) cross-product matrices [r]x of r (k, 3)."""
+    out = np.zeros(r.shape[:-1] + (3, 3))
+    out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -r[..., 2], r[..., 1], -r[..., 0]
+    out[..., 1, 0], out[..., 2, 0], out[..., 2, 1] = r[..., 2], -r[..., 1], r[..., 0]
+    return out
+
+
+def advance_body(body, rows: Rows, gravity: np.ndarray, added_mass: float, dt: float) -> None:
+    """One semi-implicit step of ``body`` (module docstring) under ``rows`` and ``gravity``
+    (3,) m/s^2; ``added_mass`` m_a (kg)."""
+    share = (body.mass + added_mass) / body.mass
+    inertia = body.world_inertia()
+    mass = np.zeros((6, 6))
+    mass[:3, :3] = np.eye(3) * body.mass * share
+    mass[3:, 3:] = inertia * share
+    v, w = body._velocity, body._angular_velocity
+    u = np.concatenate([v, w])
+    force = np.concatenate([body.mass * gravity, -np.cross(w, inertia @ w)])
+    system = mass.copy()
+    if len(rows.points):
+        jacobian = np.concatenate([np.broadcast_to(np.eye(3), (len(rows.points), 3, 3)),
+                                   -skew(rows.points - body._position)], axis=2)   # (k, 3, 6)
+        nn = rows.normals[:, :, None] * rows.normals[:, None, :]
+        damping = (rows.normal_damping[:, None, None] * nn
+                   + rows.tangent_damping[:, None, None] * (np.eye(3) - nn))
+        stiff = dt * dt * rows.stiffness[:, None, None] * nn + dt * damping
+        flat = jacobian.reshape(-1, 6)
+        system += flat.T @ (stiff @ jacobian).reshape(-1, 6)
+        pushed = rows.forces + (damping @ rows.targets[:, :, None])[:, :, 0]
+        force += flat.T @ pushed.reshape(-1)
+    u = np.linalg.solve(system, mass @ u + dt * force)
+    body._velocity, body._angular_velocity = u[:3], u[3:]
+    body._position = body._position + dt * u[:3]
+    body._orientation = turn(body._orientation, u[3:], dt)
