@@ -13,6 +13,7 @@ from .batch import load_sweep, sweep
 from .config import Params, PrecomputeParams, Tolerances
 from .errors import (CacheError, MeshError, MeshFileError, MeshWarning, ParameterError, SceneError,
                      SimulationError, SurfflowError)
+from .errors import OutputError
 from .geometry.precompute import precompute, update_positions
 from .geometry.surface import SurfaceGeometry
 from .io.mesh import load_mesh, validate_mesh
@@ -27,7 +28,7 @@ from .sources import Source
 __version__ = "0.1.0"
 
 __all__ = [
-    "CacheError", "Droplets", "MeshError", "MeshFileError", "MeshWarning", "ParameterError", "Params",
+    "CacheError", "Droplets", "MeshError", "MeshFileError", "MeshWarning", "OutputError", "ParameterError", "Params",
     "PrecomputeParams", "SceneError", "SceneRunner", "Simulation", "SimulationError", "Source", "SurfaceGeometry",
     "SurfflowError", "Tolerances", "UsdWriter", "WindGrid", "load_mesh", "load_scene",
     "load_sweep", "motion", "precompute", "sweep", "update_positions", "validate_mesh",

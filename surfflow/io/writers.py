@@ -26,16 +26,23 @@ vertices when the surface moves) and rewrites ``frames.pvd`` after every frame, 
 interrupted run leaves a readable series; the droplets go to ``particles_00000.vtu`` ... (a
 point set, indexed by ``particles.pvd``). The USD stage (``run.usdc``, optional extra) is
 written by :class:`surfflow.io.usd.UsdWriter`.
+
+Both are compressed: the npz frames hold the fields in float64, deflated at level 1 (exact: a
+frame's volume is the run's to round-off); the VTU frames hold them in Float32 with Int32
+cells, in zlib blocks ParaView reads (:mod:`surfflow.io.vtu`). :class:`FrameWriterThread`
+(:mod:`surfflow.io.writer_thread`) runs the writers beside the step.
 """
 
 from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
 
-import meshio
 import numpy as np
+
+from .vtu import LEVEL, CompressedArray, triangle_cells, vertex_cells, write_vtu
 
 PVD_NAME = "frames.pvd"
 PARTICLE_PVD_NAME = "particles.pvd"
@@ -64,8 +71,8 @@ def frame_fields(sim) -> dict[str, np.ndarray]:
     if dye.ndim == 2 and dye.shape[1] > 0:
         fields["dye"] = np.array(dye, dtype=np.float64)
     if sim.term("dissolution"):
-        fields["dissolved"] = sim.dissolved
-        fields["soluble_layer"] = sim.soluble_layer
+        fields["dissolved"] = np.array(sim.dissolved, dtype=np.float64)
+        fields["soluble_layer"] = np.array(sim.soluble_layer, dtype=np.float64)
     if sim.term("motion"):
         fields["vertices"] = np.array(geom.vertices, dtype=np.float64)
         fields["normals"] = np.array(geom.normals, dtype=np.float64)
@@ -78,20 +85,27 @@ def frame_name(frame: int, suffix: str) -> str:
     return f"frame_{frame:05d}{suffix}"
 
 
+def save_npz(path: str | os.PathLike, arrays: dict) -> None:
+    """``np.savez_compressed`` at deflate level 1: the same file layout, read by ``np.load``."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=LEVEL) as archive:
+        for name, values in arrays.items():
+            with archive.open(name + ".npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(values), allow_pickle=False)
+
+
 class NpzFrameWriter:
     """Writes ``mesh.npz`` once and one compressed ``frame_NNNNN.npz`` per frame."""
 
     def __init__(self, directory: str | os.PathLike, geometry):
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(self.directory / "mesh.npz", vertices=geometry.vertices,
-                            faces=geometry.faces, normals=geometry.normals,
-                            dual_areas=geometry.dual_areas,
-                            original_vertices=geometry.original_vertices)
+        save_npz(self.directory / "mesh.npz", {
+            "vertices": geometry.vertices, "faces": geometry.faces, "normals": geometry.normals,
+            "dual_areas": geometry.dual_areas, "original_vertices": geometry.original_vertices})
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".npz")
-        np.savez_compressed(path, time=np.float64(time), frame=np.int64(frame), **fields)
+        save_npz(path, {"time": np.float64(time), "frame": np.int64(frame), **fields})
         return path
 
 
@@ -106,19 +120,19 @@ class VtuSeriesWriter:
     def __init__(self, directory: str | os.PathLike, geometry, first_frame: int = 0):
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        self.geometry = geometry
         self.entries = [(t, name) for t, name in read_pvd(self.directory / self.index_name)
                         if int(Path(name).stem.split("_")[-1]) < first_frame]
+        self.cells = triangle_cells(geometry.faces)
+        self.rest = {"vertices": CompressedArray(geometry.vertices),
+                     "normals": CompressedArray(geometry.normals)}
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".vtu")
-        point_data = {name: np.ascontiguousarray(values) for name, values in fields.items()
+        point_data = {name: values for name, values in fields.items()
                       if name not in ("vertices", "normals")
                       and not name.startswith(PARTICLE_PREFIX)}
-        point_data["normal"] = np.ascontiguousarray(fields.get("normals", self.geometry.normals))
-        mesh = meshio.Mesh(fields.get("vertices", self.geometry.vertices),
-                           [("triangle", self.geometry.faces)], point_data=point_data)
-        mesh.write(path, file_format="vtu", binary=True)
+        point_data["normal"] = fields.get("normals", self.rest["normals"])
+        write_vtu(path, fields.get("vertices", self.rest["vertices"]), self.cells, point_data)
         self.entries.append((float(time), path.name))
         self._write_index()
         return path
@@ -136,7 +150,8 @@ class VtuSeriesWriter:
 
 class ParticleVtuSeriesWriter(VtuSeriesWriter):
     """Writes the droplets of each frame as ``particles_NNNNN.vtu`` (vertex cells, point data
-    velocity, volume and radius) and keeps ``particles.pvd``; frames without them are skipped."""
+    velocity, volume and radius, in Float64: they are few) and keeps ``particles.pvd``; frames
+    without them are skipped."""
 
     index_name = PARTICLE_PVD_NAME
 
@@ -146,11 +161,9 @@ class ParticleVtuSeriesWriter(VtuSeriesWriter):
         path = self.directory / f"particles_{frame:05d}.vtu"
         positions = fields[PARTICLE_PREFIX + "positions"]
         volumes = fields[PARTICLE_PREFIX + "volumes"]
-        cells = [("vertex", np.arange(len(positions), dtype=np.int64)[:, None])]
-        mesh = meshio.Mesh(positions, cells, point_data={
+        write_vtu(path, positions, vertex_cells(len(positions)), {
             "velocity": fields[PARTICLE_PREFIX + "velocities"], "volume": volumes,
-            "radius": np.cbrt(0.75 * volumes / np.pi)})
-        mesh.write(path, file_format="vtu", binary=True)
+            "radius": np.cbrt(0.75 * volumes / np.pi)}, real=np.float64)
         self.entries.append((float(time), path.name))
         self._write_index()
         return path
