@@ -4,7 +4,8 @@ compiling run side by side on two cores.
 
     ahead = compile_ahead(scene)    # None when the kernels are in numba's cache already
     geometry = ...                  # load and precompute; meanwhile the step's kernels compile
-    ahead.wait()                    # the first step then loads them from the cache
+    simulation = ...                # its set-up compiles the ring fit (the spawned one skips it)
+    ahead.wait()                    # the first step then loads the step's kernels from the cache
 
 The spawned process (a new ``python`` running :func:`main` on the pickled scene, never a
 fork: numba's OpenMP layer does not survive one) builds the scene's run on a small icosphere
@@ -88,6 +89,14 @@ def small_scene(scene):
     return dataclasses.replace(scene, mesh=mesh, sources=sources)
 
 
+def skip_ring_fit(offsets, neighbor_coords, weights) -> None:
+    """Stands in for ``ring_fit_weights`` in the spawned compiler: the small run's numbers do
+    not matter, only its arguments' types, and the main process compiles that kernel (the
+    largest of the simulation's set-up, 4 s) itself when it builds its simulation, after its
+    precompute, while this one compiles the step's."""
+    weights[:] = 0.0
+
+
 def main(scene_file: str, folder: str) -> None:
     """The spawned process: the small scene's geometry without the JIT, then a few steps."""
     from .scene_setup import scene_geometry, scene_mesh, scene_simulation
@@ -100,6 +109,9 @@ def main(scene_file: str, folder: str) -> None:
     geom = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=folder)
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return
+    import surfflow.state as state
+
+    state.ring_fit_weights = skip_ring_fit  # compiled by the main process, beside this one
     sim = scene_simulation(scene, geom, crash_dir=folder)
     for _ in range(STEPS):
         sim.step()

@@ -64,9 +64,9 @@ class SceneRunner:
         ahead = compile_ahead(scene)  # a cold start: the step's kernels compile beside this
         V, F = scene_mesh(scene.mesh)
         self.geometry = scene_geometry(scene, V, F, cache_dir)
+        self.simulation = scene_simulation(scene, self.geometry, crash_dir=self.output_dir)
         if ahead is not None:
             ahead.wait()
-        self.simulation = scene_simulation(scene, self.geometry, crash_dir=self.output_dir)
         self.frame = 0
         self.resumed = resume is not None
         if resume is not None:
