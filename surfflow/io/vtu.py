@@ -3,7 +3,10 @@
 ``write_vtu(path, points, cells, point_data)`` writes one ``UnstructuredGrid`` piece: the XML
 header names ``compressor="vtkZLibDataCompressor"`` and ``header_type="UInt64"``, every array
 sits in one raw ``AppendedData`` section (no base64), each split into 32 KiB blocks deflated at
-level 1 (the sizes differ from level 6 by under 1 %, the time by half). Floating-point arrays
+level 1 (the sizes differ from level 6 by under 1 %, the time by half); a writer stores a
+field that deflated to more than ``STORE_ABOVE`` of its size (float noise: the bottom, the
+free-surface offset) in zlib's stored blocks from the next frame on, a copy instead of a
+search (still the zlib format ParaView reads). Floating-point arrays
 are stored as Float32 (a frame is for looking at; the npz frames keep float64), indices as
 Int32. ``CompressedArray`` is one array already compressed, so a writer can keep the blocks of
 what does not change from frame to frame (the mesh's connectivity, its rest positions).
@@ -18,6 +21,7 @@ import numpy as np
 
 BLOCK = 32768
 LEVEL = 1
+STORE_ABOVE = 0.9  # a field whose deflated size was above this share of its raw size is stored
 VTK_TYPES = {np.dtype(np.float32): "Float32", np.dtype(np.float64): "Float64",
              np.dtype(np.int32): "Int32", np.dtype(np.uint8): "UInt8"}
 VTK_TRIANGLE, VTK_VERTEX = 5, 1
@@ -25,11 +29,11 @@ VTK_TRIANGLE, VTK_VERTEX = 5, 1
 
 class CompressedArray:
     """``values`` (n,) or (n, c) (one component or c) as ``real`` (Float32 or Float64), Int32
-    or UInt8, deflated into VTK's block layout:
-    a UInt64 header (blocks, block size, last block's size, each block's compressed size) and
-    the blocks."""
+    or UInt8, deflated at ``level`` (0: zlib's stored blocks, for data that does not compress)
+    into VTK's block layout: a UInt64 header (blocks, block size, last block's size, each
+    block's compressed size) and the blocks; ``ratio`` is the payload's size over the raw one."""
 
-    def __init__(self, values: np.ndarray, real=np.float32):
+    def __init__(self, values: np.ndarray, real=np.float32, level: int = LEVEL):
         values = np.asarray(values)
         kind = np.uint8 if values.dtype == np.uint8 else real if values.dtype.kind == "f" \
             else np.int32
@@ -37,10 +41,11 @@ class CompressedArray:
         self.vtk_type = VTK_TYPES[data.dtype]
         self.count, self.components = len(data), None if data.ndim == 1 else data.shape[1]
         raw = data.tobytes()
-        blocks = [zlib.compress(raw[k:k + BLOCK], LEVEL) for k in range(0, len(raw), BLOCK)]
+        blocks = [zlib.compress(raw[k:k + BLOCK], level) for k in range(0, len(raw), BLOCK)]
         last = len(raw) - (len(blocks) - 1) * BLOCK if blocks else 0
         header = np.array([len(blocks), BLOCK, last] + [len(b) for b in blocks], dtype="<u8")
         self.payload = header.tobytes() + b"".join(blocks)
+        self.ratio = len(self.payload) / max(len(raw), 1)
 
 
 def _data_array(array: CompressedArray, name: str | None, offset: int) -> str:

@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .vtu import LEVEL, CompressedArray, triangle_cells, vertex_cells, write_vtu
+from .vtu import LEVEL, STORE_ABOVE, CompressedArray, triangle_cells, vertex_cells, write_vtu
 
 PVD_NAME = "frames.pvd"
 PARTICLE_PVD_NAME = "particles.pvd"
@@ -85,27 +85,38 @@ def frame_name(frame: int, suffix: str) -> str:
     return f"frame_{frame:05d}{suffix}"
 
 
-def save_npz(path: str | os.PathLike, arrays: dict) -> None:
-    """``np.savez_compressed`` at deflate level 1: the same file layout, read by ``np.load``."""
+def save_npz(path: str | os.PathLike, arrays: dict, stored=frozenset()) -> dict[str, float]:
+    """``np.savez_compressed`` at deflate level 1 (the names in ``stored`` stored without
+    deflating), read by ``np.load``; returns {name: stored size / raw size}."""
+    ratios = {}
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=LEVEL) as archive:
         for name, values in arrays.items():
-            with archive.open(name + ".npy", "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.asanyarray(values), allow_pickle=False)
+            member = zipfile.ZipInfo(name + ".npy", (1980, 1, 1, 0, 0, 0)) if name in stored \
+                else name + ".npy"
+            with archive.open(member, "w", force_zip64=True) as file:
+                np.lib.format.write_array(file, np.asanyarray(values), allow_pickle=False)
+            info = archive.getinfo(name + ".npy")
+            ratios[name] = info.compress_size / max(info.file_size, 1)
+    return ratios
 
 
 class NpzFrameWriter:
-    """Writes ``mesh.npz`` once and one compressed ``frame_NNNNN.npz`` per frame."""
+    """Writes ``mesh.npz`` once and one compressed ``frame_NNNNN.npz`` per frame (a field that
+    did not deflate below ``STORE_ABOVE`` of its size is stored from the next frame on)."""
 
     def __init__(self, directory: str | os.PathLike, geometry):
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
+        self.stored: set[str] = set()
         save_npz(self.directory / "mesh.npz", {
             "vertices": geometry.vertices, "faces": geometry.faces, "normals": geometry.normals,
             "dual_areas": geometry.dual_areas, "original_vertices": geometry.original_vertices})
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".npz")
-        save_npz(path, {"time": np.float64(time), "frame": np.int64(frame), **fields})
+        ratios = save_npz(path, {"time": np.float64(time), "frame": np.int64(frame), **fields},
+                          self.stored)
+        self.stored |= {name for name, ratio in ratios.items() if ratio > STORE_ABOVE}
         return path
 
 
@@ -122,20 +133,31 @@ class VtuSeriesWriter:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.entries = [(t, name) for t, name in read_pvd(self.directory / self.index_name)
                         if int(Path(name).stem.split("_")[-1]) < first_frame]
+        self.stored: set[str] = set()
         self.cells = triangle_cells(geometry.faces)
         self.rest = {"vertices": CompressedArray(geometry.vertices),
                      "normals": CompressedArray(geometry.normals)}
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".vtu")
-        point_data = {name: values for name, values in fields.items()
+        point_data = {name: self._compress(name, values) for name, values in fields.items()
                       if name not in ("vertices", "normals")
                       and not name.startswith(PARTICLE_PREFIX)}
-        point_data["normal"] = fields.get("normals", self.rest["normals"])
-        write_vtu(path, fields.get("vertices", self.rest["vertices"]), self.cells, point_data)
+        point_data["normal"] = self._compress("normal", fields.get("normals", self.rest["normals"]))
+        points = self._compress("points", fields.get("vertices", self.rest["vertices"]))
+        write_vtu(path, points, self.cells, point_data)
         self.entries.append((float(time), path.name))
         self._write_index()
         return path
+
+    def _compress(self, name: str, values) -> CompressedArray:
+        """``values`` compressed, stored (level 0) once a frame's did not deflate well."""
+        if isinstance(values, CompressedArray):
+            return values
+        array = CompressedArray(values, level=0 if name in self.stored else LEVEL)
+        if array.ratio > STORE_ABOVE:
+            self.stored.add(name)
+        return array
 
     def _write_index(self) -> None:
         root = ET.Element("VTKFile", type="Collection", version="0.1", byte_order="LittleEndian")
