@@ -6,7 +6,10 @@
 
 The step's thread hands over each frame's fields (:func:`surfflow.io.writers.frame_fields`
 makes copies) and goes on; the writer thread runs every writer on them in order. At most
-``max_pending`` frames wait (the step blocks when they do, so memory stays bounded). A write
+``max_pending`` frames wait (the step blocks when they do, so memory stays bounded). On Linux
+the thread runs ``NICE`` steps nicer than the process, so that on a machine with few cores it
+writes in the moments the step leaves a core idle (its serial parts) rather than slowing its
+parallel loops. A write
 that fails stops the thread, and the next :meth:`~FrameWriterThread.put` or the closing raises
 :class:`surfflow.errors.OutputError` in the step's thread, naming the frame, the file and the
 cause. Closing waits for every queued frame to be written.
@@ -14,6 +17,7 @@ cause. Closing waits for every queued frame to be written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import threading
@@ -23,6 +27,7 @@ from pathlib import Path
 from ..errors import OutputError
 
 STOP = None
+NICE = 5  # the writer's niceness above the process's: it writes in the step's idle moments
 
 
 class FrameWriterThread:
@@ -81,6 +86,9 @@ class FrameWriterThread:
             raise self.error
 
     def _work(self) -> None:
+        with contextlib.suppress(AttributeError, OSError):  # Linux: this thread's niceness
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
+                           os.getpriority(os.PRIO_PROCESS, 0) + NICE)
         while (item := self.queue.get()) is not STOP:
             if self.error is None:
                 self._write(*item)
