@@ -93,8 +93,9 @@ def output_summary(output, wall: float) -> str:
     done = output.summary()
     megabytes = done["bytes"] / 1e6
     return (f"outputs: {done['files']} files, {megabytes:.1f} MB in {done['directory']} "
-            f"({megabytes / max(done['frames'], 1):.2f} MB per frame); writing held the run "
-            f"{output.blocked:.1f} s of {wall:.1f} s ({100 * output.blocked / max(wall, 1e-9):.0f} %)")
+            f"({megabytes / max(done['frames'], 1):.2f} MB per frame); the writer thread took "
+            f"{output.busy:.1f} s of CPU beside the run's {wall:.1f} s, which waited "
+            f"{output.blocked:.1f} s for it")
 
 
 def command_view(args) -> int:

@@ -91,7 +91,8 @@ def test_the_run_says_where_its_outputs_are_and_how_large(tmp_path, capsys):
         path.stat().st_size for path in out.glob("particles_*.vtu"))
     assert len(frames) == 6
     assert line.startswith(f"outputs: 6 files, {total / MB:.1f} MB in {out} "
-                           f"({total / MB / 3:.2f} MB per frame); writing held the run ")
+                           f"({total / MB / 3:.2f} MB per frame); the writer thread took ")
+    assert "s of CPU beside the run's" in line and line.endswith("s for it")
 
 
 def test_bunny_pour_frames_stay_under_1_5_mb_each_on_a_short_run(tmp_path):
