@@ -35,6 +35,7 @@ STEPS = 3
 COMMAND = "import sys; from surfflow.scene.compile_ahead import main; main(*sys.argv[1:3])"
 RADIUS = 0.2
 SUBDIVISIONS = 2
+WAIT_LIMIT = 300.0  # s
 
 
 def kernels_cached() -> bool:
@@ -57,8 +58,13 @@ class CompileAhead:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def wait(self) -> bool:
-        """Wait for the spawned compiler; True if it compiled everything it tried."""
-        code = self.process.wait()
+        """Wait for the spawned compiler (at most WAIT_LIMIT s: then it is stopped, and this
+        process compiles what is left); True if it compiled everything it tried."""
+        try:
+            code = self.process.wait(WAIT_LIMIT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
         self.folder.cleanup()
         return code == 0
 
