@@ -20,6 +20,7 @@ import numpy as np
 import polyscope as ps
 import polyscope.imgui as psim
 
+from ..scene.compile_ahead import compile_ahead
 from ..scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 from ..simulation import Simulation
 from .camera import place_camera
@@ -197,11 +198,14 @@ class ViewerApp:
 def view_scene(scene, cache_dir=None, play: bool = False) -> None:
     """Open the interactive viewer on ``scene`` (blocks until the window closes); ``play``
     starts it playing."""
+    ahead = compile_ahead(scene)  # a cold start: the step's kernels compile beside this
     geometry = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir)
     ps.set_program_name(f"surfflow: {scene.name}")
     ps.init()
     apply_scene_look(scene.render)
     app = ViewerApp(scene, geometry)
+    if ahead is not None:
+        ahead.wait()
     app.playing = play
     place_camera(scene, geometry)
     ps.set_user_callback(app.callback)
