@@ -17,6 +17,7 @@ compiler does not compile the precompute's kernels a second time. Compiled code 
 the cache as compiled in place, so results do not change. Anything that fails in the spawned
 process (a scene whose boundaries or files do not fit the sphere) only means this process
 compiles what it needs itself, as without it. ``SURFFLOW_COMPILE_AHEAD=0`` turns it off.
+:class:`~surfflow.SceneRunner` (``surfflow run``, ``render``, sweeps) and the viewer use it.
 """
 
 from __future__ import annotations
