@@ -7,11 +7,15 @@
 
 Each run builds the scene (geometry cache in a temporary folder kept across runs), steps it
 once to compile and warm up, then advances frame by frame to the end of the scene (or
-``--until``), writing every frame in the scene's formats into a temporary folder as
-``surfflow run`` does. Printed per example, medians over the runs: the real-time factor
-(simulated time / wall time of the stepping, outputs excluded), ms per step and its split:
-film (the rest of the step), dyes (the dyes' transport), droplets (the particle stage), and
-outputs (ms per step of the frame writes, beside the step, not in the factor).
+``--until``), handing every frame to the writer thread in the scene's formats, into a temporary
+folder, as ``surfflow run`` does. Printed per example, medians over the runs: the real-time
+factor (simulated time / wall time of the stepping, the time the step's thread spends on
+outputs excluded; the writer thread runs beside it, as in ``surfflow run``), ms per step and its
+split: film (the rest of the step), dyes (the dyes' transport), droplets (the particle stage),
+and outputs (ms per step the step's thread spent on outputs: copying the frame's fields,
+waiting for a full queue and for the last frames at the end); then ``out %``, the outputs'
+share of the run's wall time (stepping and outputs), and ``writer``, the writer thread's CPU
+time in ms per step (on two cores it competes with the step's threads).
 
 Reaches past the public API in two places, as benchmarks/timing/medians.py does: the dyes are
 timed by wrapping ``carry_dyes`` where the schemes import it, the droplets through
@@ -33,6 +37,7 @@ from medians import time_stages  # noqa: E402
 
 import surfflow as sf  # noqa: E402
 from surfflow.cli import EXAMPLES_DIR, example_names  # noqa: E402
+from surfflow.io.writer_thread import FrameWriterThread  # noqa: E402
 from surfflow.io.writers import frame_fields, make_writers  # noqa: E402
 
 SPLIT = ("film", "dyes", "droplets", "outputs")
@@ -56,8 +61,8 @@ def timed_dyes() -> list[float]:
 
 
 def run_once(example: str, until: float | None, cache_dir: str) -> dict[str, float]:
-    """One run of ``example``: {factor, ms_per_step, steps, film, dyes, droplets, outputs}, the
-    split in ms per step."""
+    """One run of ``example``: {factor, ms_per_step, steps, film, dyes, droplets, outputs,
+    share, writer}, the split in ms per step, share in % of the wall time."""
     scene = sf.load_scene(EXAMPLES_DIR / f"{example}.toml")
     with tempfile.TemporaryDirectory() as output:
         runner = sf.SceneRunner(scene, output_dir=output, cache_dir=cache_dir)
@@ -70,23 +75,25 @@ def run_once(example: str, until: float | None, cache_dir: str) -> dict[str, flo
         stepping = writing = 0.0
         start_time, start_steps = sim.time, sim.state.step_count
         frame = 0
-        while sim.time < end - 1e-12:
-            frame += 1
-            target = min(frame / scene.fps, end)
+        with FrameWriterThread(writers, output) as thread:
+            while sim.time < end - 1e-12:
+                frame += 1
+                target = min(frame / scene.fps, end)
+                begin = time.perf_counter()
+                sim.advance(max(0.0, target - sim.time))
+                middle = time.perf_counter()
+                thread.put(frame, sim.time, frame_fields(sim))
+                writing += time.perf_counter() - middle
+                stepping += middle - begin
             begin = time.perf_counter()
-            sim.advance(max(0.0, target - sim.time))
-            middle = time.perf_counter()
-            fields = frame_fields(sim)
-            for writer in writers:
-                writer.write(frame, sim.time, fields)
-            writing += time.perf_counter() - middle
-            stepping += middle - begin
+        writing += time.perf_counter() - begin
     steps = sim.state.step_count - start_steps
     per_step = 1e3 / steps
     return {"factor": (sim.time - start_time) / stepping, "ms_per_step": stepping * per_step,
             "steps": steps, "dyes": dyes[0] * per_step,
             "droplets": sum(droplets.values()) * per_step, "outputs": writing * per_step,
-            "film": (stepping - dyes[0] - sum(droplets.values())) * per_step}
+            "film": (stepping - dyes[0] - sum(droplets.values())) * per_step,
+            "share": 100 * writing / (stepping + writing), "writer": thread.busy * per_step}
 
 
 def main() -> None:
@@ -99,14 +106,16 @@ def main() -> None:
     args = parser.parse_args()
     until, repeats = (0.5, 1) if args.quick else (args.until, args.repeats)
     print(f"{'example':24s} {'real-time':>9s} {'ms/step':>8s} {'steps':>6s}  "
-          + "  ".join(f"{part:>8s}" for part in SPLIT) + "   (ms per step, medians of "
+          + "  ".join(f"{part:>8s}" for part in SPLIT) + f"  {'out %':>6s}  {'writer':>6s}"
+          "   (ms per step, medians of "
           f"{repeats} run{'s' if repeats > 1 else ''})")
     with tempfile.TemporaryDirectory() as cache_dir:
         for example in args.example or example_names():
             runs = [run_once(example, until, cache_dir) for _ in range(repeats)]
             median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
             print(f"{example:24s} {median['factor']:9.3f} {median['ms_per_step']:8.2f} "
-                  f"{median['steps']:6.0f}  " + "  ".join(f"{median[p]:8.2f}" for p in SPLIT),
+                  f"{median['steps']:6.0f}  " + "  ".join(f"{median[p]:8.2f}" for p in SPLIT)
+                  + f"  {median['share']:6.1f}  {median['writer']:6.2f}",
                   flush=True)
 
 

@@ -14,6 +14,7 @@ from .bodies import RigidBody
 from .config import Params, PrecomputeParams, Tolerances
 from .errors import (CacheError, MeshError, MeshFileError, MeshWarning, ParameterError, SceneError,
                      SimulationError, SurfflowError)
+from .errors import OutputError
 from .geometry.precompute import precompute, update_positions
 from .geometry.surface import SurfaceGeometry
 from .io.mesh import load_mesh, validate_mesh
@@ -29,8 +30,8 @@ from .sources import Source
 __version__ = "0.1.0"
 
 __all__ = [
-    "CacheError", "Droplets", "MeshError", "MeshFileError", "MeshWarning", "Nozzle", "ParameterError",
-    "Params", "PrecomputeParams", "Rain", "RigidBody", "Ripples", "SceneError", "SceneRunner",
+    "CacheError", "Droplets", "MeshError", "MeshFileError", "MeshWarning", "Nozzle", "OutputError",
+    "ParameterError", "Params", "PrecomputeParams", "Rain", "RigidBody", "Ripples", "SceneError", "SceneRunner",
     "Simulation", "SimulationError", "Source", "SurfaceGeometry", "SurfflowError", "Tolerances",
     "UsdWriter", "WindGrid", "load_mesh", "load_scene", "load_sweep", "motion", "precompute", "sweep",
     "update_positions", "validate_mesh",

@@ -54,6 +54,7 @@ def command_run(args) -> int:
 
     from .scene.runner import SceneRunner
 
+    started = time.perf_counter()
     scene = load_args_scene(args)
     runner = SceneRunner(scene, output_dir=args.output, cache_dir=args.cache_dir, resume=args.resume)
     bar = tqdm(total=scene.n_frames, initial=runner.frame, unit="frame", disable=args.quiet,
@@ -83,7 +84,18 @@ def command_run(args) -> int:
               f"(continue with --resume {runner.checkpoint_path})", file=sys.stderr)
         return 130
     print(f"wrote {scene.n_frames + 1} frames to {runner.output_dir}; liquid volume {volume:.6g} m^3")
+    print(output_summary(runner.output, time.perf_counter() - started))
     return 0
+
+
+def output_summary(output, wall: float) -> str:
+    """One line: where a run's outputs are, how large they are, and what writing them cost."""
+    done = output.summary()
+    megabytes = done["bytes"] / 1e6
+    return (f"outputs: {done['files']} files, {megabytes:.1f} MB in {done['directory']} "
+            f"({megabytes / max(done['frames'], 1):.2f} MB per frame); the writer thread took "
+            f"{output.busy:.1f} s of CPU beside the run's {wall:.1f} s, which waited "
+            f"{output.blocked:.1f} s for it")
 
 
 def command_view(args) -> int:

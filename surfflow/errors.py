@@ -114,6 +114,20 @@ class CacheError(SurfflowError, OSError):
     """
 
 
+class OutputError(SurfflowError, OSError):
+    """Writing a frame failed (a full disk, a folder that cannot be written).
+
+    Frames are written on a thread beside the step; the error is raised in the step's thread at
+    the next frame or at the end of the run, naming the frame, the writer and the cause.
+
+    Examples
+    --------
+    >>> import surfflow as sf
+    >>> issubclass(sf.OutputError, OSError)
+    True
+    """
+
+
 class SimulationError(SurfflowError, RuntimeError):
     """The simulation went non-finite or otherwise cannot continue.
 

@@ -14,7 +14,7 @@ from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.kernels.tension import (apply_capillary_force, capillary_time_step,
                                       capillary_walls, contact_line_depth, hysteresis_line_force,
-                                      lift_free_surface, pin_contact_line, surface_pressure)
+                                      pin_contact_line, surface_pressure)
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
@@ -28,11 +28,10 @@ def geom(request):
 
 
 def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_THETA):
-    lifted, out = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
-    lift_free_surface(geom.vertices, geom.normals, bottom, depth, lifted)
-    surface_pressure(lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
-                     geom.is_boundary, geom.dual_areas, depth, wetting_depth, sigma, cos_theta,
-                     MIN_DEPTH, out)
+    out = np.full(geom.n_vertices, np.nan)
+    surface_pressure(geom.vertices, geom.normals, bottom, geom.neighbor_offsets,
+                     geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
+                     wetting_depth, sigma, cos_theta, MIN_DEPTH, out)
     return out
 
 

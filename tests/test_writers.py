@@ -40,8 +40,8 @@ def test_dissolved_material_is_written_when_the_run_has_a_soluble_layer(poured, 
     writer = VtuSeriesWriter(tmp_path, sim.geometry)
     writer.write(0, sim.time, frame_fields(sim))
     point_data = meshio.read(tmp_path / "frame_00000.vtu").point_data
-    assert np.array_equal(point_data["dissolved"], sim.dissolved)
-    assert np.array_equal(point_data["soluble_layer"], sim.soluble_layer)
+    assert np.array_equal(point_data["dissolved"], sim.dissolved.astype(np.float32))
+    assert np.array_equal(point_data["soluble_layer"], sim.soluble_layer.astype(np.float32))
     assert point_data["soluble_layer"].max() > 0.0
 
 
@@ -53,8 +53,8 @@ def test_vtu_series_reads_back(poured, tmp_path):
     assert read_pvd(tmp_path / "frames.pvd") == [(0.0, "frame_00000.vtu"), (0.1, "frame_00001.vtu")]
     mesh = meshio.read(tmp_path / "frame_00001.vtu")
     assert {"depth", "velocity", "bottom", "dye", "free_surface", "normal"} <= set(mesh.point_data)
-    assert np.array_equal(mesh.point_data["depth"], fields["depth"])
-    assert np.array_equal(mesh.point_data["velocity"], fields["velocity"])
+    assert np.array_equal(mesh.point_data["depth"], fields["depth"].astype(np.float32))
+    assert np.array_equal(mesh.point_data["velocity"], fields["velocity"].astype(np.float32))
     assert np.array_equal(mesh.cells_dict["triangle"], poured.geometry.faces)
 
 

@@ -29,16 +29,23 @@ vertices when the surface moves) and rewrites ``frames.pvd`` after every frame, 
 interrupted run leaves a readable series; the droplets go to ``particles_00000.vtu`` ... (a
 point set, indexed by ``particles.pvd``). The USD stage (``run.usdc``, optional extra) is
 written by :class:`surfflow.io.usd.UsdWriter`.
+
+Both are compressed: the npz frames hold the fields in float64, deflated at level 1 (exact: a
+frame's volume is the run's to round-off); the VTU frames hold them in Float32 with Int32
+cells, in zlib blocks ParaView reads (:mod:`surfflow.io.vtu`). :class:`FrameWriterThread`
+(:mod:`surfflow.io.writer_thread`) runs the writers beside the step.
 """
 
 from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
 
-import meshio
 import numpy as np
+
+from .vtu import LEVEL, STORE_ABOVE, CompressedArray, triangle_cells, vertex_cells, write_vtu
 
 PVD_NAME = "frames.pvd"
 PARTICLE_PVD_NAME = "particles.pvd"
@@ -72,8 +79,8 @@ def frame_fields(sim) -> dict[str, np.ndarray]:
     if dye.ndim == 2 and dye.shape[1] > 0:
         fields["dye"] = np.array(dye, dtype=np.float64)
     if sim.term("dissolution"):
-        fields["dissolved"] = sim.dissolved
-        fields["soluble_layer"] = sim.soluble_layer
+        fields["dissolved"] = np.array(sim.dissolved, dtype=np.float64)
+        fields["soluble_layer"] = np.array(sim.soluble_layer, dtype=np.float64)
     if sim.term("motion"):
         fields["vertices"] = np.array(geom.vertices, dtype=np.float64)
         fields["normals"] = np.array(geom.normals, dtype=np.float64)
@@ -104,20 +111,38 @@ def frame_name(frame: int, suffix: str) -> str:
     return f"frame_{frame:05d}{suffix}"
 
 
+def save_npz(path: str | os.PathLike, arrays: dict, stored=frozenset()) -> dict[str, float]:
+    """``np.savez_compressed`` at deflate level 1 (the names in ``stored`` stored without
+    deflating), read by ``np.load``; returns {name: stored size / raw size}."""
+    ratios = {}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=LEVEL) as archive:
+        for name, values in arrays.items():
+            member = zipfile.ZipInfo(name + ".npy", (1980, 1, 1, 0, 0, 0)) if name in stored \
+                else name + ".npy"
+            with archive.open(member, "w", force_zip64=True) as file:
+                np.lib.format.write_array(file, np.asanyarray(values), allow_pickle=False)
+            info = archive.getinfo(name + ".npy")
+            ratios[name] = info.compress_size / max(info.file_size, 1)
+    return ratios
+
+
 class NpzFrameWriter:
-    """Writes ``mesh.npz`` once and one compressed ``frame_NNNNN.npz`` per frame."""
+    """Writes ``mesh.npz`` once and one compressed ``frame_NNNNN.npz`` per frame (a field that
+    did not deflate below ``STORE_ABOVE`` of its size is stored from the next frame on)."""
 
     def __init__(self, directory: str | os.PathLike, geometry):
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(self.directory / "mesh.npz", vertices=geometry.vertices,
-                            faces=geometry.faces, normals=geometry.normals,
-                            dual_areas=geometry.dual_areas,
-                            original_vertices=geometry.original_vertices)
+        self.stored: set[str] = set()
+        save_npz(self.directory / "mesh.npz", {
+            "vertices": geometry.vertices, "faces": geometry.faces, "normals": geometry.normals,
+            "dual_areas": geometry.dual_areas, "original_vertices": geometry.original_vertices})
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".npz")
-        np.savez_compressed(path, time=np.float64(time), frame=np.int64(frame), **fields)
+        ratios = save_npz(path, {"time": np.float64(time), "frame": np.int64(frame), **fields},
+                          self.stored)
+        self.stored |= {name for name, ratio in ratios.items() if ratio > STORE_ABOVE}
         return path
 
 
@@ -132,22 +157,33 @@ class VtuSeriesWriter:
     def __init__(self, directory: str | os.PathLike, geometry, first_frame: int = 0):
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        self.geometry = geometry
         self.entries = [(t, name) for t, name in read_pvd(self.directory / self.index_name)
                         if int(Path(name).stem.split("_")[-1]) < first_frame]
+        self.stored: set[str] = set()
+        self.cells = triangle_cells(geometry.faces)
+        self.rest = {"vertices": CompressedArray(geometry.vertices),
+                     "normals": CompressedArray(geometry.normals)}
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".vtu")
-        point_data = {name: np.ascontiguousarray(values) for name, values in fields.items()
+        point_data = {name: self._compress(name, values) for name, values in fields.items()
                       if name not in ("vertices", "normals")
                       and not name.startswith((PARTICLE_PREFIX, BODY_PREFIX))}
-        point_data["normal"] = np.ascontiguousarray(fields.get("normals", self.geometry.normals))
-        mesh = meshio.Mesh(fields.get("vertices", self.geometry.vertices),
-                           [("triangle", self.geometry.faces)], point_data=point_data)
-        mesh.write(path, file_format="vtu", binary=True)
+        point_data["normal"] = self._compress("normal", fields.get("normals", self.rest["normals"]))
+        points = self._compress("points", fields.get("vertices", self.rest["vertices"]))
+        write_vtu(path, points, self.cells, point_data)
         self.entries.append((float(time), path.name))
         self._write_index()
         return path
+
+    def _compress(self, name: str, values) -> CompressedArray:
+        """``values`` compressed, stored (level 0) once a frame's did not deflate well."""
+        if isinstance(values, CompressedArray):
+            return values
+        array = CompressedArray(values, level=0 if name in self.stored else LEVEL)
+        if array.ratio > STORE_ABOVE:
+            self.stored.add(name)
+        return array
 
     def _write_index(self) -> None:
         root = ET.Element("VTKFile", type="Collection", version="0.1", byte_order="LittleEndian")
@@ -162,7 +198,8 @@ class VtuSeriesWriter:
 
 class ParticleVtuSeriesWriter(VtuSeriesWriter):
     """Writes the droplets of each frame as ``particles_NNNNN.vtu`` (vertex cells, point data
-    velocity, volume and radius) and keeps ``particles.pvd``; frames without them are skipped."""
+    velocity, volume and radius, in Float64: they are few) and keeps ``particles.pvd``; frames
+    without them are skipped."""
 
     index_name = PARTICLE_PVD_NAME
 
@@ -172,11 +209,9 @@ class ParticleVtuSeriesWriter(VtuSeriesWriter):
         path = self.directory / f"particles_{frame:05d}.vtu"
         positions = fields[PARTICLE_PREFIX + "positions"]
         volumes = fields[PARTICLE_PREFIX + "volumes"]
-        cells = [("vertex", np.arange(len(positions), dtype=np.int64)[:, None])]
-        mesh = meshio.Mesh(positions, cells, point_data={
+        write_vtu(path, positions, vertex_cells(len(positions)), {
             "velocity": fields[PARTICLE_PREFIX + "velocities"], "volume": volumes,
-            "radius": np.cbrt(0.75 * volumes / np.pi)})
-        mesh.write(path, file_format="vtu", binary=True)
+            "radius": np.cbrt(0.75 * volumes / np.pi)}, real=np.float64)
         self.entries.append((float(time), path.name))
         self._write_index()
         return path
@@ -202,10 +237,8 @@ class BodyVtuSeriesWriter(VtuSeriesWriter):
         points = [posed(m, x, q) for m, (x, q) in zip(self.meshes, poses, strict=True)]
         starts = np.cumsum([0] + [len(p) for p in points[:-1]])
         faces = np.concatenate([np.asarray(m.faces) + s for m, s in zip(self.meshes, starts, strict=True)])
-        owner = np.concatenate([np.full(len(m.faces), k) for k, m in enumerate(self.meshes)])
-        mesh = meshio.Mesh(np.concatenate(points), [("triangle", faces)],
-                           cell_data={"body": [owner]})
-        mesh.write(path, file_format="vtu", binary=True)
+        owner = np.concatenate([np.full(len(p), k) for k, p in enumerate(points)])
+        write_vtu(path, np.concatenate(points), triangle_cells(faces), {"body": owner})
         self.entries.append((float(time), path.name))
         self._write_index()
         return path

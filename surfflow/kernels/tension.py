@@ -69,28 +69,29 @@ def contact_line_depth(dual_areas: np.ndarray, contact_angle_degrees: float,
     return width_cells * np.sqrt(dual_areas) * max(slope, 1e-3)
 
 
-@parallel_kernel
-def lift_free_surface(vertices, normals, bottom, depth, lifted):
-    """P_i = x_i + (b_i + d_i) n_i, the free-surface points. vertices, normals, lifted (n, 3)."""
-    for i in numba.prange(depth.shape[0]):
-        h = bottom[i] + depth[i]
-        for c in range(3):
-            lifted[i, c] = vertices[i, c] + h * normals[i, c]
+@serial_kernel
+def lifted_point(vertices, normals, bottom, depth, i):
+    """P_i = x_i + (b_i + d_i) n_i, the free-surface point over vertex i."""
+    h = bottom[i] + depth[i]
+    return (vertices[i, 0] + h * normals[i, 0], vertices[i, 1] + h * normals[i, 1],
+            vertices[i, 2] + h * normals[i, 2])
 
 
 @serial_kernel
-def lifted_area_gradient(lifted, normals, offsets, indices, is_boundary, i):
-    """d/dh_i of the area of the free surface over vertex i's ring triangles (m^2 per m)."""
+def lifted_area_gradient(vertices, normals, bottom, depth, offsets, indices, is_boundary, i):
+    """d/dh_i of the area of the free surface over vertex i's ring triangles (m^2 per m), the
+    ring's points lifted to the free surface (``lifted_point``) as they are read."""
     start = offsets[i]
     ring_size = offsets[i + 1] - start
     n_triangles = ring_size - 1 if is_boundary[i] else ring_size
-    p0, p1, p2 = lifted[i, 0], lifted[i, 1], lifted[i, 2]
+    p0, p1, p2 = lifted_point(vertices, normals, bottom, depth, i)
     gradient = 0.0
-    j = indices[start]
-    a0, a1, a2 = lifted[j, 0] - p0, lifted[j, 1] - p1, lifted[j, 2] - p2
+    q0, q1, q2 = lifted_point(vertices, normals, bottom, depth, indices[start])
+    a0, a1, a2 = q0 - p0, q1 - p1, q2 - p2
     for k in range(n_triangles):
         m = indices[start + k + 1] if k + 1 < ring_size else indices[start]
-        b0, b1, b2 = lifted[m, 0] - p0, lifted[m, 1] - p1, lifted[m, 2] - p2
+        q0, q1, q2 = lifted_point(vertices, normals, bottom, depth, m)
+        b0, b1, b2 = q0 - p0, q1 - p1, q2 - p2
         c0 = a1 * b2 - a2 * b1
         c1 = a2 * b0 - a0 * b2
         c2 = a0 * b1 - a1 * b0
@@ -106,13 +107,14 @@ def lifted_area_gradient(lifted, normals, offsets, indices, is_boundary, i):
 
 
 @parallel_kernel
-def surface_pressure(lifted, normals, offsets, indices, is_boundary, dual_areas, depth,
+def surface_pressure(vertices, normals, bottom, offsets, indices, is_boundary, dual_areas, depth,
                      wetting_depth, sigma, cos_contact_angle, min_depth, pressure):
     """p_s = (dE/dh) / A (Pa) at every vertex that is wet or has a wet neighbour, else 0.
 
-    lifted (n, 3) from ``lift_free_surface``; normals (n, 3); offsets (n + 1,), indices (nnz,),
-    is_boundary (n,): CSR rings; dual_areas, depth, wetting_depth (eps_v) (n,); pressure (n,)
-    is written.
+    vertices, normals (n, 3); bottom (n,): the free surface is x + (b + d) n; offsets (n + 1,),
+    indices (nnz,), is_boundary (n,): CSR rings; dual_areas, depth, wetting_depth (eps_v) (n,);
+    pressure (n,) is written. One pass: the free-surface points are lifted where they are read
+    (only around the liquid), not stored.
     """
     wetting = sigma * (1.0 - cos_contact_angle)
     for i in numba.prange(depth.shape[0]):
@@ -122,7 +124,8 @@ def surface_pressure(lifted, normals, offsets, indices, is_boundary, dual_areas,
         if not near_liquid:
             pressure[i] = 0.0
             continue
-        area_gradient = lifted_area_gradient(lifted, normals, offsets, indices, is_boundary, i)
+        area_gradient = lifted_area_gradient(vertices, normals, bottom, depth, offsets, indices,
+                                             is_boundary, i)
         ramp = 1.0 - depth[i] / wetting_depth[i]
         disjoining = 2.0 * wetting * ramp / wetting_depth[i] if ramp > 0.0 else 0.0
         pressure[i] = sigma * area_gradient / dual_areas[i] + disjoining

@@ -5,8 +5,9 @@
 
 Frame k is the state at time k / fps; frame 0 is the initial condition, the last frame
 (``scene.n_frames``) is at the duration, also when the duration is not a whole number of
-frames. After every frame the runner writes it (npz and/or VTU+PVD) and keeps a copy of its
-state, the last good one. It writes ``checkpoint.npz`` into the output directory
+frames. After every frame the runner hands a copy of its fields to the writer thread (npz
+and/or VTU+PVD, written beside the next frame's steps; ``runner.output`` then says what was
+written) and keeps a copy of its state, the last good one. It writes ``checkpoint.npz`` into the output directory
 every ``checkpoint_every`` frames, at the end and when stopped. ``request_stop()`` (what Ctrl-C
 calls) makes the run stop after the current frame; a KeyboardInterrupt inside a frame or a
 SimulationError checkpoints the last good state. A resumed run continues bit-identically.
@@ -19,7 +20,9 @@ from pathlib import Path
 
 from ..errors import SimulationError
 from ..io.checkpoint import restore_checkpoint, save_checkpoint
+from ..io.writer_thread import FrameWriterThread
 from ..io.writers import frame_fields, make_writers
+from .compile_ahead import compile_ahead
 from .scene_setup import scene_geometry, scene_mesh, scene_simulation
 
 CHECKPOINT_NAME = "checkpoint.npz"
@@ -58,15 +61,19 @@ class SceneRunner:
                  resume: str | os.PathLike | None = None):
         self.scene = scene
         self.output_dir = Path(output_dir or scene.output.directory)
+        ahead = compile_ahead(scene)  # a cold start: the step's kernels compile beside this
         V, F = scene_mesh(scene.mesh)
         self.geometry = scene_geometry(scene, V, F, cache_dir)
         self.simulation = scene_simulation(scene, self.geometry, crash_dir=self.output_dir)
+        if ahead is not None:
+            ahead.wait()
         self.frame = 0
         self.resumed = resume is not None
         if resume is not None:
             self.frame = restore_checkpoint(self.simulation, resume).frame
         self._last_good = (self.frame, self.simulation.state_dict())
         self._stop_requested = False
+        self.output: FrameWriterThread | None = None
 
     @property
     def checkpoint_path(self) -> Path:
@@ -84,31 +91,34 @@ class SceneRunner:
     def write_checkpoint(self, last_good: bool = False) -> Path:
         """Write the current state, or that of the last frame written, as ``checkpoint.npz``."""
         frame, state = self._last_good if last_good else (self.frame, None)
+        if self.output is not None:
+            self.output.flush()  # the frames on disk reach the checkpoint's
         meta = {"scene": self.scene.path.resolve(), "fps": self.scene.fps}
         return save_checkpoint(self.checkpoint_path, self.simulation, frame, meta, state=state)
 
     def run(self, on_frame=None) -> bool:
         """Advance to the last frame, writing each; returns True if it finished, False if stopped.
 
-        on_frame: called as ``on_frame(runner)`` after every frame written.
+        on_frame: called as ``on_frame(runner)`` after every frame, once it is queued for writing.
         """
         scene = self.scene
         writers = make_writers(self.output_dir, scene.output.formats, self.geometry,
                                first_frame=self.frame + 1 if self.resumed else 0, scene=scene)
-        if not self.resumed:
-            self._write_frame(writers)
-        try:
-            while self.frame < scene.n_frames and not self._stop_requested:
-                self.advance_frame()
-                self._write_frame(writers)
-                if on_frame is not None:
-                    on_frame(self)
-                every = scene.output.checkpoint_every
-                if every and self.frame % every == 0:
-                    self.write_checkpoint()
-        except KeyboardInterrupt:
-            self.write_checkpoint(last_good=True)
-            raise
+        with FrameWriterThread(writers, self.output_dir) as self.output:
+            if not self.resumed:
+                self._write_frame()
+            try:
+                while self.frame < scene.n_frames and not self._stop_requested:
+                    self.advance_frame()
+                    self._write_frame()
+                    if on_frame is not None:
+                        on_frame(self)
+                    every = scene.output.checkpoint_every
+                    if every and self.frame % every == 0:
+                        self.write_checkpoint()
+            except KeyboardInterrupt:
+                self.write_checkpoint(last_good=True)
+                raise
         self.write_checkpoint()
         return self.frame >= scene.n_frames
 
@@ -122,8 +132,6 @@ class SceneRunner:
             raise SimulationError(f"{exc}; frame {self.frame}, the last good one, is in {path}") from None
         self.frame += 1
 
-    def _write_frame(self, writers) -> None:
-        fields = frame_fields(self.simulation)
-        for writer in writers:
-            writer.write(self.frame, self.simulation.time, fields)
+    def _write_frame(self) -> None:
+        self.output.put(self.frame, self.simulation.time, frame_fields(self.simulation))
         self._last_good = (self.frame, self.simulation.state_dict())

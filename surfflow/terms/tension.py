@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from ..kernels.tension import (apply_capillary_force, capillary_time_step, capillary_walls,
-                               contact_line_depth, hysteresis_line_force, lift_free_surface,
+                               contact_line_depth, hysteresis_line_force,
                                pin_contact_line, surface_pressure)
 from .base import Term
 
@@ -31,7 +31,6 @@ class SurfaceTension(Term):
         self.line_force = hysteresis_line_force(params.surface_tension, params.contact_angle,
                                                 params.contact_angle_hysteresis) / params.density
         self.pressure = np.zeros(geom.n_vertices)
-        self.lifted = np.zeros((geom.n_vertices, 3))
         self.stages = ("max_time_step", "accelerate", "find_walls") + (
             ("hold",) if self.line_force > 0.0 else ())
         self.use_geometry(geom)
@@ -51,10 +50,10 @@ class SurfaceTension(Term):
         """acceleration += -grad p_s / rho on the wet vertices of the stage's ``depth``;
         ``bottom`` is the one gravity sees."""
         p = self.params
-        lift_free_surface(geom.vertices, geom.normals, bottom, depth, self.lifted)
-        surface_pressure(self.lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
-                         geom.is_boundary, geom.dual_areas, depth, self.wetting_depth,
-                         p.surface_tension, self.cos_contact_angle, p.min_depth, self.pressure)
+        surface_pressure(geom.vertices, geom.normals, bottom, geom.neighbor_offsets,
+                         geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
+                         self.wetting_depth, p.surface_tension, self.cos_contact_angle,
+                         p.min_depth, self.pressure)
         apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                               geom.dual_areas, fields.vertex_height, fields.normal_rise,
                               p.gravity_magnitude, bottom, depth, self.pressure, p.min_depth,
