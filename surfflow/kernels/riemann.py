@@ -162,7 +162,8 @@ def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge
                     surface_acceleration, vertices, normals, bottom, depth, velocity, grad_depth,
                     grad_velocity, pressure, sigma_over_density, inverse_density, min_depth,
                     mass_flux, momentum_flux):
-    """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of every CSR entry; zero through a wall.
+    """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of every CSR entry; zero through a wall and
+    between two dry vertices (both below min_depth: the HLL flux of two empty states, skipped).
 
     neighbor_coords, reverse_coords (nnz, 2): c_ij in i's frame and c_ji in j's frame at the
     entry (i, j); dual_edge_vectors, reverse_dual_edge_vectors (nnz, 2): N_ij and N_ji likewise,
@@ -180,7 +181,8 @@ def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge
             j = indices[e]
             length_i = dual_edge_lengths[e]
             length_j = reverse_dual_edge_lengths[e]
-            if wall[e] or length_i == 0.0 or length_j == 0.0:
+            dry = depth[i] < min_depth and depth[j] < min_depth  # dry ground: nothing to carry
+            if dry or wall[e] or length_i == 0.0 or length_j == 0.0:
                 mass_flux[e] = 0.0
                 momentum_flux[e, 0] = 0.0
                 momentum_flux[e, 1] = 0.0

@@ -85,6 +85,7 @@ class ConservativeScheme:
         self.boundary_value[:] = 0.0
         for segment in self.segments:
             self.place(segment, geom, fields)
+        self.open_boundary = bool(self.boundary_kind.any())  # else F_b = G_b = 0: not computed
 
     def set_boundary(self, segment: BoundarySegment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
@@ -99,6 +100,7 @@ class ConservativeScheme:
         self.boundary_kind[v] = BOUNDARY_KINDS[segment.kind]
         self.boundary_segments[v] = open_normals
         self.boundary_value[v] = segment.value_at(0.0)
+        self.open_boundary = True
         length = np.linalg.norm(wall_normals, axis=1)
         if self.params.boundary == "outflow":
             length[:] = 0.0
@@ -148,9 +150,10 @@ class ConservativeScheme:
                         bottom, depth, velocity, self.grad_depth,
                         self.grad_velocity, self.surface_pressure, self.sigma_over_density,
                         1.0 / p.density, p.min_depth, self.mass_flux, self.momentum_flux)
-        boundary_fluxes(self.boundary_kind, self.boundary_value, self.boundary_segments,
-                        f.vertex_height, f.normal_rise, p.gravity_magnitude, bottom, depth,
-                        velocity, p.min_depth, self.boundary_mass, self.boundary_momentum)
+        if self.open_boundary:
+            boundary_fluxes(self.boundary_kind, self.boundary_value, self.boundary_segments,
+                            f.vertex_height, f.normal_rise, p.gravity_magnitude, bottom, depth,
+                            velocity, p.min_depth, self.boundary_mass, self.boundary_momentum)
         outflow_factors(g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
                         self.boundary_mass, dt, self.outflow_factor)
         conservative_stage(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
