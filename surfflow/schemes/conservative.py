@@ -142,7 +142,8 @@ class ConservativeScheme:
         limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,
                           p.min_depth, self.grad_depth, self.grad_velocity)
-        hll_edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
+        hll_edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
+                        g.neighbor_coords,
                         self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
                         self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
                         state.shoreline_wall, f.vertex_height, f.normal_rise,
