@@ -187,8 +187,8 @@ def store_side(k, closed, mass, g0, g1, mass_flux, momentum_flux):
 def hll_edge_fluxes(offsets, indices, reverse_edges, neighbor_coords, reverse_coords,
                     dual_edge_vectors, reverse_dual_edge_vectors, dual_edge_lengths,
                     reverse_dual_edge_lengths, edge_transforms, wall, vertex_height, normal_rise,
-                    gravity_magnitude, surface_acceleration, vertices, normals, bottom, depth,
-                    velocity, grad_depth, grad_velocity, pressure, sigma_over_density,
+                    gravity_magnitude, surface_acceleration, moving, vertices, normals, bottom,
+                    depth, velocity, grad_depth, grad_velocity, pressure, sigma_over_density,
                     inverse_density, min_depth, mass_flux, momentum_flux):
     """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of every CSR entry; zero through a wall and
     between two dry vertices (both below min_depth: the HLL flux of two empty states, skipped).
@@ -201,7 +201,8 @@ def hll_edge_fluxes(offsets, indices, reverse_edges, neighbor_coords, reverse_co
     dual_edge_lengths, reverse_dual_edge_lengths (nnz,) their lengths; edge_transforms
     (nnz, 2, 2); wall (nnz,) bool; vertex_height, normal_rise, bottom, depth (n,)
     (kernels/pressure.py); surface_acceleration (n, 3) the surface's acceleration a_i in world
-    space (zeros when nothing moves: gravity alone), vertices, normals (n, 3); velocity (n, 2);
+    space (zeros when nothing moves: gravity alone), moving False when it is all zeros (its
+    terms are then skipped: they are zero), vertices, normals (n, 3); velocity (n, 2);
     grad_depth (n, 2), grad_velocity (n, 2, 2);
     pressure (n,) the surface pressure p_s (kernels/tension.py; zeros without surface tension),
     sigma_over_density sigma / rho (0 without), inverse_density 1 / rho.
@@ -230,17 +231,15 @@ def hll_edge_fluxes(offsets, indices, reverse_edges, neighbor_coords, reverse_co
             wavenumber = 2.0 * math.pi / (math.hypot(neighbor_coords[e, 0], neighbor_coords[e, 1])
                                           + math.hypot(reverse_coords[e, 0], reverse_coords[e, 1]))
             capillary = sigma_over_density * wavenumber * wavenumber
-            c_i = celerity(felt_support(gravity_magnitude, normal_rise[i],
-                                        along(surface_acceleration, i, normals, i)),
-                           capillary, d_i)
-            c_j = celerity(felt_support(gravity_magnitude, normal_rise[j],
-                                        along(surface_acceleration, j, normals, j)),
-                           capillary, d_j)
+            a_i = along(surface_acceleration, i, normals, i) if moving else 0.0
+            a_j = along(surface_acceleration, j, normals, j) if moving else 0.0
+            c_i = celerity(felt_support(gravity_magnitude, normal_rise[i], a_i), capillary, d_i)
+            c_j = celerity(felt_support(gravity_magnitude, normal_rise[j], a_j), capillary, d_j)
             if capillary > 0.0 and d_i * d_j == 0.0:  # a contact line: the wet side's own flow
                 c_i, c_j = 0.0, 0.0
             level_j = free_surface_height(j, vertex_height, normal_rise, bottom, depth)
-            normal_a, rise_a = inertial_rise(i, j, surface_acceleration, vertices, normals,
-                                             bottom, depth)
+            normal_a, rise_a = (inertial_rise(i, j, surface_acceleration, vertices, normals,
+                                              bottom, depth) if moving else (0.0, 0.0))
             jump = mass_jump(d_i, d_j, level_i, level_j, normal_rise[i], normal_rise[j],
                              pressure[i], pressure[j], gravity_magnitude, capillary,
                              inverse_density, normal_a, rise_a)

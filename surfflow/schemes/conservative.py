@@ -147,7 +147,8 @@ class ConservativeScheme:
                         self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
                         self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
                         state.shoreline_wall, f.vertex_height, f.normal_rise,
-                        p.gravity_magnitude, self.surface_acceleration, g.vertices, g.normals,
+                        p.gravity_magnitude, self.surface_acceleration,
+                        self.surface_acceleration is not self.no_acceleration, g.vertices, g.normals,
                         bottom, depth, velocity, self.grad_depth,
                         self.grad_velocity, self.surface_pressure, self.sigma_over_density,
                         1.0 / p.density, p.min_depth, self.mass_flux, self.momentum_flux)
