@@ -98,10 +98,11 @@ def incline(angle_degrees=20.0, n_along=40, n_across=8, length=1.0, width=0.2):
     return sf.precompute((V, F), smoothing_iterations=0), V
 
 
-def running_film(layer_where, rain_stop=math.inf, **changes):
-    """Rain on the top 10 cm of a 1 m incline (20 degrees, walls) runs down over a soluble layer
-    of 1 mm where ``layer_where(downhill distance)``. Returns (geom, sim, downhill distance)."""
-    geom, V = incline()
+def running_film(layer_where, rain_stop=math.inf, cells=(40, 8), **changes):
+    """Rain on the top 10 cm of a 1 m incline (20 degrees, walls; ``cells`` along and across)
+    runs down over a soluble layer of 1 mm where ``layer_where(downhill distance)``. Returns
+    (geom, sim, downhill distance)."""
+    geom, V = incline(n_along=cells[0], n_across=cells[1])
     params = sf.Params(gravity=(0.0, 0.0, -9.81), friction=1.3, dissolution_rate=0.5,
                        solubility=0.2, **changes)
     sim = sf.Simulation(geom, params)
@@ -136,11 +137,15 @@ def test_still_liquid_dissolves_nothing_in_a_simulation():
     assert np.allclose(sim.bottom, geom.bottom + layer, rtol=0, atol=1e-15)
 
 
-@pytest.mark.parametrize("scheme", both_schemes(
-    "the trail keeps 4.7 % of the stripe (5 % asked)"))
+@pytest.mark.parametrize("scheme", both_schemes())
 def test_liquid_carries_a_soluble_stripe_downstream_and_deposits_it_as_it_thins_out(scheme):
+    """The trail (0.3 to 0.9 m down) keeps what the thinning film leaves. Run at 80 x 16 cells,
+    the coarsest mesh on which the conservative scheme's trail has converged: 9.2 % of the
+    stripe (8.9 / 9.2 % on two other jitter seeds; 9.2 % at 160 x 32). At 40 x 8 it was 4.3 %,
+    5.2 % or 5.3 % by the seed, the bar's 5 % inside that scatter. The semi-Lagrangian trail
+    does not converge (14 %, 43 %, 29 % at 40 x 8, 80 x 16, 160 x 32)."""
     geom, sim, downhill = running_film(lambda s: (s > 0.15) & (s < 0.25), rain_stop=0.6,
-                                       scheme=scheme)
+                                       cells=(80, 16), scheme=scheme)
     stripe = geom.dual_areas @ sim.soluble_layer
     initial = sim.soluble_layer.copy()
     sim.advance(2.0)

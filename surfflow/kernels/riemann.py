@@ -155,21 +155,54 @@ def mass_jump(d_low, d_high, level_low, level_high, rise_low, rise_high, pressur
     return minmod(d_high - d_low, potential / stiffness)
 
 
-@parallel_kernel
-def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge_vectors,
-                    reverse_dual_edge_vectors, dual_edge_lengths, reverse_dual_edge_lengths,
-                    edge_transforms, wall, vertex_height, normal_rise, gravity_magnitude,
-                    surface_acceleration, vertices, normals, bottom, depth, velocity, grad_depth,
-                    grad_velocity, pressure, sigma_over_density, inverse_density, min_depth,
-                    mass_flux, momentum_flux):
-    """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of every CSR entry; zero through a wall.
+@serial_kernel
+def side_momentum_flux(length, mass, capillary, d_own, own0, own1, out_own, c_own, d_other,
+                       other0, other1, out_other, c_other):
+    """G through one side of an edge, in its own end's frame and orientation: HLL between the
+    own end's state (depth, velocity, outward normal speed, celerity) and the other's (velocity
+    carried into the own frame, normal speed towards the own end negated); under surface tension
+    (``capillary`` > 0) the ``mass`` flux times its donor's velocity (the mass flux's capillary
+    speeds would diffuse momentum into thin cells with no mass to carry it; this way a vertex's
+    new velocity is a mean of its own and its donors')."""
+    if capillary > 0.0:
+        up0, up1 = (own0, own1) if mass > 0.0 else (other0, other1)
+        return mass * up0, mass * up1
+    q0, q1 = d_other * other0, d_other * other1
+    s_left, s_right = hll_speeds(d_own, out_own, c_own, d_other, -out_other, c_other)
+    return (length * hll(s_left, s_right, d_own * own0 * out_own, -q0 * out_other,
+                         q0 - d_own * own0),
+            length * hll(s_left, s_right, d_own * own1 * out_own, -q1 * out_other,
+                         q1 - d_own * own1))
 
+
+@serial_kernel
+def store_side(k, closed, mass, g0, g1, mass_flux, momentum_flux):
+    """Write F and G (g0, g1) at CSR entry k, or zeros where it is ``closed`` (a wall)."""
+    mass_flux[k] = 0.0 if closed else mass
+    momentum_flux[k, 0] = 0.0 if closed else g0
+    momentum_flux[k, 1] = 0.0 if closed else g1
+
+
+@parallel_kernel
+def hll_edge_fluxes(offsets, indices, reverse_edges, neighbor_coords, reverse_coords,
+                    dual_edge_vectors, reverse_dual_edge_vectors, dual_edge_lengths,
+                    reverse_dual_edge_lengths, edge_transforms, wall, vertex_height, normal_rise,
+                    gravity_magnitude, surface_acceleration, moving, vertices, normals, bottom,
+                    depth, velocity, grad_depth, grad_velocity, pressure, sigma_over_density,
+                    inverse_density, min_depth, mass_flux, momentum_flux):
+    """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of every CSR entry; zero through a wall and
+    between two dry vertices (both below min_depth: the HLL flux of two empty states, skipped).
+
+    Each edge is computed once, by its lower-index end i, which writes both its entries: e = (i,
+    j) and reverse_edges[e] = (j, i), F_ji = -F_ij exactly (the volume is conserved to
+    round-off) and G_ji in j's frame; no other iteration writes them, so any thread count agrees.
     neighbor_coords, reverse_coords (nnz, 2): c_ij in i's frame and c_ji in j's frame at the
     entry (i, j); dual_edge_vectors, reverse_dual_edge_vectors (nnz, 2): N_ij and N_ji likewise,
     dual_edge_lengths, reverse_dual_edge_lengths (nnz,) their lengths; edge_transforms
     (nnz, 2, 2); wall (nnz,) bool; vertex_height, normal_rise, bottom, depth (n,)
     (kernels/pressure.py); surface_acceleration (n, 3) the surface's acceleration a_i in world
-    space (zeros when nothing moves: gravity alone), vertices, normals (n, 3); velocity (n, 2);
+    space (zeros when nothing moves: gravity alone), moving False when it is all zeros (its
+    terms are then skipped: they are zero), vertices, normals (n, 3); velocity (n, 2);
     grad_depth (n, 2), grad_velocity (n, 2, 2);
     pressure (n,) the surface pressure p_s (kernels/tension.py; zeros without surface tension),
     sigma_over_density sigma / rho (0 without), inverse_density 1 / rho.
@@ -178,12 +211,15 @@ def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge
         level_i = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
+            if j < i:  # written by j's iteration
+                continue
+            r = reverse_edges[e]
             length_i = dual_edge_lengths[e]
             length_j = reverse_dual_edge_lengths[e]
-            if wall[e] or length_i == 0.0 or length_j == 0.0:
-                mass_flux[e] = 0.0
-                momentum_flux[e, 0] = 0.0
-                momentum_flux[e, 1] = 0.0
+            dry = depth[i] < min_depth and depth[j] < min_depth  # dry ground: nothing to carry
+            if dry or (wall[e] and wall[r]) or length_i == 0.0 or length_j == 0.0:
+                store_side(e, True, 0.0, 0.0, 0.0, mass_flux, momentum_flux)
+                store_side(r, True, 0.0, 0.0, 0.0, mass_flux, momentum_flux)
                 continue
             d_i, ui0, ui1 = midpoint_state(i, e, neighbor_coords, depth, velocity, grad_depth,
                                            grad_velocity, min_depth)
@@ -195,50 +231,29 @@ def hll_edge_fluxes(offsets, indices, neighbor_coords, reverse_coords, dual_edge
             wavenumber = 2.0 * math.pi / (math.hypot(neighbor_coords[e, 0], neighbor_coords[e, 1])
                                           + math.hypot(reverse_coords[e, 0], reverse_coords[e, 1]))
             capillary = sigma_over_density * wavenumber * wavenumber
-            c_i = celerity(felt_support(gravity_magnitude, normal_rise[i],
-                                        along(surface_acceleration, i, normals, i)),
-                           capillary, d_i)
-            c_j = celerity(felt_support(gravity_magnitude, normal_rise[j],
-                                        along(surface_acceleration, j, normals, j)),
-                           capillary, d_j)
+            a_i = along(surface_acceleration, i, normals, i) if moving else 0.0
+            a_j = along(surface_acceleration, j, normals, j) if moving else 0.0
+            c_i = celerity(felt_support(gravity_magnitude, normal_rise[i], a_i), capillary, d_i)
+            c_j = celerity(felt_support(gravity_magnitude, normal_rise[j], a_j), capillary, d_j)
             if capillary > 0.0 and d_i * d_j == 0.0:  # a contact line: the wet side's own flow
                 c_i, c_j = 0.0, 0.0
             level_j = free_surface_height(j, vertex_height, normal_rise, bottom, depth)
-            # the mass flux, in the orientation low index -> high index (bitwise antisymmetric)
-            if i < j:
-                d_lo, a_lo, c_lo, d_hi, a_hi, c_hi, sign = d_i, out_i, c_i, d_j, -out_j, c_j, 1.0
-                normal_a, rise_a = inertial_rise(i, j, surface_acceleration, vertices, normals,
-                                                 bottom, depth)
-                jump = mass_jump(d_i, d_j, level_i, level_j, normal_rise[i], normal_rise[j],
-                                 pressure[i], pressure[j], gravity_magnitude, capillary,
-                                 inverse_density, normal_a, rise_a)
-                length = 0.5 * (length_i + length_j)
-            else:
-                d_lo, a_lo, c_lo, d_hi, a_hi, c_hi, sign = d_j, out_j, c_j, d_i, -out_i, c_i, -1.0
-                normal_a, rise_a = inertial_rise(j, i, surface_acceleration, vertices, normals,
-                                                 bottom, depth)
-                jump = mass_jump(d_j, d_i, level_j, level_i, normal_rise[j], normal_rise[i],
-                                 pressure[j], pressure[i], gravity_magnitude, capillary,
-                                 inverse_density, normal_a, rise_a)
-                length = 0.5 * (length_j + length_i)
-            s_lo, s_hi = hll_speeds(d_lo, a_lo, c_lo, d_hi, a_hi, c_hi)
-            mass_flux[e] = sign * length * hll(s_lo, s_hi, d_lo * a_lo, d_hi * a_hi, jump)
-            # the momentum flux, in i's frame and orientation: HLL; under surface tension the
-            # mass flux times its donor's velocity (the mass flux's capillary speeds would
-            # diffuse momentum into thin cells with no mass to carry it; this way a vertex's
-            # new velocity is a mean of its own and its donors')
+            normal_a, rise_a = (inertial_rise(i, j, surface_acceleration, vertices, normals,
+                                              bottom, depth) if moving else (0.0, 0.0))
+            jump = mass_jump(d_i, d_j, level_i, level_j, normal_rise[i], normal_rise[j],
+                             pressure[i], pressure[j], gravity_magnitude, capillary,
+                             inverse_density, normal_a, rise_a)
+            length = 0.5 * (length_i + length_j)
+            s_i, s_j = hll_speeds(d_i, out_i, c_i, d_j, -out_j, c_j)
+            mass = length * hll(s_i, s_j, d_i * out_i, d_j * -out_j, jump)
             tj0, tj1 = carried(edge_transforms, e, uj0, uj1)
-            if capillary > 0.0:
-                up0, up1 = (ui0, ui1) if mass_flux[e] > 0.0 else (tj0, tj1)
-                momentum_flux[e, 0] = mass_flux[e] * up0
-                momentum_flux[e, 1] = mass_flux[e] * up1
-                continue
-            qj0, qj1 = d_j * tj0, d_j * tj1
-            s_left, s_right = hll_speeds(d_i, out_i, c_i, d_j, -out_j, c_j)
-            momentum_flux[e, 0] = length * hll(s_left, s_right, d_i * ui0 * out_i,
-                                               -qj0 * out_j, qj0 - d_i * ui0)
-            momentum_flux[e, 1] = length * hll(s_left, s_right, d_i * ui1 * out_i,
-                                               -qj1 * out_j, qj1 - d_i * ui1)
+            ti0, ti1 = carried(edge_transforms, r, ui0, ui1)
+            g0, g1 = side_momentum_flux(length, mass, capillary, d_i, ui0, ui1, out_i, c_i, d_j,
+                                        tj0, tj1, out_j, c_j)
+            store_side(e, wall[e], mass, g0, g1, mass_flux, momentum_flux)
+            g0, g1 = side_momentum_flux(length, -mass, capillary, d_j, uj0, uj1, out_j, c_j, d_i,
+                                        ti0, ti1, out_i, c_i)
+            store_side(r, wall[r], -mass, g0, g1, mass_flux, momentum_flux)
 
 
 @serial_kernel

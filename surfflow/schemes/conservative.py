@@ -87,6 +87,7 @@ class ConservativeScheme:
         self.boundary_value[:] = 0.0
         for segment in self.segments:
             self.place(segment, geom, fields)
+        self.open_boundary = bool(self.boundary_kind.any())  # else F_b = G_b = 0: not computed
 
     def set_boundary(self, segment: BoundarySegment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
@@ -101,6 +102,7 @@ class ConservativeScheme:
         self.boundary_kind[v] = BOUNDARY_KINDS[segment.kind]
         self.boundary_segments[v] = open_normals
         self.boundary_value[v] = segment.value_at(0.0)
+        self.open_boundary = True
         length = np.linalg.norm(wall_normals, axis=1)
         if self.params.boundary == "outflow":
             length[:] = 0.0
@@ -144,17 +146,20 @@ class ConservativeScheme:
         limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,
                           p.min_depth, self.grad_depth, self.grad_velocity)
-        hll_edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
+        hll_edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
+                        g.neighbor_coords,
                         self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
                         self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
                         state.shoreline_wall, f.vertex_height, f.normal_rise,
-                        p.gravity_magnitude, self.surface_acceleration, g.vertices, g.normals,
+                        p.gravity_magnitude, self.surface_acceleration,
+                        self.surface_acceleration is not self.no_acceleration, g.vertices, g.normals,
                         bottom, depth, velocity, self.grad_depth,
                         self.grad_velocity, self.surface_pressure, self.sigma_over_density,
                         1.0 / p.density, p.min_depth, self.mass_flux, self.momentum_flux)
-        boundary_fluxes(self.boundary_kind, self.boundary_value, self.boundary_segments,
-                        f.vertex_height, f.normal_rise, p.gravity_magnitude, bottom, depth,
-                        velocity, p.min_depth, self.boundary_mass, self.boundary_momentum)
+        if self.open_boundary:
+            boundary_fluxes(self.boundary_kind, self.boundary_value, self.boundary_segments,
+                            f.vertex_height, f.normal_rise, p.gravity_magnitude, bottom, depth,
+                            velocity, p.min_depth, self.boundary_mass, self.boundary_momentum)
         outflow_factors(g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
                         self.boundary_mass, dt, self.outflow_factor)
         conservative_stage(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
