@@ -9,6 +9,7 @@ import numpy as np
 import polyscope as ps
 import pytest
 from scene_helpers import write_scene
+from viewer_helpers import open_viewer
 
 import surfflow as sf
 from surfflow.errors import SceneError
@@ -133,14 +134,7 @@ def test_a_bad_shore_file_names_the_table(tmp_path):
 
 @pytest.fixture(scope="module")
 def viewer(tmp_path_factory):
-    cache = tmp_path_factory.mktemp("cache")
-    scene = parse_scene(POND, cache / "pond.toml")
-    geometry = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=cache)
-    ps.init("openGL_mock")
-    ps.set_frame_tick_limit_fps_mode("ignore_limits")
-    app = RippleViewerApp(scene, geometry)
-    ps.set_user_callback(app.callback)
-    return app
+    return open_viewer(POND, tmp_path_factory.mktemp("cache"), RippleViewerApp, "pond.toml")
 
 
 def test_a_click_drops_a_drop_and_play_advances(viewer):

@@ -8,21 +8,10 @@ import numpy as np
 import polyscope as ps
 import pytest
 from scene_helpers import TINY_SCENE, write_scene
+from viewer_helpers import open_viewer
 
 from surfflow.scene.scene import parse_scene
 from surfflow.scene.scene_setup import scene_geometry, scene_mesh
-from surfflow.viewer.app import ViewerApp
-
-
-def open_viewer(text, cache):
-    """A ViewerApp on the scene ``text`` under polyscope's mock backend, called each frame tick."""
-    scene = parse_scene(text, cache / "tiny.toml")
-    geometry = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=cache)
-    ps.init("openGL_mock")
-    ps.set_frame_tick_limit_fps_mode("ignore_limits")
-    viewer = ViewerApp(scene, geometry)
-    ps.set_user_callback(viewer.callback)
-    return viewer
 
 
 @pytest.fixture(scope="module")
