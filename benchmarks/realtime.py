@@ -69,7 +69,7 @@ def run_once(example: str, until: float | None, cache_dir: str) -> dict[str, flo
         sim = runner.simulation
         writers = make_writers(Path(output), scene.output.formats, runner.geometry, scene=scene)
         sim.step()  # compile and warm up
-        droplets = time_stages(sim, ("exchange",))
+        droplets = time_stages(sim, ("exchange",)) if scene.mode == "film" else {}  # a step's stages
         dyes = timed_dyes()
         end = scene.duration if until is None else min(until, scene.duration)
         stepping = writing = 0.0
