@@ -127,3 +127,30 @@ def test_droplets_become_a_water_surface_around_their_streaks_and_the_camera_fra
     for corner in x @ shot.turn.T:
         u, v, depth = world_to_camera_view(shot.scene, shot.scene.camera, Vector(corner))
         assert 0.0 < u < 1.0 and 0.0 < v < 1.0 and depth > 0.0
+
+
+def test_a_floating_body_is_drawn_at_its_pose_and_follows_it():
+    """A box body: Blender's ``body_0`` holds its mesh at its world pose (in Blender's axes), and
+    goes to its next pose at the next frame."""
+    import surfflow as sf
+    from surfflow.io.usd import UsdSettings
+    from surfflow.scene.scene import RenderSpec
+    from surfflow.scene.usd_export import RunMesh
+
+    x = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, -1.0]])
+    mesh = RunMesh(vertices=x, normals=np.tile([0.0, 1.0, 0.0], (4, 1)), original_vertices=x,
+                   faces=np.array([[0, 1, 2], [1, 3, 2]]))
+    shot = blender.BlenderShot(mesh, UsdSettings(), RenderSpec(width=64, height=48))
+    box = sf.RigidBody.box(extents=(0.2, 0.1, 0.3), density=500.0, position=(0.5, 0.2, -0.5),
+                           orientation=(np.cos(0.3), 0.0, np.sin(0.3), 0.0))
+
+    def drawn():
+        data = bpy.data.objects["body_0"].data
+        return np.array([v.co[:] for v in data.vertices]) @ shot.turn   # back to the scene's axes
+
+    shot.show_bodies([box])
+    assert np.abs(drawn() - box.world_vertices()).max() < 1e-6
+    moved = sf.RigidBody.box(extents=(0.2, 0.1, 0.3), density=500.0, position=(0.6, 0.25, -0.4),
+                             orientation=(np.cos(0.5), np.sin(0.5), 0.0, 0.0))  # the next pose
+    shot.show_bodies([moved])
+    assert np.abs(drawn() - moved.world_vertices()).max() < 1e-6
