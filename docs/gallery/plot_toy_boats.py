@@ -2,7 +2,7 @@
 Toy boats
 =========
 
-Three wooden blocks are dropped into a tray while water is poured in: they splash, make waves,
+Three wooden blocks are dropped into a tray while a spout pours water in: they splash, make waves,
 float at their density's draft and drift on the pour's flow (floating bodies,
 :class:`surfflow.RigidBody`).
 
