@@ -18,7 +18,8 @@ parts keeps a light body on stiff liquid or ground stable at any dt the liquid t
 Added mass: the liquid a body accelerates moves with it. The mass matrix is M = diag((m + m_a)
 I, I_c (m + m_a) / m) with m_a = C_a rho V_sub, V_sub the submerged volume and C_a = 0.5 (a
 sphere's coefficient in unbounded liquid), so a body much lighter than the liquid it displaces
-keeps an inertia of at least C_a rho V_sub.
+keeps an inertia of at least C_a rho V_sub. On a shallow liquid that resolves its own squeeze
+flow under the body this counts the liquid's inertia twice (docs/guide/bodies.md, the heave).
 """
 
 from __future__ import annotations
