@@ -183,11 +183,9 @@ def test_grid_query_finds_the_first_crossing_like_brute_force():
             point = weights[k] @ V[F[triangle]]
             assert np.allclose(point, start[k] + t * (end[k] - start[k]), atol=1e-12)
     assert 20 < np.count_nonzero(hits >= 0) < 400
-    weights_one = np.empty(3)
-    assert segment_crosses_triangle(np.array([0.2, 0.2, 1.0]), np.array([0.2, 0.2, -1.0]),
-                                    np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0]),
-                                    weights_one) == 0.5
-    assert np.allclose(weights_one, [0.6, 0.2, 0.2])
+    t, u, v = segment_crosses_triangle(np.array([0.2, 0.2, 1.0]), np.array([0.2, 0.2, -1.0]),
+                                       np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0]))
+    assert t == 0.5 and np.allclose([1.0 - u - v, u, v], [0.6, 0.2, 0.2])
 
 
 def dripping_sphere(subdivisions=2):
