@@ -10,6 +10,8 @@ from runtime_cases import numba_threads
 
 import surfflow as sf
 from surfflow.particles import Droplets
+from surfflow.particles.droplets import MOST_WIDE
+from surfflow.particles.raindrops import DropSizes
 from surfflow.particles.triangle_grid import TriangleGrid, segment_crosses_triangle
 
 DOWN = (0.0, 0.0, -9.81)
@@ -181,11 +183,9 @@ def test_grid_query_finds_the_first_crossing_like_brute_force():
             point = weights[k] @ V[F[triangle]]
             assert np.allclose(point, start[k] + t * (end[k] - start[k]), atol=1e-12)
     assert 20 < np.count_nonzero(hits >= 0) < 400
-    weights_one = np.empty(3)
-    assert segment_crosses_triangle(np.array([0.2, 0.2, 1.0]), np.array([0.2, 0.2, -1.0]),
-                                    np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0]),
-                                    weights_one) == 0.5
-    assert np.allclose(weights_one, [0.6, 0.2, 0.2])
+    t, u, v = segment_crosses_triangle(np.array([0.2, 0.2, 1.0]), np.array([0.2, 0.2, -1.0]),
+                                       np.zeros(3), np.array([1.0, 0, 0]), np.array([0, 1.0, 0]))
+    assert t == 0.5 and np.allclose([1.0 - u - v, u, v], [0.6, 0.2, 0.2])
 
 
 def dripping_sphere(subdivisions=2):
@@ -258,12 +258,24 @@ def test_bad_droplet_settings_are_refused():
         sf.Simulation(geom, particles="yes")
 
 
-def test_interaction_of_drops_of_mixed_sizes_matches_all_pairs():
+def stream_among_drops(rng, n):
+    """3 % wide parcels among small drops: met through the wide list."""
+    return np.where(rng.uniform(size=n) < 0.03, 4e-7, rng.uniform(2e-10, 2e-9, n))
+
+
+def raindrops(rng, n):
+    """Marshall-Palmer sizes: a third wider than the mean volume's, so the grid coarsens."""
+    return np.pi / 6.0 * DropSizes(720.0)(rng.uniform(size=n)) ** 3
+
+
+@pytest.mark.parametrize("sizes", [stream_among_drops, raindrops])
+def test_interaction_of_drops_of_mixed_sizes_matches_all_pairs(sizes):
     """Wide particles (a stream's parcels among small drops) are met through their own list,
-    not the grid (whose cell follows the mean size): the interaction equals the all-pairs sum."""
+    not the grid (whose cell follows the mean size); where more than MOST_WIDE are wide (rain)
+    the cell doubles instead: either way the interaction equals the all-pairs sum."""
     rng = np.random.default_rng(3)
     n = 400
-    volumes = np.where(rng.uniform(size=n) < 0.03, 4e-7, rng.uniform(2e-10, 2e-9, n))
+    volumes = sizes(rng, n)
     drops = Droplets(separation=0.5, smoothing=0.1)
     drops.add(rng.uniform(0.0, 0.03, (n, 3)), rng.normal(size=(n, 3)), volumes)
     before = drops.positions.copy(), drops.velocities.copy()
@@ -282,5 +294,7 @@ def test_interaction_of_drops_of_mixed_sizes_matches_all_pairs():
     w = np.where(near, 1.0 - distance / (2.0 * contact), 0.0)
     change = 0.1 * (w[:, :, None] * (v[None, :, :] - v[:, None, :])).sum(axis=1) / (1.0 + w.sum(axis=1))[:, None]
     assert (near.sum(axis=1) > 0).sum() > n // 4  # many pairs interact, wide ones among them
+    mean_cell = 4.2 * np.cbrt(0.75 * volumes.mean() / np.pi)
+    assert (np.sum(4.0 * r > mean_cell) > MOST_WIDE) == (sizes is raindrops)
     assert np.allclose(drops.positions, x + shift, rtol=0.0, atol=1e-15)
     assert np.allclose(drops.velocities, v + shift / dt + change, rtol=1e-12, atol=1e-12)

@@ -5,6 +5,7 @@ import math
 
 import numba
 import numpy as np
+import meshio
 import pytest
 from builders import icosphere, rectangle
 from runtime_cases import numba_threads
@@ -12,6 +13,7 @@ from scene_helpers import TINY_SCENE
 
 import surfflow as sf
 from surfflow.cli import EXAMPLES_DIR
+from surfflow.io.writers import frame_fields, make_writers
 from surfflow.scene.scene import parse_scene
 from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 
@@ -184,6 +186,20 @@ def test_a_restart_in_the_middle_of_a_stream_is_bit_identical():
         for name in ("depth", "velocity", "dye"):
             assert np.array_equal(getattr(straight, name), getattr(resumed, name))
         assert straight.ledger() == resumed.ledger()
+
+
+def test_a_frame_holds_the_particles_dyes(tmp_path):
+    """The stream's parcels carry its dye 0 into the npz frame and the particles' VTU."""
+    sim = stream_on_plate()
+    sim.advance(0.1)
+    writers = make_writers(tmp_path, ("npz", "vtu"), sim.geometry)
+    for writer in writers:
+        writer.write(0, sim.time, frame_fields(sim))
+    with np.load(tmp_path / "frame_00000.npz") as frame:
+        dyes, volumes = frame["particle_dyes"], frame["particle_volumes"]
+    assert len(volumes) > 0 and dyes.shape == (len(volumes), 1) and np.all(dyes == 1.0)
+    points = meshio.read(tmp_path / "particles_00000.vtu")
+    assert np.array_equal(np.reshape(points.point_data["dye"], (-1, 1)), dyes)
 
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")

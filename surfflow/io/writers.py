@@ -16,7 +16,8 @@
 ``vertices``       (n, 3)       the smoothed positions now, when the surface moves (SPEC §9)
 ``normals``        (n, 3)       their normals, when the surface moves
 ``particle_*``     (p, 3), (p,)  ``particle_positions``, ``particle_velocities``,
-                                ``particle_volumes`` of the droplets, when the run has them
+                                ``particle_volumes`` of the droplets, when the run has them,
+                  (p, k)        and ``particle_dyes``, their dye concentrations, with k > 0 dyes
 =================  ===========  ==========================================================
 
 A ripple run (``surfflow.Ripples``) writes ``height`` and ``height_rate`` (n,) with ``depth``,
@@ -55,10 +56,14 @@ BODY_PVD_NAME = "bodies.pvd"
 
 
 def particle_fields(particles) -> dict[str, np.ndarray]:
-    """Copies of a droplet system's positions (p, 3), velocities (p, 3), volumes (p,)."""
-    return {PARTICLE_PREFIX + "positions": np.array(particles.positions, dtype=np.float64),
-            PARTICLE_PREFIX + "velocities": np.array(particles.velocities, dtype=np.float64),
-            PARTICLE_PREFIX + "volumes": np.array(particles.volumes, dtype=np.float64)}
+    """Copies of a droplet system's positions (p, 3), velocities (p, 3), volumes (p,) and,
+    when it carries k > 0 dyes, their concentrations (p, k)."""
+    fields = {PARTICLE_PREFIX + "positions": np.array(particles.positions, dtype=np.float64),
+              PARTICLE_PREFIX + "velocities": np.array(particles.velocities, dtype=np.float64),
+              PARTICLE_PREFIX + "volumes": np.array(particles.volumes, dtype=np.float64)}
+    if particles.n_dyes > 0:
+        fields[PARTICLE_PREFIX + "dyes"] = np.array(particles.dyes, dtype=np.float64)
+    return fields
 
 
 def frame_fields(sim) -> dict[str, np.ndarray]:
@@ -198,8 +203,8 @@ class VtuSeriesWriter:
 
 class ParticleVtuSeriesWriter(VtuSeriesWriter):
     """Writes the droplets of each frame as ``particles_NNNNN.vtu`` (vertex cells, point data
-    velocity, volume and radius, in Float64: they are few) and keeps ``particles.pvd``; frames
-    without them are skipped."""
+    velocity, volume, radius and, with dyes, dye (p, k), in Float64: they are few) and keeps
+    ``particles.pvd``; frames without them are skipped."""
 
     index_name = PARTICLE_PVD_NAME
 
@@ -209,9 +214,11 @@ class ParticleVtuSeriesWriter(VtuSeriesWriter):
         path = self.directory / f"particles_{frame:05d}.vtu"
         positions = fields[PARTICLE_PREFIX + "positions"]
         volumes = fields[PARTICLE_PREFIX + "volumes"]
-        write_vtu(path, positions, vertex_cells(len(positions)), {
-            "velocity": fields[PARTICLE_PREFIX + "velocities"], "volume": volumes,
-            "radius": np.cbrt(0.75 * volumes / np.pi)}, real=np.float64)
+        point_data = {"velocity": fields[PARTICLE_PREFIX + "velocities"], "volume": volumes,
+                      "radius": np.cbrt(0.75 * volumes / np.pi)}
+        if PARTICLE_PREFIX + "dyes" in fields:
+            point_data["dye"] = fields[PARTICLE_PREFIX + "dyes"]
+        write_vtu(path, positions, vertex_cells(len(positions)), point_data, real=np.float64)
         self.entries.append((float(time), path.name))
         self._write_index()
         return path

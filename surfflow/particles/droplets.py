@@ -30,6 +30,9 @@ from .dynamics import (apply_interaction, build_buckets, compact, fly, interact,
                        mark_removed, merge_pairs, particle_radii, sphere_radius)
 
 WATER_DROP_VOLUME = 5e-8  # m^3: a pendant water drop detaches at ~0.05 mL (Tate's law)
+MOST_WIDE = 27
+"""the most particles the interaction lists apart from its grid: each costs every particle a
+pair test, where the grid costs it 27 cells; past that the cell doubles (``dynamics.py``)."""
 
 
 class Droplets:
@@ -217,10 +220,13 @@ class Droplets:
         if n < 2 or (self.separation == 0.0 and self.smoothing == 0.0):
             return
         cell = 4.2 * float(sphere_radius(self.volumes.mean()))
-        build_buckets(self._positions, n, cell, self._table_mask, self._bucket,
-                      self._bucket_start, self._sorted)
         particle_radii(self._volumes, n, self._radius)
         n_wide = list_wide(self._radius, n, cell, self._wide)
+        while n_wide > MOST_WIDE:  # wide sizes are common (rain): a coarser grid holds them
+            cell *= 2.0
+            n_wide = list_wide(self._radius, n, cell, self._wide)
+        build_buckets(self._positions, n, cell, self._table_mask, self._bucket,
+                      self._bucket_start, self._sorted)
         interact(self._positions, self._velocities, self._radius, n, cell, self._table_mask,
                  self._bucket_start, self._sorted, self._wide, n_wide, self.separation,
                  self.smoothing, self._shift, self._velocity_change)

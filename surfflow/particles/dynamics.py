@@ -24,7 +24,11 @@ two such particles interact only within neighbouring cells; the few wider ones (
 parcels beside raindrops, film parcels beside drops) are listed apart and every particle meets
 them through the list, and a wide particle searches as many cells as it reaches. (A cell of 4
 r_max made one 6 mm parcel among 100,000 1 mm drops cost seconds per step: thousands of drops
-per cell.)
+per cell.) Where wide ones are common (Marshall-Palmer rain: a third of the drops are wider
+than the mean volume's), the list would cost every particle a pair test per wide one, n^2 / 3
+in all; past ``Droplets``' MOST_WIDE of them the cell doubles until no more are wider. The cell
+changes the order of the sums, never which pairs interact: i searches the cells within
+2 r_i + cell / 2 of it, and a narrow j (4 r_j <= cell) interacts within 2 (r_i + r_j) of it.
 """
 
 import math

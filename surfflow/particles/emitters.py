@@ -144,13 +144,17 @@ class Nozzle:
         self.share = max(1, droplets.max_particles // BUDGET_SHARE)
         self.drop_volume = droplets.max_volume
 
-    def parcels(self, first: int, count: int, a: float, b: float):
-        """``count`` parcels from index ``first``: (indices (c,), volumes (c,), release points
-        (c, 3), velocities (c, 3))."""
+    def mean_parcel_volume(self, a: float, b: float) -> float:
+        """The volume (m^3) of the parcels leaving over [a, b] (all alike)."""
         rate = self.rate_at(0.5 * (a + b))
         volume = (math.pi / 6.0 * self.parcel_diameter(rate) ** 3 if self.speed > 0.0 and rate > 0.0
                   else self.drop_volume)
-        volume = max(volume, rate * self.fall_time / self.share)
+        return max(volume, rate * self.fall_time / self.share)
+
+    def parcels(self, first: int, count: int, a: float, b: float):
+        """``count`` parcels from index ``first``: (indices (c,), volumes (c,), release points
+        (c, 3), velocities (c, 3))."""
+        volume = self.mean_parcel_volume(a, b)
         index = np.arange(first, first + count, dtype=np.int64)
         disc = self.radius * disc_pattern(index)
         points = self.position + disc @ self.across
@@ -222,6 +226,10 @@ class Rain:
         in_flight = self.delivered(0.0, time) / self.sizes.mean_volume
         self.drops_per_particle = max(1, math.ceil(in_flight / max(1, droplets.max_particles
                                                                    // BUDGET_SHARE)))
+
+    def mean_parcel_volume(self, a: float, b: float) -> float:
+        """The mean volume (m^3) of its particles: drops_per_particle mean drops."""
+        return self.drops_per_particle * self.sizes.mean_volume
 
     def parcels(self, first: int, count: int, a: float, b: float):
         """``count`` drops (or parcels) from candidate index ``first`` (candidates off the

@@ -21,6 +21,7 @@ the same. ``disc_pattern`` does the same on a disc for the nozzles (R2, x^3 = x 
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -31,13 +32,19 @@ TABLE_SIZE = 2048
 MARSHALL_PALMER_SLOPE = 4.1e3  # 1/m at 1 mm/h: Lambda = 4.1 R^-0.21 mm^-1
 
 
-def low_discrepancy(index: np.ndarray, dimensions: int) -> np.ndarray:
-    """The R_d sequence at the (k,) int64 ``index``: (k, dimensions) in [0, 1)."""
+@functools.cache
+def sequence_steps(dimensions: int) -> np.ndarray:
+    """The R_d sequence's steps alpha_j = phi^-j, j = 1 .. d (d,), computed once per d."""
     phi = 2.0
     for _ in range(64):  # fixed point of phi = (1 + phi)^(1 / (d + 1))
         phi = (1.0 + phi) ** (1.0 / (dimensions + 1))
-    alpha = phi ** -np.arange(1, dimensions + 1)
-    return np.mod(0.5 + np.multiply.outer(index.astype(np.float64), alpha), 1.0)
+    return phi ** -np.arange(1, dimensions + 1)
+
+
+def low_discrepancy(index: np.ndarray, dimensions: int) -> np.ndarray:
+    """The R_d sequence at the (k,) int64 ``index``: (k, dimensions) in [0, 1)."""
+    return np.mod(0.5 + np.multiply.outer(index.astype(np.float64), sequence_steps(dimensions)),
+                  1.0)
 
 
 def disc_pattern(index: np.ndarray) -> np.ndarray:

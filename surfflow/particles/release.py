@@ -152,8 +152,9 @@ def first_path_length(droplets) -> float:
 
 
 def whole_parcels(emitter, available: float, a: float, b: float):
-    """The emitter's next parcels that ``available`` m^3 fills completely."""
-    count = max(1, int(available / emitter.parcels(emitter.released, 1, a, b)[1][0]) + 1)
+    """The emitter's next parcels that ``available`` m^3 fills completely: drawn twice as many
+    as their mean volume says (and two more), so that one draw nearly always holds them."""
+    count = 2 * int(available / emitter.mean_parcel_volume(a, b)) + 2
     while True:
         index, volumes, points, velocities = emitter.parcels(emitter.released, count, a, b)
         whole = int(np.searchsorted(np.cumsum(volumes), available, side="right"))

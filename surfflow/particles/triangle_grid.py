@@ -122,64 +122,66 @@ def fill_triangle_cells(vertices, faces, origin, cell, shape, cell_start, cell_t
 
 
 @serial_kernel
-def segment_crosses_triangle(p0, p1, a, b, c, weights):
-    """Moller-Trumbore: the parameter t in [0, 1] where p0 + t (p1 - p0) crosses the triangle
-    (a, b, c) (each (3,)), writing the barycentric weights of the point to weights (3,); -1 if
-    it misses. Scalar arithmetic only (no temporary arrays)."""
+def axis_cells(a, b, origin, cell, size):
+    """The cells [first, last] of one axis (``size`` of them, from ``origin``, ``cell`` wide)
+    that the interval between a and b covers, clipped: first > last when it misses them."""
+    first = int(np.floor((min(a, b) - origin) / cell))
+    last = int(np.floor((max(a, b) - origin) / cell))
+    return max(first, 0), min(last, size - 1)
+
+
+@serial_kernel
+def segment_crosses_triangle(p0, p1, a, b, c):
+    """Moller-Trumbore: (t, u, v), the parameter t in [0, 1] where p0 + t (p1 - p0) crosses the
+    triangle (a, b, c) (each (3,)) and the point's barycentric weights (1 - u - v, u, v);
+    t = -1 if it misses. Scalar arithmetic only (no temporary arrays)."""
     dx, dy, dz = p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]
     e1x, e1y, e1z = b[0] - a[0], b[1] - a[1], b[2] - a[2]
     e2x, e2y, e2z = c[0] - a[0], c[1] - a[1], c[2] - a[2]
     hx, hy, hz = dy * e2z - dz * e2y, dz * e2x - dx * e2z, dx * e2y - dy * e2x  # d x e2
     det = e1x * hx + e1y * hy + e1z * hz
     if abs(det) < PARALLEL_EPSILON:
-        return -1.0
+        return -1.0, 0.0, 0.0
     sx, sy, sz = p0[0] - a[0], p0[1] - a[1], p0[2] - a[2]
     u = (sx * hx + sy * hy + sz * hz) / det
     if u < 0.0 or u > 1.0:
-        return -1.0
+        return -1.0, 0.0, 0.0
     qx, qy, qz = sy * e1z - sz * e1y, sz * e1x - sx * e1z, sx * e1y - sy * e1x  # s x e1
     v = (dx * qx + dy * qy + dz * qz) / det
     if v < 0.0 or u + v > 1.0:
-        return -1.0
+        return -1.0, 0.0, 0.0
     t = (e2x * qx + e2y * qy + e2z * qz) / det
     if t < 0.0 or t > 1.0:
-        return -1.0
-    weights[0] = 1.0 - u - v
-    weights[1] = u
-    weights[2] = v
-    return t
+        return -1.0, 0.0, 0.0
+    return t, u, v
 
 
 @parallel_kernel
 def first_crossings(start, end, vertices, faces, origin, cell, shape, cell_start, cell_triangles,
                     hit_triangle, hit_weights):
-    """See :meth:`TriangleGrid.first_hits`; one particle per iteration."""
+    """See :meth:`TriangleGrid.first_hits`; one particle per iteration, no allocation in it
+    (a falling drop's path covers one or two cells: allocating cost more than their tests)."""
     for k in numba.prange(start.shape[0]):
         p0 = start[k]
         p1 = end[k]
-        low = np.minimum(p0, p1)
-        high = np.maximum(p0, p1)
-        span = np.empty(6, dtype=np.int64)
-        weights = np.empty(3)  # per particle, not per triangle
+        x0, x1 = axis_cells(p0[0], p1[0], origin[0], cell, shape[0])
+        y0, y1 = axis_cells(p0[1], p1[1], origin[1], cell, shape[1])
+        z0, z1 = axis_cells(p0[2], p1[2], origin[2], cell, shape[2])
         best_t = 2.0
         best = -1
-        hit_triangle[k] = -1
-        if not cell_range(low, high, origin, cell, shape, span):
-            continue
-        for x in range(span[0], span[3] + 1):
-            for y in range(span[1], span[4] + 1):
-                for z in range(span[2], span[5] + 1):
+        for x in range(x0, x1 + 1):
+            for y in range(y0, y1 + 1):
+                for z in range(z0, z1 + 1):
                     c = (x * shape[1] + y) * shape[2] + z
                     for entry in range(cell_start[c], cell_start[c + 1]):
                         f = cell_triangles[entry]
                         face = faces[f]
-                        t = segment_crosses_triangle(p0, p1, vertices[face[0]],
-                                                     vertices[face[1]], vertices[face[2]],
-                                                     weights)
+                        t, u, v = segment_crosses_triangle(p0, p1, vertices[face[0]],
+                                                           vertices[face[1]], vertices[face[2]])
                         if t >= 0.0 and (t < best_t or (t == best_t and f < best)):
                             best_t = t
                             best = f
-                            hit_weights[k, 0] = weights[0]
-                            hit_weights[k, 1] = weights[1]
-                            hit_weights[k, 2] = weights[2]
+                            hit_weights[k, 0] = 1.0 - u - v
+                            hit_weights[k, 1] = u
+                            hit_weights[k, 2] = v
         hit_triangle[k] = best
