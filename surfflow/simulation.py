@@ -148,10 +148,16 @@ class Simulation(SurfaceModel):
         coupling = self.term("bodies")
         if coupling is None:
             coupling = self.add_term(BodyCoupling(self.geometry, self.params))
-            if hasattr(self.particles, "colliders"):   # droplets hit the bodies
-                self.particles.colliders.append(coupling.collide)
+            self._droplets_hit_bodies()
         coupling.add(body)
         return body
+
+    def _droplets_hit_bodies(self) -> None:
+        """Let the droplets collide with the bodies, whichever of the two came first."""
+        bodies = self.term("bodies")
+        colliders = getattr(self.particles, "colliders", None)
+        if bodies is not None and colliders is not None and bodies.collide not in colliders:
+            colliders.append(bodies.collide)
 
     @property
     def bodies(self) -> list:
@@ -241,6 +247,7 @@ class Simulation(SurfaceModel):
     def _add_droplets(self, droplets) -> None:
         self.particles = droplets
         self.add_term(ParticleCoupling(self.geometry, self.params, droplets, self.n_dyes))
+        self._droplets_hit_bodies()
 
     # ---- diagnostics --------------------------------------------------------------------------
 

@@ -234,6 +234,23 @@ def test_droplets_hit_a_body_instead_of_passing_through():
     assert sim.particles.positions[0, 2] >= box.position[2] + 0.01 - 1e-12   # on the top face
 
 
+def test_droplets_added_after_a_body_hit_it_too():
+    """A body first, then a spout (which brings the default droplets): the droplets still meet
+    the body."""
+    sim = pool(cells=12, depth=0.0)
+    box = sim.add_body(sf.RigidBody.box(extents=(0.1, 0.1, 0.02), density=500.0,
+                                        position=(0.0, 0.0, 0.011), kinematic=lambda t: (
+                                            (0.0, 0.0, 0.011), None)))
+    sim.add_emitter(sf.Nozzle(position=(0.2, 0.2, 0.3), direction=(0.0, 0.0, -1.0), speed=0.0,
+                              radius=0.005, rate=1e-6, start=10.0))
+    drops = sim.particles
+    drops.separation = drops.smoothing = 0.0
+    drops.add([[0.0, 0.0, 0.05]], [[0.0, 0.0, -1.0]], [1e-9])
+    for _ in range(40):
+        drops.step(0.002)
+    assert drops.positions[0, 2] >= box.position[2] + 0.01 - 1e-12   # on the top face
+
+
 def test_a_box_on_ripples_floats_at_its_draft_and_keeps_the_volume():
     V, F = rectangle(-0.25, 0.25, -0.25, 0.25, 40, 40, jitter=0.2)    # 1.25 cm cells
     geom = sf.precompute(sf.load_mesh((V, F)), feature_size=0)
