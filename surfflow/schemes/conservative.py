@@ -140,8 +140,10 @@ class ConservativeScheme:
         self.term_acceleration.fill(0.0)
         for accelerate, target in self.accelerations:
             accelerate(g, f, state, bottom, depth, velocity, target)
-        if len(self.pressures) > 1:
-            np.sum(self.pressures, axis=0, out=self.summed_pressure)
+        if len(self.pressures) > 1:                 # summed in place: no (k, n) temporary
+            np.copyto(self.summed_pressure, self.pressures[0])
+            for pressure in self.pressures[1:]:
+                self.summed_pressure += pressure
         self.find_walls(g, f, bottom, depth, state.shoreline_wall)
         limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,
