@@ -31,7 +31,9 @@ NICE = 5  # the writer's niceness above the process's: it writes in the step's i
 
 
 class FrameWriterThread:
-    """Runs ``writers`` (each with ``write(frame, time, fields) -> path or None``) on a thread.
+    """Runs ``writers`` (each with ``write(frame, time, fields) -> path or None``, and
+    optionally ``written_once``: files written before the first frame, and ``close()``) on a
+    thread.
 
     directory: the output folder, for the messages and :meth:`summary`.
     """
@@ -40,7 +42,9 @@ class FrameWriterThread:
         self.writers, self.directory = list(writers), Path(directory)
         self.queue: queue.Queue = queue.Queue(maxsize=max_pending)
         self.error: OutputError | None = None
-        self.files: dict[Path, int] = {}
+        self.files: dict[Path, int] = {Path(path): Path(path).stat().st_size  # e.g. mesh.npz
+                                       for writer in self.writers
+                                       for path in getattr(writer, "written_once", ())}
         self.frames = 0
         self.blocked = self.busy = 0.0  # s the step's thread waited; s of the writer's CPU
         self.thread = threading.Thread(target=self._work, name="surfflow-writer", daemon=True)
@@ -73,6 +77,10 @@ class FrameWriterThread:
             self.queue.put(STOP)
             self.thread.join()
             self.blocked += time.perf_counter() - start
+            for writer in self.writers:
+                if hasattr(writer, "close"):
+                    writer.close()
+            self.files = {path: path.stat().st_size for path in self.files if path.is_file()}
         if raise_error:
             self._raise()
 

@@ -53,6 +53,8 @@ PARTICLE_PVD_NAME = "particles.pvd"
 PARTICLE_PREFIX = "particle_"
 BODY_PREFIX = "body_"
 BODY_PVD_NAME = "bodies.pvd"
+FLOAT32_FIELDS = frozenset({"velocity", "free_surface", "bottom", "dye"})  # in the npz frames
+MESH_NAME = "mesh.npz"
 
 
 def particle_fields(particles) -> dict[str, np.ndarray]:
@@ -103,6 +105,30 @@ def body_fields(bodies) -> dict[str, np.ndarray]:
             BODY_PREFIX + "orientation": np.array([b.orientation for b in bodies]).reshape(-1, 4)}
 
 
+def mesh_point_data(fields: dict, rest) -> tuple[dict, object, object]:
+    """The surface's part of a frame for a ParaView file: ({name: field} but the droplets',
+    the bodies' and the moving surface's, points (n, 3), normals (n, 3)); the points and
+    normals are ``rest``'s (a geometry, or a dict of them) when the surface does not move."""
+    point_data = {name: values for name, values in fields.items()
+                  if name not in ("vertices", "normals")
+                  and not name.startswith((PARTICLE_PREFIX, BODY_PREFIX))}
+    rest = rest if isinstance(rest, dict) else {"vertices": rest.vertices, "normals": rest.normals}
+    return point_data, fields.get("vertices", rest["vertices"]), fields.get("normals", rest["normals"])
+
+
+def particle_point_data(fields: dict) -> tuple[np.ndarray, dict]:
+    """The droplets of a frame for a ParaView file: positions (p, 3) and point data
+    {"velocity": (p, 3), "volume": (p,), "radius": (p,), "dye": (p, k) with dyes}; none
+    (p = 0) in a frame without them."""
+    positions = fields.get(PARTICLE_PREFIX + "positions", np.zeros((0, 3)))
+    volumes = fields.get(PARTICLE_PREFIX + "volumes", np.zeros(0))
+    point_data = {"velocity": fields.get(PARTICLE_PREFIX + "velocities", np.zeros((0, 3))),
+                  "volume": volumes, "radius": np.cbrt(0.75 * np.asarray(volumes) / np.pi)}
+    if PARTICLE_PREFIX + "dyes" in fields:
+        point_data["dye"] = fields[PARTICLE_PREFIX + "dyes"]
+    return positions, point_data
+
+
 def posed(mesh, position: np.ndarray, orientation: np.ndarray) -> np.ndarray:
     """(v, 3) a body's mesh vertices (in its frame) at the pose (3,), quaternion (w, x, y, z)."""
     w, x, y, z = orientation
@@ -133,22 +159,49 @@ def save_npz(path: str | os.PathLike, arrays: dict, stored=frozenset()) -> dict[
 
 class NpzFrameWriter:
     """Writes ``mesh.npz`` once and one compressed ``frame_NNNNN.npz`` per frame (a field that
-    did not deflate below ``STORE_ABOVE`` of its size is stored from the next frame on)."""
+    did not deflate below ``STORE_ABOVE`` of its size is stored from the next frame on).
+
+    ``mesh.npz`` holds the surface and its ``bottom`` at rest; a frame whose bottom equals that
+    one (every frame of a run without dissolution) leaves it out, and :func:`read_frame` puts
+    it back. The fields in ``FLOAT32_FIELDS`` are stored as float32, the others as given.
+    """
 
     def __init__(self, directory: str | os.PathLike, geometry):
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.stored: set[str] = set()
-        save_npz(self.directory / "mesh.npz", {
+        self.bottom = getattr(geometry, "bottom", None)
+        rest = {} if self.bottom is None else {"bottom": self.bottom}
+        self.written_once = [self.directory / MESH_NAME]
+        save_npz(self.directory / MESH_NAME, {
             "vertices": geometry.vertices, "faces": geometry.faces, "normals": geometry.normals,
-            "dual_areas": geometry.dual_areas, "original_vertices": geometry.original_vertices})
+            "dual_areas": geometry.dual_areas, "original_vertices": geometry.original_vertices,
+            **rest})
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".npz")
+        fields = {name: np.asarray(values, dtype=np.float32) if name in FLOAT32_FIELDS else values
+                  for name, values in fields.items()
+                  if not (name == "bottom" and self.bottom is not None
+                          and np.array_equal(values, self.bottom))}
         ratios = save_npz(path, {"time": np.float64(time), "frame": np.int64(frame), **fields},
                           self.stored)
         self.stored |= {name for name, ratio in ratios.items() if ratio > STORE_ABOVE}
         return path
+
+
+def read_frame(path: str | os.PathLike) -> tuple[int, float, dict[str, np.ndarray]]:
+    """The frame number, time (s) and fields of a ``frame_NNNNN.npz`` as written, with its
+    ``bottom`` from the ``mesh.npz`` beside it when the frame leaves it out."""
+    path = Path(path)
+    with np.load(path, allow_pickle=False) as data:
+        fields = {name: data[name] for name in data.files if name not in ("time", "frame")}
+        frame, time = int(data["frame"]), float(data["time"])
+    if "bottom" not in fields and (path.parent / MESH_NAME).is_file():
+        with np.load(path.parent / MESH_NAME, allow_pickle=False) as mesh:
+            if "bottom" in mesh.files:
+                fields["bottom"] = mesh["bottom"].astype(np.float32)
+    return frame, time, fields
 
 
 class VtuSeriesWriter:
@@ -171,12 +224,10 @@ class VtuSeriesWriter:
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".vtu")
-        point_data = {name: self._compress(name, values) for name, values in fields.items()
-                      if name not in ("vertices", "normals")
-                      and not name.startswith((PARTICLE_PREFIX, BODY_PREFIX))}
-        point_data["normal"] = self._compress("normal", fields.get("normals", self.rest["normals"]))
-        points = self._compress("points", fields.get("vertices", self.rest["vertices"]))
-        write_vtu(path, points, self.cells, point_data)
+        values, points, normals = mesh_point_data(fields, self.rest)
+        point_data = {name: self._compress(name, field) for name, field in values.items()}
+        point_data["normal"] = self._compress("normal", normals)
+        write_vtu(path, self._compress("points", points), self.cells, point_data)
         self.entries.append((float(time), path.name))
         self._write_index()
         return path
@@ -212,12 +263,7 @@ class ParticleVtuSeriesWriter(VtuSeriesWriter):
         if PARTICLE_PREFIX + "positions" not in fields:
             return None
         path = self.directory / f"particles_{frame:05d}.vtu"
-        positions = fields[PARTICLE_PREFIX + "positions"]
-        volumes = fields[PARTICLE_PREFIX + "volumes"]
-        point_data = {"velocity": fields[PARTICLE_PREFIX + "velocities"], "volume": volumes,
-                      "radius": np.cbrt(0.75 * volumes / np.pi)}
-        if PARTICLE_PREFIX + "dyes" in fields:
-            point_data["dye"] = fields[PARTICLE_PREFIX + "dyes"]
+        positions, point_data = particle_point_data(fields)
         write_vtu(path, positions, vertex_cells(len(positions)), point_data, real=np.float64)
         self.entries.append((float(time), path.name))
         self._write_index()
@@ -261,8 +307,9 @@ def read_pvd(path: str | os.PathLike) -> list[tuple[float, str]]:
 
 def make_writers(directory: str | os.PathLike, formats, geometry, first_frame: int = 0,
                  scene=None) -> list:
-    """One writer per requested format ("npz", "vtu", "usd"), all writing into ``directory``;
-    the USD stage takes its frame rate, up axis and colours from ``scene`` when given."""
+    """The writers of the requested formats ("npz", "vtu", "vtkhdf", "usd"), all writing into
+    ``directory`` (the bodies go to a VTU series in either ParaView format); the USD stage
+    takes its frame rate, up axis and colours from ``scene`` when given."""
     writers = []
     if "npz" in formats:
         writers.append(NpzFrameWriter(directory, geometry))
@@ -270,8 +317,12 @@ def make_writers(directory: str | os.PathLike, formats, geometry, first_frame: i
     if "vtu" in formats:
         writers.append(VtuSeriesWriter(directory, geometry, first_frame))
         writers.append(ParticleVtuSeriesWriter(directory, geometry, first_frame))
-        if body_meshes:
-            writers.append(BodyVtuSeriesWriter(directory, geometry, body_meshes, first_frame))
+    if "vtkhdf" in formats:
+        from .vtkhdf import ParticleVtkHdfWriter, SurfaceVtkHdfWriter
+        writers.append(SurfaceVtkHdfWriter(directory, geometry, first_frame))
+        writers.append(ParticleVtkHdfWriter(directory, first_frame))
+    if body_meshes and {"vtu", "vtkhdf"} & set(formats):
+        writers.append(BodyVtuSeriesWriter(directory, geometry, body_meshes, first_frame))
     if "usd" in formats:
         from .usd import UsdSettings, UsdWriter
         settings = UsdSettings.from_scene(scene) if scene is not None else None

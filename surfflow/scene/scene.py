@@ -126,7 +126,7 @@ class OutputSpec:
     """Where frames go (default ``output/<scene name>``) and in which formats."""
 
     directory: Path = Path("output")
-    formats: tuple = ("npz", "vtu")
+    formats: tuple = ("npz", "vtkhdf")
     checkpoint_every: int = 0
     """frames between checkpoints; 0 writes one only at the end or on Ctrl-C."""
 
@@ -255,7 +255,7 @@ def load_scene(path: str | os.PathLike) -> Scene:
     >>> from surfflow.cli import EXAMPLES_DIR
     >>> scene = sf.load_scene(EXAMPLES_DIR / "paint_grooves.toml")
     >>> scene.duration, scene.fps, scene.output.formats
-    (4.0, 25.0, ('npz', 'vtu'))
+    (4.0, 25.0, ('npz', 'vtkhdf'))
     """
     path = Path(path)
     return parse_scene(read_text(path, "scene"), path)

@@ -18,7 +18,7 @@ from .presets import LIQUID_PRESETS
 
 SOURCE_KINDS = ("pour", "rain", "sink")
 FRICTION_TENSOR_SOURCES = ("features", "isotropic", "field", "file")
-OUTPUT_FORMATS = ("npz", "vtu", "usd")
+OUTPUT_FORMATS = ("npz", "vtu", "vtkhdf", "usd")
 COLOR_MODES = ("depth", "dye", "liquid")
 RENDER_ENGINES = ("polyscope", "blender")
 DROPLET_ENGINES = ("embedded", "splishsplash")

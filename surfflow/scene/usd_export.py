@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import CacheError
 from ..io.usd import UsdSettings, UsdWriter
+from ..io.writers import read_frame
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,5 @@ def export_run(run_dir: str | os.PathLike, output: str | os.PathLike, scene=None
     writer = UsdWriter(output.parent, geometry, run_settings(run_dir, files, scene),
                        file_name=output.name)
     for path in progress(files) if progress else files:
-        with np.load(path) as data:
-            fields = {key: data[key] for key in data.files if key not in ("time", "frame")}
-            writer.write(int(data["frame"]), float(data["time"]), fields)
+        writer.write(*read_frame(path))
     return writer.path
