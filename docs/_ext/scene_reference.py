@@ -80,8 +80,10 @@ KEY_TEXT = {
     ("soluble_layer", "radius"): "radius of the ball that holds the layer (m)",
     ("soluble_layer", "file"): "an .npy of n layer thicknesses (m), relative to the scene file",
     ("output", "directory"): "the output folder, relative to the working directory",
-    ("output", "formats"): "the frame formats: `npz` (numpy arrays), `vtu` (ParaView, with a .pvd "
-                           "index) and `usd` (one `run.usdc` stage; the extra `usd`)",
+    ("output", "formats"): "the frame formats: `npz` (numpy arrays), `vtkhdf` (ParaView: one "
+                           "`frames.vtkhdf` time series, the mesh stored once), `vtu` (ParaView, "
+                           "a file a frame with a .pvd index) and `usd` (one `run.usdc` stage; the "
+                           "extra `usd`)",
     ("output", "checkpoint_every"): "write `checkpoint.npz` every this many frames (0: only at the end)",
     ("droplets", "engine"): "`embedded` (numba particles) or `splishsplash` (SPH; the extra `sph`)",
     ("droplets", "floor"): "height along -gravity (m) below which particles are lost (default: none)",
