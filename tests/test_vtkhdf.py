@@ -17,6 +17,7 @@ import surfflow as sf
 from surfflow.io.vtkhdf import FRAMES_NAME, PARTICLES_NAME, read_step
 from surfflow.io.writer_thread import FrameWriterThread
 from surfflow.io.writers import frame_fields, make_writers
+from surfflow.scene.describe import describe_file
 from surfflow.scene.scene import parse_scene
 from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 
@@ -59,6 +60,14 @@ def test_surface_steps_read_back_as_written(run):
             assert data[name].dtype == np.float32, name
             assert np.array_equal(data[name], fields[name].astype(np.float32)), (step, name)
     assert not np.array_equal(frames[0][1]["depth"], frames[2][1]["depth"])
+
+
+def test_surfflow_info_describes_the_series(run):
+    directory, geometry, _ = run
+    described = describe_file(directory / FRAMES_NAME)
+    assert described["type"] == "VTKHDF time series (UnstructuredGrid)" and described["steps"] == 3
+    assert described["points"] == geometry.n_vertices and "free_surface" in described["fields"]
+    assert describe_file(directory / PARTICLES_NAME)["points"] == max(DROPLET_COUNTS)
 
 
 def test_what_does_not_change_is_stored_once(run):

@@ -287,3 +287,16 @@ def read_step(path: str | os.PathLike, step: int) -> tuple[float, np.ndarray, di
             first = int(offsets[step])
             data[name] = root["PointData"][name][first:first + n]
         return float(steps["Values"][step]), root["Points"][start:start + n], data
+
+
+def describe_vtkhdf(path: str | os.PathLike) -> dict:
+    """What ``surfflow info`` says of a VTKHDF time series: its kind, steps, times, points (the
+    most in a step) and point data."""
+    with h5py.File(path, "r") as file:
+        root = file["VTKHDF"]
+        times = root["Steps"]["Values"][:]
+        counts = root["NumberOfPoints"][:]
+        return {"type": f"VTKHDF time series ({root.attrs['Type'].decode()})", "steps": len(times),
+                "time": f"{times.min():.6g} to {times.max():.6g} s" if len(times) else "none",
+                "points": int(counts.max()) if len(counts) else 0,
+                "fields": ", ".join(sorted(root["PointData"]))}

@@ -28,6 +28,9 @@ def describe_file(path: str | os.PathLike) -> dict[str, str]:
         return _describe_pvd(path)
     if suffix == ".vtu":
         return _describe_vtu(path)
+    if suffix == ".vtkhdf":
+        from ..io.vtkhdf import describe_vtkhdf
+        return describe_vtkhdf(path)
     if suffix in (".usd", ".usda", ".usdc"):
         from ..io.usd import describe_stage
         return describe_stage(path)
