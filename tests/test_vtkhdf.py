@@ -154,6 +154,22 @@ def test_a_killed_run_leaves_a_readable_file(tmp_path):
         assert time == pytest.approx(0.1 * step) and np.all(data["depth"] == step)
 
 
+def test_a_moving_surface_writes_its_points_each_frame(tmp_path):
+    geometry = plane()
+    writer = make_writers(tmp_path, ["vtkhdf"], geometry)[0]
+    for frame in range(3):
+        moved = geometry.vertices + [0.0, 0.0, 0.1 * frame]
+        writer.write(frame, 0.1 * frame, {"depth": np.zeros(16), "vertices": moved,
+                                          "normals": geometry.normals})
+    writer.close()
+    for step in range(3):
+        _, points, data = read_step(tmp_path / FRAMES_NAME, step)
+        assert np.array_equal(points, (geometry.vertices + [0.0, 0.0, 0.1 * step]).astype(np.float32))
+        assert set(data) == {"depth", "normal"}
+    with h5py.File(tmp_path / FRAMES_NAME) as file:
+        assert list(file["VTKHDF/Steps/PointOffsets"]) == [0, 16, 32]
+
+
 def test_a_resumed_run_keeps_the_steps_before_it(tmp_path):
     geometry = plane()
     first = make_writers(tmp_path, ["vtkhdf"], geometry)[0]

@@ -15,8 +15,9 @@ The fields are stored as the VTU frames hold them (:mod:`surfflow.io.writers`): 
 point data in Float32 (a frame is for looking at: the npz frames keep what must be exact),
 indices as Int64. Every dataset is chunked (one chunk per step on the surface) and deflated at
 level 1 after HDF5's byte shuffle. After every frame the file is flushed, so a run that stops,
-even killed, leaves a file that reads with every frame so far; a resumed run (``first_frame``)
-keeps the steps before it and writes on.
+even killed between two frames' writes, leaves a file that reads with every frame so far (HDF5
+keeps no journal: a kill in the midst of a write can leave it unreadable); a resumed run
+(``first_frame``) keeps the steps before it and writes on.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
+from .point_data import PARTICLE_PREFIX, mesh_point_data, particle_point_data
 from .vtu import LEVEL, VTK_TRIANGLE
 
 FRAMES_NAME = "frames.vtkhdf"
@@ -68,9 +70,10 @@ class VtkHdfSeries:
     """The part of a temporal VTKHDF file both kinds share: the ``Steps`` group, one step per
     frame, and the point data datasets with their per-step offsets.
 
-    A subclass sets ``name`` and ``kind`` and writes its topology in :meth:`_create` and its
-    points and cells per step in :meth:`_step`; ``first_frame`` > 0 continues an existing
-    file, keeping its steps before that frame.
+    A subclass sets ``name`` and ``kind``, creates its topology's datasets in ``_create``,
+    writes a step's points and cells in ``write`` and says in ``_rows_in_use`` how many rows of
+    a point data dataset the steps a resumed run keeps use; ``first_frame`` > 0 continues an
+    existing file, keeping its steps before that frame.
     """
 
     name = ""
@@ -168,7 +171,7 @@ class VtkHdfSeries:
 
 class SurfaceVtkHdfWriter(VtkHdfSeries):
     """Writes ``frames.vtkhdf``: the surface's triangles once, per frame its point data (the
-    fields of :func:`surfflow.io.writers.frame_fields` but the droplets' and bodies', and
+    fields of ``surfflow.io.writers.frame_fields`` but the droplets' and bodies', and
     ``normal``) and, when the surface moves, its points."""
 
     name = FRAMES_NAME
@@ -193,7 +196,6 @@ class SurfaceVtkHdfWriter(VtkHdfSeries):
         _appendable(root, "Points", np.float32, (3,), self.n)
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
-        from .writers import mesh_point_data
         point_data, points, normals = mesh_point_data(fields, self.geometry)
         point_data["normal"] = normals
         for name, values in (*point_data.items(), ("points", points)):
@@ -235,7 +237,6 @@ class ParticleVtkHdfWriter(VtkHdfSeries):
                 _appendable(group, name, np.int64)
 
     def write(self, frame: int, time: float, fields: dict) -> Path | None:
-        from .writers import PARTICLE_PREFIX, particle_point_data
         if self.file is None:
             if PARTICLE_PREFIX + "positions" not in fields:
                 return None

@@ -65,12 +65,11 @@ from pathlib import Path
 
 import numpy as np
 
+from .point_data import BODY_PREFIX, PARTICLE_PREFIX, mesh_point_data, particle_point_data
 from .vtu import LEVEL, STORE_ABOVE, CompressedArray, triangle_cells, vertex_cells, write_vtu
 
 PVD_NAME = "frames.pvd"
 PARTICLE_PVD_NAME = "particles.pvd"
-PARTICLE_PREFIX = "particle_"
-BODY_PREFIX = "body_"
 BODY_PVD_NAME = "bodies.pvd"
 FLOAT32_FIELDS = frozenset({"velocity", "free_surface", "bottom", "dye"})  # in the npz frames
 MESH_NAME = "mesh.npz"
@@ -122,30 +121,6 @@ def body_fields(bodies) -> dict[str, np.ndarray]:
     (w, x, y, z)."""
     return {BODY_PREFIX + "position": np.array([b.position for b in bodies]).reshape(-1, 3),
             BODY_PREFIX + "orientation": np.array([b.orientation for b in bodies]).reshape(-1, 4)}
-
-
-def mesh_point_data(fields: dict, rest) -> tuple[dict, object, object]:
-    """The surface's part of a frame for a ParaView file: ({name: field} but the droplets',
-    the bodies' and the moving surface's, points (n, 3), normals (n, 3)); the points and
-    normals are ``rest``'s (a geometry, or a dict of them) when the surface does not move."""
-    point_data = {name: values for name, values in fields.items()
-                  if name not in ("vertices", "normals")
-                  and not name.startswith((PARTICLE_PREFIX, BODY_PREFIX))}
-    rest = rest if isinstance(rest, dict) else {"vertices": rest.vertices, "normals": rest.normals}
-    return point_data, fields.get("vertices", rest["vertices"]), fields.get("normals", rest["normals"])
-
-
-def particle_point_data(fields: dict) -> tuple[np.ndarray, dict]:
-    """The droplets of a frame for a ParaView file: positions (p, 3) and point data
-    {"velocity": (p, 3), "volume": (p,), "radius": (p,), "dye": (p, k) with dyes}; none
-    (p = 0) in a frame without them."""
-    positions = fields.get(PARTICLE_PREFIX + "positions", np.zeros((0, 3)))
-    volumes = fields.get(PARTICLE_PREFIX + "volumes", np.zeros(0))
-    point_data = {"velocity": fields.get(PARTICLE_PREFIX + "velocities", np.zeros((0, 3))),
-                  "volume": volumes, "radius": np.cbrt(0.75 * np.asarray(volumes) / np.pi)}
-    if PARTICLE_PREFIX + "dyes" in fields:
-        point_data["dye"] = fields[PARTICLE_PREFIX + "dyes"]
-    return positions, point_data
 
 
 def posed(mesh, position: np.ndarray, orientation: np.ndarray) -> np.ndarray:
