@@ -28,7 +28,7 @@ from .errors import ParameterError, SimulationError
 from .geometry.surface import SurfaceGeometry
 from .io.crash import write_crash_state
 from .kernels.boundaries import apply_wall_slip
-from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
+from .kernels.checks import clear_dry_find_nonfinite
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
 from .bodies import BodyCoupling
@@ -326,10 +326,11 @@ class Simulation(SurfaceModel):
         self._run_and_book("transport", g, f, s, bottom, dt)  # 6. walls, d, dye (conservative:
                                                            #    3-6 on d u in each RK stage), s
         self._run_and_book("exchange", g, s, dt)           #    droplets absorb, emit; booked
-        clear_dry_velocity(s.depth, self.params.min_depth, s.velocity)  # 7. wet/dry cleanup
-        s.time += dt
+        bad = clear_dry_find_nonfinite(s.depth, self.params.min_depth, s.velocity, s.dye)  # 7. wet/
+        s.time += dt                                       #    dry cleanup, 8. NaN check
         s.step_count += 1
-        self._check_finite()                               # 8. NaN check (writes the last good state)
+        if bad >= 0:                                       #    (writes the last good state)
+            self._fail_nonfinite(bad)
         return dt
 
     def _run(self, stage: str, *arrays) -> None:
@@ -367,11 +368,9 @@ class Simulation(SurfaceModel):
             apply_wall_slip(self.fields.wall_projections, self.geometry.is_boundary,
                             self.state.velocity)
 
-    def _check_finite(self) -> None:
+    def _fail_nonfinite(self, bad: int) -> None:
+        """Write the last good state and raise: vertex ``bad`` went non-finite."""
         s = self.state
-        bad = first_nonfinite_vertex(s.depth, s.velocity, s.dye)
-        if bad < 0:
-            return
         path = write_crash_state(self.crash_dir, {**s.to_dict(saved=True),
                                                   **sources_to_arrays(self.sources)})
         x, y, z = self.geometry.vertices[bad]

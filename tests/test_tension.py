@@ -13,7 +13,7 @@ import surfflow as sf
 from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.kernels.tension import (apply_capillary_force, capillary_time_step,
-                                      capillary_walls, contact_line_depth, hysteresis_line_force,
+                                      contact_line_depth, hysteresis_line_force,
                                       pin_contact_line, surface_pressure)
 from surfflow.state import surface_fields
 
@@ -27,22 +27,35 @@ def geom(request):
     return curved_patch(seed=2) if request.param == "patch" else lumpy_sphere(seed=2)
 
 
+def near_liquid(geom, depth):
+    """(n,) bool: the vertex or one of its neighbours is wet."""
+    wet = depth >= MIN_DEPTH
+    counts = np.add.reduceat(wet[geom.neighbor_indices].astype(int), geom.neighbor_offsets[:-1])
+    return wet | (counts > 0)
+
+
 def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_THETA):
-    out = np.full(geom.n_vertices, np.nan)
+    out, near = np.full(geom.n_vertices, np.nan), np.zeros(geom.n_vertices, bool)
     surface_pressure(geom.vertices, geom.normals, bottom, geom.neighbor_offsets,
                      geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
-                     wetting_depth, sigma, cos_theta, MIN_DEPTH, out)
+                     wetting_depth, sigma, cos_theta, MIN_DEPTH, out, near)
+    assert np.array_equal(near, near_liquid(geom, depth))
     return out
+
+
+def run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, density, dt):
+    """The capillary force's updated velocity (n, 2) and its walls (nnz,)."""
+    fields = surface_fields(geom, gravity, "wall")
+    out, walls = velocity.copy(), np.ones(len(geom.neighbor_indices), bool)
+    apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
+                          geom.dual_areas, fields.vertex_height, fields.normal_rise,
+                          float(np.linalg.norm(gravity)), bottom, depth, pressure,
+                          near_liquid(geom, depth), MIN_DEPTH, 1.0 / density, dt, out, walls)
+    return out, walls
 
 
 def run_force(geom, bottom, depth, pressure, velocity, gravity, density, dt):
-    fields = surface_fields(geom, gravity, "wall")
-    out = velocity.copy()
-    apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                          geom.dual_areas, fields.vertex_height, fields.normal_rise,
-                          float(np.linalg.norm(gravity)), bottom, depth, pressure, MIN_DEPTH,
-                          1.0 / density, dt, out)
-    return out
+    return run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, density, dt)[0]
 
 
 def flat_square(n=24, jitter=0.25, half_width=1.0):
@@ -107,10 +120,8 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     fields = surface_fields(geom, gravity, "wall")
     bottom, no_outflow = np.zeros(n), np.zeros((n, 2))
-    walls, hydrostatic = np.ones(nnz, bool), np.ones(nnz, bool)
-    capillary_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
-                    fields.normal_rise, float(np.linalg.norm(gravity)), bottom, depth, pressure,
-                    1e-3, MIN_DEPTH, walls)
+    hydrostatic = np.ones(nnz, bool)
+    walls = run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, 1000.0, dt)[1]
     shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
                     fields.normal_rise, bottom, depth, MIN_DEPTH, hydrostatic)
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
@@ -139,6 +150,10 @@ def test_flux_enters_no_dry_vertex_the_contact_line_rule_walls_off(geom):
     assert np.all(flux[walls] == 0.0) and np.array_equal(flux, -flux[geom.reverse_edges])
     is_wall = naive_physics.capillary_wall(geom, np.zeros_like(depth), depth, pressure, gravity,
                                            1000.0)
+    wet = depth >= MIN_DEPTH
+    rows = np.repeat(np.arange(geom.n_vertices), np.diff(geom.neighbor_offsets))
+    assert np.array_equal(walls, [wet[i] != wet[j] and (is_wall(i, j) if wet[i] else is_wall(j, i))
+                                  for i, j in zip(rows, geom.neighbor_indices)])
     expected = naive.continuity(geom, np.zeros_like(depth), depth, velocity, dye,
                                 np.zeros_like(depth), np.asarray(gravity),
                                 np.zeros((geom.n_vertices, 2)), MIN_DEPTH, 0.05, is_wall)

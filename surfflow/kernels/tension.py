@@ -30,10 +30,10 @@ where friction dominates, ``kernels/pressure.py``; the capillary force does not)
 neighbour counts where the liquid would gain by wetting it; where its total potential
 p_s / rho + |g| H is not lower it is a wall, so the liquid comes to rest at the energy's minimum
 (see ``apply_capillary_force``). The mass flux respects the same walls:
-``capillary_wall`` decides for one wet/dry pair, the force calls it for each dry neighbour and
-``capillary_walls`` writes its answers per CSR entry for ``continuity.edge_fluxes``, so no liquid
-enters ground that the force treats as a wall (measured: otherwise a drop's rim creeps and
-flickers through those edges).
+``capillary_wall`` decides for one wet/dry pair; ``apply_capillary_force`` calls it for each
+wet/dry entry and writes its answers, the walls of ``continuity.edge_fluxes``, in the same pass,
+so no liquid enters ground that the force treats as a wall (measured: otherwise a drop's rim
+creeps and flickers through those edges).
 
 Contact-angle hysteresis (advancing theta_a, receding theta_r) holds a contact line with a
 force of up to sigma (cos theta_r - cos theta_a) per unit length against its motion (the energy
@@ -108,20 +108,22 @@ def lifted_area_gradient(vertices, normals, bottom, depth, offsets, indices, is_
 
 @parallel_kernel
 def surface_pressure(vertices, normals, bottom, offsets, indices, is_boundary, dual_areas, depth,
-                     wetting_depth, sigma, cos_contact_angle, min_depth, pressure):
+                     wetting_depth, sigma, cos_contact_angle, min_depth, pressure, near_liquid):
     """p_s = (dE/dh) / A (Pa) at every vertex that is wet or has a wet neighbour, else 0.
 
     vertices, normals (n, 3); bottom (n,): the free surface is x + (b + d) n; offsets (n + 1,),
     indices (nnz,), is_boundary (n,): CSR rings; dual_areas, depth, wetting_depth (eps_v) (n,);
-    pressure (n,) is written. One pass: the free-surface points are lifted where they are read
-    (only around the liquid), not stored.
+    pressure (n,) and near_liquid (n,) bool (whether the vertex or a neighbour is wet, for
+    ``apply_capillary_force``) are written. One pass: the free-surface points are lifted where
+    they are read (only around the liquid), not stored.
     """
     wetting = sigma * (1.0 - cos_contact_angle)
     for i in numba.prange(depth.shape[0]):
-        near_liquid = depth[i] >= min_depth
+        near = depth[i] >= min_depth
         for e in range(offsets[i], offsets[i + 1]):
-            near_liquid = near_liquid or depth[indices[e]] >= min_depth
-        if not near_liquid:
+            near = near or depth[indices[e]] >= min_depth
+        near_liquid[i] = near
+        if not near:
             pressure[i] = 0.0
             continue
         area_gradient = lifted_area_gradient(vertices, normals, bottom, depth, offsets, indices,
@@ -140,8 +142,8 @@ def capillary_wall(wet, dry, vertex_height, normal_rise, gravity_magnitude, bott
     Phi = p_s / rho + g H is not below the wet one's, g = |g| where the wet vertex's free surface
     faces up (normal_rise >= 0) and 0 where it overhangs (there the hydrostatic pressure is
     absent, kernels/pressure.py); H as in ``pressure.free_surface_height``. Wetting it would not
-    lower the capillary + hydrostatic energy. Both the force and the flux call it with the same
-    (wet, dry) pair, so they agree bit for bit.
+    lower the capillary + hydrostatic energy. The force and the flux's walls use the same
+    answer, so they agree bit for bit.
     """
     wet_potential = pressure[wet] * inverse_density
     dry_potential = pressure[dry] * inverse_density
@@ -154,35 +156,11 @@ def capillary_wall(wet, dry, vertex_height, normal_rise, gravity_magnitude, bott
 
 
 @parallel_kernel
-def capillary_walls(offsets, indices, vertex_height, normal_rise, gravity_magnitude, bottom,
-                    depth, pressure, inverse_density, min_depth, wall):
-    """wall[e] = ``capillary_wall(wet, dry)`` for every CSR entry e = (i, j) with exactly one wet
-    end, False elsewhere: the walls of ``continuity.edge_fluxes`` under surface tension.
-
-    offsets (n + 1,), indices (nnz,); vertex_height, normal_rise, bottom, depth, pressure (n,) as
-    in ``apply_capillary_force``; wall (nnz,) bool is written. Entries (i, j) and (j, i) get the
-    same answer, so the flux stays antisymmetric.
-    """
-    for i in numba.prange(depth.shape[0]):
-        wet_i = depth[i] >= min_depth
-        for e in range(offsets[i], offsets[i + 1]):
-            j = indices[e]
-            wet_j = depth[j] >= min_depth
-            if wet_i and not wet_j:
-                wall[e] = capillary_wall(i, j, vertex_height, normal_rise, gravity_magnitude,
-                                         bottom, depth, pressure, inverse_density)
-            elif wet_j and not wet_i:
-                wall[e] = capillary_wall(j, i, vertex_height, normal_rise, gravity_magnitude,
-                                         bottom, depth, pressure, inverse_density)
-            else:
-                wall[e] = False
-
-
-@parallel_kernel
 def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, vertex_height,
-                          normal_rise, gravity_magnitude, bottom, depth, pressure, min_depth,
-                          inverse_density, dt, velocity):
-    """u_i -= dt grad_S(p_s)_i / rho on every wet vertex, in place, with the contact-line rule.
+                          normal_rise, gravity_magnitude, bottom, depth, pressure, near_liquid,
+                          min_depth, inverse_density, dt, velocity, wall):
+    """u_i -= dt grad_S(p_s)_i / rho on every wet vertex, in place, with the contact-line rule;
+    and its walls for the mass flux.
 
     A dry neighbour j is a wall (it takes no liquid) when ``capillary_wall(i, j)``: its total
     potential Phi_j = p_s,j / rho + |g| H_j is not below Phi_i. Then this kernel cancels the
@@ -192,12 +170,25 @@ def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, verte
     full. Where i's surface overhangs (no hydrostatic term) the wall's pressure difference is
     dropped.
 
+    The same answers go to ``continuity.edge_fluxes``: wall[e] = ``capillary_wall(wet, dry)``
+    for every CSR entry e = (i, j) with exactly one wet end, False elsewhere, so no liquid enters
+    ground the force treats as a wall; (i, j) and (j, i) get the same answer, so the flux stays
+    antisymmetric. A dry vertex away from the liquid (not ``near_liquid``) has only False walls
+    and no force: its ring is not read.
+
     offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2); dual_areas, vertex_height,
     normal_rise, bottom, depth, pressure (n,) as in ``pressure.apply_gravity_pressure``;
-    velocity (n, 2) in each vertex's frame.
+    near_liquid (n,) bool from ``surface_pressure``; velocity (n, 2) in each vertex's frame;
+    wall (nnz,) bool is written.
     """
     for i in numba.prange(depth.shape[0]):
-        if depth[i] < min_depth:
+        if depth[i] < min_depth:                  # dry: the walls its wet neighbours see
+            for e in range(offsets[i], offsets[i + 1]):
+                j = indices[e]
+                wall[e] = False
+                if near_liquid[i] and depth[j] >= min_depth:
+                    wall[e] = capillary_wall(j, i, vertex_height, normal_rise, gravity_magnitude,
+                                             bottom, depth, pressure, inverse_density)
             continue
         hydrostatic = normal_rise[i] >= 0.0
         level = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
@@ -206,20 +197,22 @@ def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, verte
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
             weight = (pressure[j] - pressure[i]) * inverse_density
+            blocked = False
             if depth[j] < min_depth:
-                wall = capillary_wall(i, j, vertex_height, normal_rise, gravity_magnitude, bottom,
-                                      depth, pressure, inverse_density)
+                blocked = capillary_wall(i, j, vertex_height, normal_rise, gravity_magnitude,
+                                         bottom, depth, pressure, inverse_density)
                 if hydrostatic:
                     neighbor_level = free_surface_height(j, vertex_height, normal_rise, bottom,
                                                          depth)
                     seen_rise = seen_level(j, level, vertex_height, normal_rise, bottom, depth,
                                            min_depth) - level
-                    if wall:
+                    if blocked:
                         weight = -gravity_magnitude * seen_rise
                     else:
                         weight += gravity_magnitude * (neighbor_level - level - seen_rise)
-                elif wall:
+                elif blocked:
                     weight = 0.0
+            wall[e] = blocked
             grad0 += 0.5 * weight * dual_edge_vectors[e, 0]
             grad1 += 0.5 * weight * dual_edge_vectors[e, 1]
         scale = dt / dual_areas[i]

@@ -48,7 +48,8 @@ acceleration a_i in world space, whose normal part and potential the conservativ
 wave speeds and mass jump feel: gravity g - a_i); the others' (tension, wind) act on the updated velocity,
 u' += dt a, so a steady wind-driven film's speed is exact; then
 ``find_walls`` writes the wet/dry faces the stage's fluxes may not cross into ``walls``
-(nnz,) bool; ``hold`` runs after the stage's momentum update, before its friction (a static
+(nnz,) bool (both schemes call it after ``accelerate``, on the same depth and bottom);
+``hold`` runs after the stage's momentum update, before its friction (a static
 friction that nothing may push past).
 
 Who acts where, in this order within a stage:

@@ -13,9 +13,8 @@ import math
 
 import numpy as np
 
-from ..kernels.tension import (apply_capillary_force, capillary_time_step, capillary_walls,
-                               contact_line_depth, hysteresis_line_force,
-                               pin_contact_line, surface_pressure)
+from ..kernels.tension import (apply_capillary_force, capillary_time_step, contact_line_depth,
+                               hysteresis_line_force, pin_contact_line, surface_pressure)
 from .base import Term
 
 
@@ -31,6 +30,8 @@ class SurfaceTension(Term):
         self.line_force = hysteresis_line_force(params.surface_tension, params.contact_angle,
                                                 params.contact_angle_hysteresis) / params.density
         self.pressure = np.zeros(geom.n_vertices)
+        self.near_liquid = np.zeros(geom.n_vertices, dtype=bool)
+        self.walls = np.zeros(len(geom.neighbor_indices), dtype=bool)
         self.stages = ("max_time_step", "accelerate", "find_walls") + (
             ("hold",) if self.line_force > 0.0 else ())
         self.use_geometry(geom)
@@ -48,25 +49,24 @@ class SurfaceTension(Term):
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += -grad p_s / rho on the wet vertices of the stage's ``depth``;
-        ``bottom`` is the one gravity sees."""
+        ``bottom`` is the one gravity sees. The same pass finds the contact-line rule's walls
+        (``find_walls``)."""
         p = self.params
         surface_pressure(geom.vertices, geom.normals, bottom, geom.neighbor_offsets,
                          geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
                          self.wetting_depth, p.surface_tension, self.cos_contact_angle,
-                         p.min_depth, self.pressure)
+                         p.min_depth, self.pressure, self.near_liquid)
         apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                               geom.dual_areas, fields.vertex_height, fields.normal_rise,
-                              p.gravity_magnitude, bottom, depth, self.pressure, p.min_depth,
-                              1.0 / p.density, 1.0, acceleration)
+                              p.gravity_magnitude, bottom, depth, self.pressure, self.near_liquid,
+                              p.min_depth, 1.0 / p.density, 1.0, acceleration, self.walls)
 
     def find_walls(self, geom, fields, bottom, depth, walls) -> None:
-        """walls (nnz,) = the contact-line rule of ``accelerate`` for every wet/dry entry of the
-        same stage's ``depth`` (from the pressure it computed), so the mass flux enters no dry
+        """walls (nnz,) = the contact-line rule of ``accelerate`` for every wet/dry entry, as
+        its last call found them: both schemes call ``find_walls`` after ``accelerate`` on the
+        same stage's ``depth`` and ``bottom`` (``terms/base.py``), so the mass flux enters no dry
         vertex the capillary force treats as a wall."""
-        p = self.params
-        capillary_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
-                        fields.normal_rise, p.gravity_magnitude, bottom, depth, self.pressure,
-                        1.0 / p.density, p.min_depth, walls)
+        np.copyto(walls, self.walls)
 
     def hold(self, geom, fields, depth, velocity, dt: float) -> None:
         """Contact-angle hysteresis: the rim's static friction removes up to dt a_i of the
