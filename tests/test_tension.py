@@ -14,7 +14,7 @@ from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.kernels.tension import (apply_capillary_force, capillary_time_step,
                                       contact_line_depth, hysteresis_line_force,
-                                      pin_contact_line, surface_pressure)
+                                      lift_free_surface, pin_contact_line, surface_pressure)
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
@@ -36,9 +36,11 @@ def near_liquid(geom, depth):
 
 def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_THETA):
     out, near = np.full(geom.n_vertices, np.nan), np.zeros(geom.n_vertices, bool)
-    surface_pressure(geom.vertices, geom.normals, bottom, geom.neighbor_offsets,
-                     geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
-                     wetting_depth, sigma, cos_theta, MIN_DEPTH, out, near)
+    lifted = np.full((geom.n_vertices, 3), np.nan)
+    lift_free_surface(geom.vertices, geom.normals, bottom, depth, lifted)
+    surface_pressure(lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
+                     geom.is_boundary, geom.dual_areas, depth, wetting_depth, sigma, cos_theta,
+                     MIN_DEPTH, out, near)
     assert np.array_equal(near, near_liquid(geom, depth))
     return out
 

@@ -14,7 +14,8 @@ import math
 import numpy as np
 
 from ..kernels.tension import (apply_capillary_force, capillary_time_step, contact_line_depth,
-                               hysteresis_line_force, pin_contact_line, surface_pressure)
+                               hysteresis_line_force, lift_free_surface, pin_contact_line,
+                               surface_pressure)
 from .base import Term
 
 
@@ -30,6 +31,7 @@ class SurfaceTension(Term):
         self.line_force = hysteresis_line_force(params.surface_tension, params.contact_angle,
                                                 params.contact_angle_hysteresis) / params.density
         self.pressure = np.zeros(geom.n_vertices)
+        self.lifted = np.zeros((geom.n_vertices, 3))
         self.near_liquid = np.zeros(geom.n_vertices, dtype=bool)
         self.walls = np.zeros(len(geom.neighbor_indices), dtype=bool)
         self.stages = ("max_time_step", "accelerate", "find_walls") + (
@@ -52,10 +54,11 @@ class SurfaceTension(Term):
         ``bottom`` is the one gravity sees. The same pass finds the contact-line rule's walls
         (``find_walls``)."""
         p = self.params
-        surface_pressure(geom.vertices, geom.normals, bottom, geom.neighbor_offsets,
-                         geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
-                         self.wetting_depth, p.surface_tension, self.cos_contact_angle,
-                         p.min_depth, self.pressure, self.near_liquid)
+        lift_free_surface(geom.vertices, geom.normals, bottom, depth, self.lifted)
+        surface_pressure(self.lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
+                         geom.is_boundary, geom.dual_areas, depth, self.wetting_depth,
+                         p.surface_tension, self.cos_contact_angle, p.min_depth, self.pressure,
+                         self.near_liquid)
         apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                               geom.dual_areas, fields.vertex_height, fields.normal_rise,
                               p.gravity_magnitude, bottom, depth, self.pressure, self.near_liquid,
