@@ -342,9 +342,12 @@ class Simulation(SurfaceModel):
             self._book(act(*arrays))
 
     def _stable_time_step(self) -> float:
-        s, p = self.state, self.params
-        dt = cfl_time_step(s.depth, s.velocity, self.fields.ring_spacing, p.gravity_magnitude,
-                           p.min_depth, p.cfl, p.max_dt)
+        s, p, f, tension = self.state, self.params, self.fields, self.term("tension")
+        wetting_depth, sigma, cos_angle = ((tension.wetting_depth, p.surface_tension,  # capillary
+                                            tension.cos_contact_angle) if tension     # limit too
+                                           else (f.ring_spacing, 0.0, 1.0))
+        dt = cfl_time_step(s.depth, s.velocity, f.ring_spacing, wetting_depth, p.gravity_magnitude,
+                           sigma, cos_angle, p.density, p.min_depth, p.cfl, p.max_dt)
         for limit in self._stages["max_time_step"]:
             dt = min(dt, limit(s, self.fields))
         if not dt > 0.0:

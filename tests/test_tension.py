@@ -12,9 +12,9 @@ import naive_physics
 import surfflow as sf
 from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
-from surfflow.kernels.tension import (apply_capillary_force, capillary_time_step,
-                                      contact_line_depth, hysteresis_line_force,
+from surfflow.kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
                                       lift_free_surface, pin_contact_line, surface_pressure)
+from surfflow.kernels.timestep import cfl_time_step
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
@@ -172,14 +172,21 @@ def test_flux_enters_no_dry_vertex_the_contact_line_rule_walls_off(geom):
 
 
 def test_capillary_time_step_matches_naive(geom):
+    """The CFL pass's capillary limit alone (still, no gravity), then with the CFL one."""
     depth, _, _, _ = random_state(geom, seed=8)
     eps = contact_line_depth(geom.dual_areas, 60.0, 1.0)
     fields = surface_fields(geom, (0, 0, -9.81), "wall")
-    got = capillary_time_step(depth, fields.ring_spacing, eps, SIGMA, COS_THETA, 1000.0,
-                              MIN_DEPTH, 0.5)
+    still = np.zeros((geom.n_vertices, 2))
+    got = cfl_time_step(depth, still, fields.ring_spacing, eps, 0.0, SIGMA, COS_THETA, 1000.0,
+                        MIN_DEPTH, 0.5, np.inf)
     expected = naive_physics.capillary_time_step(geom, depth, eps, SIGMA, COS_THETA, 1000.0,
                                                  MIN_DEPTH, 0.5)
     assert got == pytest.approx(expected, rel=1e-12)
+    velocity = np.random.default_rng(9).normal(0.0, 1.0, (geom.n_vertices, 2))
+    got = cfl_time_step(depth, velocity, fields.ring_spacing, eps, 9.81, SIGMA, COS_THETA, 1000.0,
+                        MIN_DEPTH, 0.5, 1.0)
+    assert got == pytest.approx(min(expected, naive.time_step(geom, depth, velocity, 9.81,
+                                                              MIN_DEPTH, 0.5, 1.0)), rel=1e-12)
 
 
 def run_pinning(geom, depth, velocity, line_force, dt):

@@ -47,7 +47,8 @@ nothing holds a drop on a slope.
 Capillary waves of wavenumber k on depth d have omega^2 = (sigma / rho) d k^4 (plus the ramp's
 stiffness), so the explicit step needs, for the shortest resolved wave k = pi / r (r the ring
 spacing), dt <= cfl r / (2 c) with c = sqrt(d (sigma k^2 + |p'|) / rho) its phase speed (the
-factor 2 leaves room for gravity waves at their own CFL limit in the same step).
+factor 2 leaves room for gravity waves at their own CFL limit in the same step): ``capillary_speed``,
+limited in the step's CFL pass (``timestep.cfl_time_step``).
 """
 
 import math
@@ -273,24 +274,13 @@ def pin_contact_line(offsets, indices, dual_edge_vectors, dual_areas, depth, lin
         velocity[i, 1] *= keep
 
 
-@parallel_kernel
-def capillary_time_step(depth, ring_spacing, wetting_depth, sigma, cos_contact_angle, density,
-                        min_depth, cfl):
-    """The explicit capillary limit min over wet i of cfl r_i / (2 c_i) (s); inf if none is wet.
-
-    depth, ring_spacing, wetting_depth (n,). c_i = sqrt(d_i (sigma k_i^2 + |p'_i|) / rho) with
-    k_i = pi / r_i and p' = 2 sigma (1 - cos theta_c) / eps_i^2 the ramp's stiffness.
-    """
-    shortest = math.inf
-    for i in numba.prange(depth.shape[0]):
-        d = depth[i]
-        if d < min_depth:
-            continue
-        k = math.pi / ring_spacing[i]
-        stiffness = sigma * k * k
-        if d < wetting_depth[i]:
-            stiffness += 2.0 * sigma * (1.0 - cos_contact_angle) / wetting_depth[i] ** 2
-        speed = math.sqrt(d * stiffness / density)
-        if speed > 0.0:
-            shortest = min(shortest, cfl * ring_spacing[i] / (2.0 * speed))
-    return shortest
+@serial_kernel
+def capillary_speed(d, ring_spacing, wetting_depth, sigma, cos_contact_angle, density):
+    """c = sqrt(d (sigma k^2 + |p'|) / rho) (m/s), the phase speed of the shortest resolved
+    capillary wave k = pi / r on depth d, p' = 2 sigma (1 - cos theta_c) / eps^2 the ramp's
+    stiffness where d < eps: what ``timestep.cfl_time_step`` limits dt <= cfl r / (2 c) by."""
+    k = math.pi / ring_spacing
+    stiffness = sigma * k * k
+    if d < wetting_depth:
+        stiffness += 2.0 * sigma * (1.0 - cos_contact_angle) / wetting_depth ** 2
+    return math.sqrt(d * stiffness / density)

@@ -61,8 +61,8 @@ scheme "semi_lagrangian"           advect, push (gravity-pressure, then the term
 scheme "conservative"              transport (it covers 3 to 6: ``schemes/conservative.py``)
 motion (``motion/``)               move (following a motion), max_time_step, accelerate
                                    (inertia)
-tension (``tension.py``)           max_time_step, accelerate, find_walls, hold (with
-                                   hysteresis)
+tension (``tension.py``)           accelerate, find_walls, hold (with hysteresis); its
+                                   time-step limit is in the step's CFL pass
 wind (``wind.py``)                 max_time_step, accelerate
 dissolution (``dissolution.py``)   advect, load_bottom, push, apply_friction, transport,
                                    keep_volumes

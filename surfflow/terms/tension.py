@@ -2,9 +2,11 @@
 
 From the surface energy E = sigma (free-surface area) - sigma cos(theta_c) (wetted area), the
 pressure p_s = (dE/dh_v) / A_v accelerates the liquid, a = -grad p_s / rho, with the
-contact-line rule at the liquid's edge. Stages: the capillary time-step limit (1); in every
-Runge-Kutta stage of the transport (6) the acceleration, the contact-line rule's walls for the
-fluxes and, with hysteresis, the contact line's static friction after the update (``hold``).
+contact-line rule at the liquid's edge. Stages: in every Runge-Kutta stage of the transport (6)
+the acceleration, the contact-line rule's walls for the fluxes and, with hysteresis, the contact
+line's static friction after the update (``hold``). The capillary time-step limit is taken in
+the step's own CFL pass (``Simulation`` passes it ``wetting_depth`` and
+``cos_contact_angle``: ``kernels/timestep.py``).
 """
 
 from __future__ import annotations
@@ -13,9 +15,8 @@ import math
 
 import numpy as np
 
-from ..kernels.tension import (apply_capillary_force, capillary_time_step, contact_line_depth,
-                               hysteresis_line_force, lift_free_surface, pin_contact_line,
-                               surface_pressure)
+from ..kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
+                               lift_free_surface, pin_contact_line, surface_pressure)
 from .base import Term
 
 
@@ -34,20 +35,13 @@ class SurfaceTension(Term):
         self.lifted = np.zeros((geom.n_vertices, 3))
         self.near_liquid = np.zeros(geom.n_vertices, dtype=bool)
         self.walls = np.zeros(len(geom.neighbor_indices), dtype=bool)
-        self.stages = ("max_time_step", "accelerate", "find_walls") + (
+        self.stages = ("accelerate", "find_walls") + (
             ("hold",) if self.line_force > 0.0 else ())
         self.use_geometry(geom)
 
     def use_geometry(self, geom) -> None:
         self.wetting_depth = contact_line_depth(geom.dual_areas, self.params.contact_angle,
                                                 self.params.contact_line_width)
-
-    def max_time_step(self, state, fields) -> float:
-        """The capillary limit of explicit surface tension."""
-        p = self.params
-        return capillary_time_step(state.depth, fields.ring_spacing, self.wetting_depth,
-                                   p.surface_tension, self.cos_contact_angle, p.density,
-                                   p.min_depth, p.cfl)
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += -grad p_s / rho on the wet vertices of the stage's ``depth``;
