@@ -17,13 +17,13 @@ def clear_dry_find_nonfinite(depth, min_depth, velocity, dye):
     n = depth.shape[0]
     first = n
     for i in numba.prange(n):
-        if depth[i] < min_depth:
+        d = depth[i]
+        if d < min_depth:
             velocity[i, 0] = 0.0
             velocity[i, 1] = 0.0
-        bad = not (math.isfinite(depth[i]) and math.isfinite(velocity[i, 0])
-                   and math.isfinite(velocity[i, 1]))
+        finite = math.isfinite(d) and math.isfinite(velocity[i, 0]) and math.isfinite(velocity[i, 1])
         for k in range(dye.shape[1]):
-            bad = bad or not math.isfinite(dye[i, k])
-        if bad:
+            finite = finite and math.isfinite(dye[i, k])
+        if not finite:
             first = min(first, i)
     return -1 if first == n else first
