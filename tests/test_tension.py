@@ -36,8 +36,9 @@ def near_liquid(geom, depth):
 
 def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_THETA):
     out, near = np.full(geom.n_vertices, np.nan), np.zeros(geom.n_vertices, bool)
-    lifted = np.full((geom.n_vertices, 3), np.nan)
-    lift_free_surface(geom.vertices, geom.normals, bottom, depth, lifted)
+    lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
+    lift_free_surface(geom.vertices, geom.normals, np.zeros_like(depth), np.ones_like(depth),
+                      bottom, depth, lifted, level)
     surface_pressure(lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
                      geom.is_boundary, geom.dual_areas, depth, wetting_depth, sigma, cos_theta,
                      MIN_DEPTH, out, near)
@@ -48,11 +49,14 @@ def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_
 def run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, density, dt):
     """The capillary force's updated velocity (n, 2) and its walls (nnz,)."""
     fields = surface_fields(geom, gravity, "wall")
+    lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
+    lift_free_surface(geom.vertices, geom.normals, fields.vertex_height, fields.normal_rise, bottom,
+                      depth, lifted, level)
     out, walls = velocity.copy(), np.ones(len(geom.neighbor_indices), bool)
     apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                          geom.dual_areas, fields.vertex_height, fields.normal_rise,
-                          float(np.linalg.norm(gravity)), bottom, depth, pressure,
-                          near_liquid(geom, depth), MIN_DEPTH, 1.0 / density, dt, out, walls)
+                          geom.dual_areas, fields.normal_rise, float(np.linalg.norm(gravity)),
+                          depth, level, pressure, near_liquid(geom, depth), MIN_DEPTH,
+                          1.0 / density, dt, out, walls)
     return out, walls
 
 

@@ -71,17 +71,22 @@ def contact_line_depth(dual_areas: np.ndarray, contact_angle_degrees: float,
 
 
 @parallel_kernel
-def lift_free_surface(vertices, normals, bottom, depth, lifted):
-    """lifted (n, 3) = P_i = x_i + (b_i + d_i) n_i, the free-surface points, written.
+def lift_free_surface(vertices, normals, vertex_height, normal_rise, bottom, depth, lifted,
+                      level):
+    """The free surface over every vertex, written: lifted (n, 3) = P_i = x_i + (b_i + d_i) n_i,
+    its points, and level (n,) = H_i, their heights along gravity
+    (``pressure.free_surface_height``).
 
-    vertices, normals (n, 3); bottom, depth (n,). One streaming pass: ``surface_pressure`` then
-    gathers one point per ring vertex instead of four arrays (measured 30 % faster).
+    vertices, normals (n, 3); vertex_height, normal_rise, bottom, depth (n,). One streaming
+    pass: ``surface_pressure`` and ``apply_capillary_force`` then gather one point or height
+    per ring vertex instead of four arrays (measured 30 % faster).
     """
     for i in numba.prange(depth.shape[0]):
         h = bottom[i] + depth[i]
         lifted[i, 0] = vertices[i, 0] + h * normals[i, 0]
         lifted[i, 1] = vertices[i, 1] + h * normals[i, 1]
         lifted[i, 2] = vertices[i, 2] + h * normals[i, 2]
+        level[i] = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
 
 
 @serial_kernel
@@ -161,9 +166,9 @@ def capillary_wall(wet_pressure, dry_pressure, wet_level, dry_level, hydrostatic
 
 
 @parallel_kernel
-def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, vertex_height,
-                          normal_rise, gravity_magnitude, bottom, depth, pressure, near_liquid,
-                          min_depth, inverse_density, dt, velocity, wall):
+def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, normal_rise,
+                          gravity_magnitude, depth, level, pressure, near_liquid, min_depth,
+                          inverse_density, dt, velocity, wall):
     """u_i -= dt grad_S(p_s)_i / rho on every wet vertex, in place, with the contact-line rule;
     and its walls for the mass flux.
 
@@ -181,23 +186,21 @@ def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, verte
     antisymmetric. The ring of a dry vertex away from the liquid (not ``near_liquid``) is not
     read.
 
-    offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2); dual_areas, vertex_height,
-    normal_rise, bottom, depth, pressure (n,) as in ``pressure.apply_gravity_pressure``;
-    near_liquid (n,) bool from ``surface_pressure``; velocity (n, 2) in each vertex's frame;
-    wall (nnz,) bool is written.
+    offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2); dual_areas, normal_rise,
+    depth (n,) as in ``pressure.apply_gravity_pressure``; level (n,) the free-surface heights H
+    (``lift_free_surface``); pressure (n,) and near_liquid (n,) bool from ``surface_pressure``;
+    velocity (n, 2) in each vertex's frame; wall (nnz,) bool is written.
     """
     for i in numba.prange(depth.shape[0]):
         if not near_liquid[i]:
             wall[offsets[i]:offsets[i + 1]] = False
             continue
-        level = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
         if depth[i] < min_depth:                  # dry at the rim: the walls its wet neighbours see
             for e in range(offsets[i], offsets[i + 1]):
                 j = indices[e]
                 wall[e] = depth[j] >= min_depth and capillary_wall(
-                    pressure[j], pressure[i],
-                    free_surface_height(j, vertex_height, normal_rise, bottom, depth), level,
-                    normal_rise[j] >= 0.0, gravity_magnitude, inverse_density)
+                    pressure[j], pressure[i], level[j], level[i], normal_rise[j] >= 0.0,
+                    gravity_magnitude, inverse_density)
             continue
         hydrostatic = normal_rise[i] >= 0.0
         grad0 = 0.0
@@ -207,15 +210,14 @@ def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, verte
             weight = (pressure[j] - pressure[i]) * inverse_density
             blocked = False
             if depth[j] < min_depth:
-                neighbor_level = free_surface_height(j, vertex_height, normal_rise, bottom, depth)
-                blocked = capillary_wall(pressure[i], pressure[j], level, neighbor_level,
+                blocked = capillary_wall(pressure[i], pressure[j], level[i], level[j],
                                          hydrostatic, gravity_magnitude, inverse_density)
                 if hydrostatic:
-                    seen_rise = min(neighbor_level - level, 0.0)  # as ``pressure.seen_level``
+                    seen_rise = min(level[j] - level[i], 0.0)  # as ``pressure.seen_level``
                     if blocked:
                         weight = -gravity_magnitude * seen_rise
                     else:
-                        weight += gravity_magnitude * (neighbor_level - level - seen_rise)
+                        weight += gravity_magnitude * (level[j] - level[i] - seen_rise)
                 elif blocked:
                     weight = 0.0
             wall[e] = blocked

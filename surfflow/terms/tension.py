@@ -33,6 +33,7 @@ class SurfaceTension(Term):
                                                 params.contact_angle_hysteresis) / params.density
         self.pressure = np.zeros(geom.n_vertices)
         self.lifted = np.zeros((geom.n_vertices, 3))
+        self.level = np.zeros(geom.n_vertices)
         self.near_liquid = np.zeros(geom.n_vertices, dtype=bool)
         self.walls = np.zeros(len(geom.neighbor_indices), dtype=bool)
         self.stages = ("accelerate", "find_walls") + (
@@ -48,15 +49,16 @@ class SurfaceTension(Term):
         ``bottom`` is the one gravity sees. The same pass finds the contact-line rule's walls
         (``find_walls``)."""
         p = self.params
-        lift_free_surface(geom.vertices, geom.normals, bottom, depth, self.lifted)
+        lift_free_surface(geom.vertices, geom.normals, fields.vertex_height, fields.normal_rise,
+                          bottom, depth, self.lifted, self.level)
         surface_pressure(self.lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
                          geom.is_boundary, geom.dual_areas, depth, self.wetting_depth,
                          p.surface_tension, self.cos_contact_angle, p.min_depth, self.pressure,
                          self.near_liquid)
         apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                              geom.dual_areas, fields.vertex_height, fields.normal_rise,
-                              p.gravity_magnitude, bottom, depth, self.pressure, self.near_liquid,
-                              p.min_depth, 1.0 / p.density, 1.0, acceleration, self.walls)
+                              geom.dual_areas, fields.normal_rise, p.gravity_magnitude, depth,
+                              self.level, self.pressure, self.near_liquid, p.min_depth,
+                              1.0 / p.density, 1.0, acceleration, self.walls)
 
     def find_walls(self, geom, fields, bottom, depth, walls) -> None:
         """walls (nnz,) = the contact-line rule of ``accelerate`` for every wet/dry entry, as
