@@ -326,10 +326,10 @@ class Simulation(SurfaceModel):
         self._run_and_book("transport", g, f, s, bottom, dt)  # 6. walls, d, dye (conservative:
                                                            #    3-6 on d u in each RK stage), s
         self._run_and_book("exchange", g, s, dt)           #    droplets absorb, emit; booked
-        bad = clear_dry_find_nonfinite(s.depth, self.params.min_depth, s.velocity, s.dye)  # 7. wet/
-        s.time += dt                                       #    dry cleanup, 8. NaN check
-        s.step_count += 1
-        if bad >= 0:                                       #    (writes the last good state)
+        bad = clear_dry_find_nonfinite(s.depth, self.params.min_depth, s.velocity, s.dye)
+        s.time += dt                                       # 7. wet/dry cleanup and 8. NaN check
+        s.step_count += 1                                  #    in one pass; a bad vertex writes
+        if bad >= 0:                                       #    the last good state
             self._fail_nonfinite(bad)
         return dt
 
@@ -343,11 +343,9 @@ class Simulation(SurfaceModel):
 
     def _stable_time_step(self) -> float:
         s, p, f, tension = self.state, self.params, self.fields, self.term("tension")
-        wetting_depth, sigma, cos_angle = ((tension.wetting_depth, p.surface_tension,  # capillary
-                                            tension.cos_contact_angle) if tension     # limit too
-                                           else (f.ring_spacing, 0.0, 1.0))
-        dt = cfl_time_step(s.depth, s.velocity, f.ring_spacing, wetting_depth, p.gravity_magnitude,
-                           sigma, cos_angle, p.density, p.min_depth, p.cfl, p.max_dt)
+        capillary = tension.capillary_limit() if tension else (f.ring_spacing, 0.0, 1.0, 1.0)
+        dt = cfl_time_step(s.depth, s.velocity, f.ring_spacing, p.gravity_magnitude, p.min_depth,
+                           p.cfl, p.max_dt, *capillary)
         for limit in self._stages["max_time_step"]:
             dt = min(dt, limit(s, self.fields))
         if not dt > 0.0:

@@ -21,7 +21,7 @@ def geom():
 
 def gravity_time_step(depth, velocity, spacing, max_dt):
     """The CFL step under |g| = 9.81, cfl 0.5, d_min 1e-6, without surface tension."""
-    return cfl_time_step(depth, velocity, spacing, spacing, 9.81, 0.0, 1.0, 1e3, 1e-6, 0.5, max_dt)
+    return cfl_time_step(depth, velocity, spacing, 9.81, 1e-6, 0.5, max_dt, spacing, 0.0, 1.0, 1.0)
 
 
 def test_time_step_matches_naive(geom):

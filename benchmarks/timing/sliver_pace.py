@@ -68,10 +68,8 @@ def shortest_edge_dt(sim):
     geom, p, state = sim.geometry, sim.params, sim.state
     lengths = np.linalg.norm(geom.neighbor_coords, axis=1)
     shortest = np.minimum.reduceat(lengths, geom.neighbor_offsets[:-1])
-    tension = sim.term("tension")
-    return cfl_time_step(state.depth, state.velocity, shortest, tension.wetting_depth,
-                         p.gravity_magnitude, p.surface_tension, tension.cos_contact_angle,
-                         p.density, p.min_depth, p.cfl, p.max_dt)
+    return cfl_time_step(state.depth, state.velocity, shortest, p.gravity_magnitude, p.min_depth,
+                         p.cfl, p.max_dt, *sim.term("tension").capillary_limit())
 
 
 def report(name, initial, steps, duration, seconds):

@@ -21,8 +21,8 @@ from .tension import capillary_speed
 
 
 @parallel_kernel
-def cfl_time_step(depth, velocity, ring_spacing, wetting_depth, gravity_magnitude, sigma,
-                  cos_contact_angle, density, min_depth, cfl, max_dt):
+def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, cfl, max_dt,
+                  wetting_depth, sigma, cos_contact_angle, density):
     """The largest stable time step.
 
     depth (n,), velocity (n, 2) in each vertex's frame, ring_spacing (n,) metres; with surface

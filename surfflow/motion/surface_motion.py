@@ -140,9 +140,9 @@ class SurfaceMotion(Term):
     def max_time_step(self, state, fields) -> float:
         """The CFL limit with the gravity the moving liquid feels, ``|g| + max_i |a_i|``."""
         p = self.params
-        return cfl_time_step(state.depth, state.velocity, fields.ring_spacing, fields.ring_spacing,
-                             p.gravity_magnitude + self.acceleration_bound, 0.0, 1.0, p.density,
-                             p.min_depth, p.cfl, p.max_dt)
+        return cfl_time_step(state.depth, state.velocity, fields.ring_spacing,
+                             p.gravity_magnitude + self.acceleration_bound, p.min_depth, p.cfl,
+                             p.max_dt, fields.ring_spacing, 0.0, 1.0, 1.0)  # no capillary limit
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += F^a: the inertial force of the surface's acceleration on the stage's

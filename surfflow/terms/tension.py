@@ -5,8 +5,7 @@ pressure p_s = (dE/dh_v) / A_v accelerates the liquid, a = -grad p_s / rho, with
 contact-line rule at the liquid's edge. Stages: in every Runge-Kutta stage of the transport (6)
 the acceleration, the contact-line rule's walls for the fluxes and, with hysteresis, the contact
 line's static friction after the update (``hold``). The capillary time-step limit is taken in
-the step's own CFL pass (``Simulation`` passes it ``wetting_depth`` and
-``cos_contact_angle``: ``kernels/timestep.py``).
+the step's own CFL pass (``capillary_limit``, ``kernels/timestep.py``).
 """
 
 from __future__ import annotations
@@ -43,6 +42,12 @@ class SurfaceTension(Term):
     def use_geometry(self, geom) -> None:
         self.wetting_depth = contact_line_depth(geom.dual_areas, self.params.contact_angle,
                                                 self.params.contact_line_width)
+
+    def capillary_limit(self) -> tuple:
+        """(wetting_depth (n,), sigma, cos theta_c, rho): the last arguments of
+        ``timestep.cfl_time_step``, with which the step's CFL pass takes the capillary limit."""
+        p = self.params
+        return self.wetting_depth, p.surface_tension, self.cos_contact_angle, p.density
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += -grad p_s / rho on the wet vertices of the stage's ``depth``;
