@@ -28,7 +28,7 @@ from .errors import ParameterError, SimulationError
 from .geometry.surface import SurfaceGeometry
 from .io.crash import write_crash_state
 from .kernels.boundaries import apply_wall_slip
-from .kernels.checks import clear_dry_velocity, first_nonfinite_vertex
+from .kernels.checks import clear_dry_find_nonfinite
 from .kernels.sources import apply_sources
 from .kernels.timestep import cfl_time_step
 from .bodies import BodyCoupling
@@ -326,10 +326,11 @@ class Simulation(SurfaceModel):
         self._run_and_book("transport", g, f, s, bottom, dt)  # 6. walls, d, dye (conservative:
                                                            #    3-6 on d u in each RK stage), s
         self._run_and_book("exchange", g, s, dt)           #    droplets absorb, emit; booked
-        clear_dry_velocity(s.depth, self.params.min_depth, s.velocity)  # 7. wet/dry cleanup
-        s.time += dt
-        s.step_count += 1
-        self._check_finite()                               # 8. NaN check (writes the last good state)
+        bad = clear_dry_find_nonfinite(s.depth, self.params.min_depth, s.velocity, s.dye)
+        s.time += dt                                       # 7. wet/dry cleanup and 8. NaN check
+        s.step_count += 1                                  #    in one pass; a bad vertex writes
+        if bad >= 0:                                       #    the last good state
+            self._fail_nonfinite(bad)
         return dt
 
     def _run(self, stage: str, *arrays) -> None:
@@ -341,9 +342,10 @@ class Simulation(SurfaceModel):
             self._book(act(*arrays))
 
     def _stable_time_step(self) -> float:
-        s, p = self.state, self.params
-        dt = cfl_time_step(s.depth, s.velocity, self.fields.ring_spacing, p.gravity_magnitude,
-                           p.min_depth, p.cfl, p.max_dt)
+        s, p, f, tension = self.state, self.params, self.fields, self.term("tension")
+        capillary = tension.capillary_limit() if tension else (f.ring_spacing, 0.0, 1.0, 1.0)
+        dt = cfl_time_step(s.depth, s.velocity, f.ring_spacing, p.gravity_magnitude, p.min_depth,
+                           p.cfl, p.max_dt, *capillary)
         for limit in self._stages["max_time_step"]:
             dt = min(dt, limit(s, self.fields))
         if not dt > 0.0:
@@ -367,11 +369,9 @@ class Simulation(SurfaceModel):
             apply_wall_slip(self.fields.wall_projections, self.geometry.is_boundary,
                             self.state.velocity)
 
-    def _check_finite(self) -> None:
+    def _fail_nonfinite(self, bad: int) -> None:
+        """Write the last good state and raise: vertex ``bad`` went non-finite."""
         s = self.state
-        bad = first_nonfinite_vertex(s.depth, s.velocity, s.dye)
-        if bad < 0:
-            return
         path = write_crash_state(self.crash_dir, {**s.to_dict(saved=True),
                                                   **sources_to_arrays(self.sources)})
         x, y, z = self.geometry.vertices[bad]

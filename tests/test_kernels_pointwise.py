@@ -8,7 +8,7 @@ import pytest
 import naive
 from runtime_cases import curved_patch, random_state
 from surfflow.kernels.boundaries import apply_wall_slip
-from surfflow.kernels.checks import clear_dry_velocity, first_nonfinite_vertex
+from surfflow.kernels.checks import clear_dry_find_nonfinite
 from surfflow.kernels.sources import add_footprint, apply_sources
 from surfflow.kernels.timestep import cfl_time_step
 from surfflow.state import surface_fields
@@ -19,10 +19,15 @@ def geom():
     return curved_patch(seed=2)
 
 
+def gravity_time_step(depth, velocity, spacing, max_dt):
+    """The CFL step under |g| = 9.81, cfl 0.5, d_min 1e-6, without surface tension."""
+    return cfl_time_step(depth, velocity, spacing, 9.81, 1e-6, 0.5, max_dt, spacing, 0.0, 1.0, 1.0)
+
+
 def test_time_step_matches_naive(geom):
     depth, velocity, _, _ = random_state(geom, seed=10)
     spacing = surface_fields(geom, (0, 0, -9.81), "wall").ring_spacing
-    got = cfl_time_step(depth, velocity, spacing, 9.81, 1e-6, 0.5, 1.0)
+    got = gravity_time_step(depth, velocity, spacing, 1.0)
     assert math.isclose(got, naive.time_step(geom, depth, velocity, 9.81, 1e-6, 0.5, 1.0), rel_tol=1e-12)
 
 
@@ -31,9 +36,9 @@ def test_time_step_known_answers():
     depth = np.array([0.1, 0.1, 0.0])
     velocity = np.array([[3.0, 4.0], [0.0, 0.0], [100.0, 0.0]])
     expected = 0.5 * 0.1 / (5.0 + math.sqrt(9.81 * 0.1))
-    assert cfl_time_step(depth, velocity, spacing, 9.81, 1e-6, 0.5, 1.0) == pytest.approx(expected, rel=1e-15)
-    assert cfl_time_step(depth, velocity, spacing, 9.81, 1e-6, 0.5, 1e-3) == 1e-3
-    assert cfl_time_step(np.zeros(3), velocity, spacing, 9.81, 1e-6, 0.5, 0.02) == 0.02
+    assert gravity_time_step(depth, velocity, spacing, 1.0) == pytest.approx(expected, rel=1e-15)
+    assert gravity_time_step(depth, velocity, spacing, 1e-3) == 1e-3
+    assert gravity_time_step(np.zeros(3), velocity, spacing, 0.02) == 0.02
 
 
 def test_sources_match_naive():
@@ -58,18 +63,21 @@ def test_add_footprint_accumulates_repeated_vertices():
     assert np.array_equal(rate, [0.0, 2.5, 0.0, 1.0])
 
 
-def test_clear_dry_velocity():
-    velocity = np.ones((3, 2))
-    clear_dry_velocity(np.array([1e-3, 1e-7, 0.0]), 1e-6, velocity)
+def test_clear_dry_find_nonfinite_zeroes_dry_velocities():
+    velocity, dye = np.ones((3, 2)), np.zeros((3, 1))
+    assert clear_dry_find_nonfinite(np.array([1e-3, 1e-7, 0.0]), 1e-6, velocity, dye) == -1
     assert np.array_equal(velocity, [[1, 1], [0, 0], [0, 0]])
 
 
-def test_first_nonfinite_vertex():
+def test_clear_dry_find_nonfinite_finds_the_first_bad_vertex():
     depth, velocity, dye = np.ones(6), np.zeros((6, 2)), np.zeros((6, 1))
-    assert first_nonfinite_vertex(depth, velocity, dye) == -1
+    assert clear_dry_find_nonfinite(depth, 1e-6, velocity, dye) == -1
     velocity[4, 1] = np.inf
     dye[2, 0] = np.nan
-    assert first_nonfinite_vertex(depth, velocity, dye) == 2
+    assert clear_dry_find_nonfinite(depth, 1e-6, velocity, dye) == 2
+    depth[1], velocity[0, 0] = np.nan, np.nan
+    depth[0] = 0.0                  # dry: its velocity is cleared before the check
+    assert clear_dry_find_nonfinite(depth, 1e-6, velocity, dye) == 1
 
 
 def test_wall_slip_keeps_only_the_velocity_along_the_wall(geom):

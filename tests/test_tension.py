@@ -12,9 +12,9 @@ import naive_physics
 import surfflow as sf
 from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
-from surfflow.kernels.tension import (apply_capillary_force, capillary_time_step,
-                                      capillary_walls, contact_line_depth, hysteresis_line_force,
-                                      pin_contact_line, surface_pressure)
+from surfflow.kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
+                                      lift_free_surface, pin_contact_line, surface_pressure)
+from surfflow.kernels.timestep import cfl_time_step
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
@@ -27,22 +27,41 @@ def geom(request):
     return curved_patch(seed=2) if request.param == "patch" else lumpy_sphere(seed=2)
 
 
+def near_liquid(geom, depth):
+    """(n,) bool: the vertex or one of its neighbours is wet."""
+    wet = depth >= MIN_DEPTH
+    counts = np.add.reduceat(wet[geom.neighbor_indices].astype(int), geom.neighbor_offsets[:-1])
+    return wet | (counts > 0)
+
+
 def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_THETA):
-    out = np.full(geom.n_vertices, np.nan)
-    surface_pressure(geom.vertices, geom.normals, bottom, geom.neighbor_offsets,
-                     geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
-                     wetting_depth, sigma, cos_theta, MIN_DEPTH, out)
+    out, near = np.full(geom.n_vertices, np.nan), np.zeros(geom.n_vertices, bool)
+    lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
+    lift_free_surface(geom.vertices, geom.normals, np.zeros_like(depth), np.ones_like(depth),
+                      bottom, depth, lifted, level)
+    surface_pressure(lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
+                     geom.is_boundary, geom.dual_areas, depth, wetting_depth, sigma, cos_theta,
+                     MIN_DEPTH, out, near)
+    assert np.array_equal(near, near_liquid(geom, depth))
     return out
+
+
+def run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, density, dt):
+    """The capillary force's updated velocity (n, 2) and its walls (nnz,)."""
+    fields = surface_fields(geom, gravity, "wall")
+    lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
+    lift_free_surface(geom.vertices, geom.normals, fields.vertex_height, fields.normal_rise, bottom,
+                      depth, lifted, level)
+    out, walls = velocity.copy(), np.ones(len(geom.neighbor_indices), bool)
+    apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
+                          geom.dual_areas, fields.normal_rise, float(np.linalg.norm(gravity)),
+                          depth, level, pressure, near_liquid(geom, depth), MIN_DEPTH,
+                          1.0 / density, dt, out, walls)
+    return out, walls
 
 
 def run_force(geom, bottom, depth, pressure, velocity, gravity, density, dt):
-    fields = surface_fields(geom, gravity, "wall")
-    out = velocity.copy()
-    apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                          geom.dual_areas, fields.vertex_height, fields.normal_rise,
-                          float(np.linalg.norm(gravity)), bottom, depth, pressure, MIN_DEPTH,
-                          1.0 / density, dt, out)
-    return out
+    return run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, density, dt)[0]
 
 
 def flat_square(n=24, jitter=0.25, half_width=1.0):
@@ -107,10 +126,8 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     fields = surface_fields(geom, gravity, "wall")
     bottom, no_outflow = np.zeros(n), np.zeros((n, 2))
-    walls, hydrostatic = np.ones(nnz, bool), np.ones(nnz, bool)
-    capillary_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
-                    fields.normal_rise, float(np.linalg.norm(gravity)), bottom, depth, pressure,
-                    1e-3, MIN_DEPTH, walls)
+    hydrostatic = np.ones(nnz, bool)
+    walls = run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, 1000.0, dt)[1]
     shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
                     fields.normal_rise, bottom, depth, MIN_DEPTH, hydrostatic)
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
@@ -139,6 +156,10 @@ def test_flux_enters_no_dry_vertex_the_contact_line_rule_walls_off(geom):
     assert np.all(flux[walls] == 0.0) and np.array_equal(flux, -flux[geom.reverse_edges])
     is_wall = naive_physics.capillary_wall(geom, np.zeros_like(depth), depth, pressure, gravity,
                                            1000.0)
+    wet = depth >= MIN_DEPTH
+    rows = np.repeat(np.arange(geom.n_vertices), np.diff(geom.neighbor_offsets))
+    assert np.array_equal(walls, [wet[i] != wet[j] and (is_wall(i, j) if wet[i] else is_wall(j, i))
+                                  for i, j in zip(rows, geom.neighbor_indices)])
     expected = naive.continuity(geom, np.zeros_like(depth), depth, velocity, dye,
                                 np.zeros_like(depth), np.asarray(gravity),
                                 np.zeros((geom.n_vertices, 2)), MIN_DEPTH, 0.05, is_wall)
@@ -155,14 +176,21 @@ def test_flux_enters_no_dry_vertex_the_contact_line_rule_walls_off(geom):
 
 
 def test_capillary_time_step_matches_naive(geom):
+    """The CFL pass's capillary limit alone (still, no gravity), then with the CFL one."""
     depth, _, _, _ = random_state(geom, seed=8)
     eps = contact_line_depth(geom.dual_areas, 60.0, 1.0)
     fields = surface_fields(geom, (0, 0, -9.81), "wall")
-    got = capillary_time_step(depth, fields.ring_spacing, eps, SIGMA, COS_THETA, 1000.0,
-                              MIN_DEPTH, 0.5)
+    still = np.zeros((geom.n_vertices, 2))
+    got = cfl_time_step(depth, still, fields.ring_spacing, 0.0, MIN_DEPTH, 0.5, np.inf, eps, SIGMA,
+                        COS_THETA, 1000.0)
     expected = naive_physics.capillary_time_step(geom, depth, eps, SIGMA, COS_THETA, 1000.0,
                                                  MIN_DEPTH, 0.5)
     assert got == pytest.approx(expected, rel=1e-12)
+    velocity = np.random.default_rng(9).normal(0.0, 1.0, (geom.n_vertices, 2))
+    got = cfl_time_step(depth, velocity, fields.ring_spacing, 9.81, MIN_DEPTH, 0.5, 1.0, eps, SIGMA,
+                        COS_THETA, 1000.0)
+    assert got == pytest.approx(min(expected, naive.time_step(geom, depth, velocity, 9.81,
+                                                              MIN_DEPTH, 0.5, 1.0)), rel=1e-12)
 
 
 def run_pinning(geom, depth, velocity, line_force, dt):

@@ -42,7 +42,7 @@ def run_for_meshes(description: str, default_meshes: str, benchmark) -> None:
 # accelerations and holds run inside the scheme's push or transport, timed with them).
 STEP_HELPERS = {"_stable_time_step": "time_step", "_apply_sources": "sources",
                 "_share_friction": "push", "_apply_walls": "walls",
-                "_take_geometry": "move", "_check_finite": "check_finite"}
+                "_take_geometry": "move"}
 TIMED_STAGES = ("move", "advect", "push", "apply_friction", "transport", "exchange")
 
 

@@ -26,7 +26,6 @@ import numpy as np
 from scipy.spatial import Delaunay
 
 import surfflow as sf
-from surfflow.kernels.tension import capillary_time_step
 from surfflow.kernels.timestep import cfl_time_step
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
@@ -69,12 +68,8 @@ def shortest_edge_dt(sim):
     geom, p, state = sim.geometry, sim.params, sim.state
     lengths = np.linalg.norm(geom.neighbor_coords, axis=1)
     shortest = np.minimum.reduceat(lengths, geom.neighbor_offsets[:-1])
-    tension = sim.term("tension")
-    capillary = capillary_time_step(state.depth, shortest, tension.wetting_depth,
-                                    p.surface_tension, tension.cos_contact_angle, p.density,
-                                    p.min_depth, p.cfl)
-    return min(capillary, cfl_time_step(state.depth, state.velocity, shortest,
-                                        p.gravity_magnitude, p.min_depth, p.cfl, p.max_dt))
+    return cfl_time_step(state.depth, state.velocity, shortest, p.gravity_magnitude, p.min_depth,
+                         p.cfl, p.max_dt, *sim.term("tension").capillary_limit())
 
 
 def report(name, initial, steps, duration, seconds):

@@ -8,27 +8,22 @@ from ._jit import parallel_kernel
 
 
 @parallel_kernel
-def clear_dry_velocity(depth, min_depth, velocity):
-    """Dry vertices (d < d_min) have zero velocity. depth (n,); velocity (n, 2) in place."""
-    for i in numba.prange(depth.shape[0]):
-        if depth[i] < min_depth:
-            velocity[i, 0] = 0.0
-            velocity[i, 1] = 0.0
-
-
-@parallel_kernel
-def first_nonfinite_vertex(depth, velocity, dye):
-    """The lowest vertex index whose depth, velocity or dye is NaN or infinite; -1 if none.
+def clear_dry_find_nonfinite(depth, min_depth, velocity, dye):
+    """Dry vertices (d < d_min) get zero velocity, in place; returns the lowest vertex index whose
+    depth, velocity or dye is then NaN or infinite, -1 if none. One pass over the state.
 
     depth (n,), velocity (n, 2), dye (n, n_dyes). The min reduction is exact for any threads.
     """
     n = depth.shape[0]
     first = n
     for i in numba.prange(n):
-        bad = not (math.isfinite(depth[i]) and math.isfinite(velocity[i, 0])
-                   and math.isfinite(velocity[i, 1]))
+        d = depth[i]
+        if d < min_depth:
+            velocity[i, 0] = 0.0
+            velocity[i, 1] = 0.0
+        finite = math.isfinite(d) and math.isfinite(velocity[i, 0]) and math.isfinite(velocity[i, 1])
         for k in range(dye.shape[1]):
-            bad = bad or not math.isfinite(dye[i, k])
-        if bad:
+            finite = finite and math.isfinite(dye[i, k])
+        if not finite:
             first = min(first, i)
     return -1 if first == n else first

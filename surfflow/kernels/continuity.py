@@ -23,7 +23,7 @@ side's own normal velocity carries its own depth, F = d_wet max(0, u_wet . N) ou
 vertex, unless the dry vertex is a wall (F = 0). The walls are the ones the forces see, so mass
 and momentum see the same shoreline: without surface tension a dry vertex standing above its wet
 neighbour's free surface (H_dry > H_wet, H as in kernels/pressure.py; ``shoreline_walls``); with
-it the contact-line rule of kernels/tension.py (``tension.capillary_walls``: wetting the dry
+it the contact-line rule of kernels/tension.py (``tension.apply_capillary_force``: wetting the dry
 vertex would not lower p_s / rho + |g| H).
 
 Open boundaries with outflow let F_b,i = d_i max(0, u_i . Nb_i) leave (Nb zero for walls).
@@ -111,7 +111,7 @@ def edge_fluxes(offsets, indices, dual_edge_vectors, reverse_dual_edge_vectors,
     offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2) N_ij and
     reverse_dual_edge_vectors (nnz, 2) N_ji, both at the entry (i, j); boundary_outflow_normals
     (n, 2), zero where the boundary is a wall; dual_areas (n,); wall (nnz,) bool, True where the
-    dry end of a wet/dry entry is a wall (``shoreline_walls`` or ``tension.capillary_walls``, the
+    dry end of a wet/dry entry is a wall (``shoreline_walls`` or ``tension.apply_capillary_force``, the
     same for (i, j) and (j, i)); depth (n,); velocity (n, 2); friction_share (n,) from
     kernels/friction.py. Writes edge_flux (nnz,), boundary_flux (n,), outflow_factor (n,).
     """

@@ -43,8 +43,12 @@ def apply_friction(friction_tensors, depth, damping, linear_coefficient, laminar
     """Solve the 2x2 implicit friction system per vertex, in place.
 
     friction_tensors (n, 2, 2); depth (n,); damping (n,) 1/s; velocity (n, 2) in each frame.
+    A vertex at rest stays at rest: its row is not read (every dry vertex, as the schemes leave
+    them).
     """
     for i in numba.prange(depth.shape[0]):
+        if velocity[i, 0] == 0.0 and velocity[i, 1] == 0.0:
+            continue
         rate, a00, a11 = implicit_diagonal(friction_tensors, depth, damping, linear_coefficient,
                                            laminar_coefficient, laminar_min_depth, dt, i)
         a01 = dt * rate * friction_tensors[i, 0, 1]

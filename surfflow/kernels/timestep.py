@@ -1,12 +1,15 @@
 """Adaptive time step from the CFL condition on the one-ring (SPEC §4).
 
-    dt = min(max_dt, cfl * min over wet i of r_i / (|u_i| + sqrt(|g| d_i)))
+    dt = min(max_dt, cfl * min over wet i of r_i / (|u_i| + sqrt(|g| d_i)),
+             min over wet i of cfl r_i / (2 c_i))
 
 r_i is the size of i's dual cell (``ring_spacing``, ``kernels/fields.dual_cell_size``): 4 A_i over
 its perimeter, the finite-volume CFL length, equal to the edge length on equilateral triangles.
 A sliver triangle or a short edge at i does not collapse it, so one bad triangle does not set
-the pace of the whole run (tests/test_sliver_pace.py). A surface with no wet vertex, or with
-still water and no gravity, gets max_dt.
+the pace of the whole run (tests/test_sliver_pace.py). c_i is the phase speed of the shortest
+capillary wave under surface tension (``tension.capillary_speed``), limited in the same pass; the
+factor 2 leaves room for gravity waves at their own limit. A surface with no wet vertex, or with
+still water, no gravity and no surface tension, gets max_dt.
 """
 
 import math
@@ -14,16 +17,21 @@ import math
 import numba
 
 from ._jit import parallel_kernel
+from .tension import capillary_speed
 
 
 @parallel_kernel
-def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, cfl, max_dt):
+def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, cfl, max_dt,
+                  wetting_depth, sigma, cos_contact_angle, density):
     """The largest stable time step.
 
-    depth (n,), velocity (n, 2) in each vertex's frame, ring_spacing (n,) metres.
-    Returns a float (seconds). The min reduction is exact, so any thread count agrees.
+    depth (n,), velocity (n, 2) in each vertex's frame, ring_spacing (n,) metres; with surface
+    tension sigma > 0 (N/m; 0 for none) the capillary limit too, from wetting_depth (n,) (the
+    contact-line depth eps_v, unread without tension), cos_contact_angle and density (kg/m^3).
+    Returns a float (seconds). The min reductions are exact, so any thread count agrees.
     """
     shortest = math.inf
+    capillary = math.inf
     for i in numba.prange(depth.shape[0]):
         d = depth[i]
         if d >= min_depth:
@@ -31,4 +39,9 @@ def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, c
             speed = flow + math.sqrt(gravity_magnitude * d)
             if speed > 0.0:
                 shortest = min(shortest, ring_spacing[i] / speed)
-    return min(max_dt, cfl * shortest)
+            if sigma > 0.0:
+                wave = capillary_speed(d, ring_spacing[i], wetting_depth[i], sigma,
+                                       cos_contact_angle, density)
+                if wave > 0.0:
+                    capillary = min(capillary, cfl * ring_spacing[i] / (2.0 * wave))
+    return min(min(max_dt, cfl * shortest), capillary)

@@ -142,7 +142,7 @@ class SurfaceMotion(Term):
         p = self.params
         return cfl_time_step(state.depth, state.velocity, fields.ring_spacing,
                              p.gravity_magnitude + self.acceleration_bound, p.min_depth, p.cfl,
-                             p.max_dt)
+                             p.max_dt, fields.ring_spacing, 0.0, 1.0, 1.0)  # no capillary limit
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += F^a: the inertial force of the surface's acceleration on the stage's

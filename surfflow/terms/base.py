@@ -48,7 +48,8 @@ acceleration a_i in world space, whose normal part and potential the conservativ
 wave speeds and mass jump feel: gravity g - a_i); the others' (tension, wind) act on the updated velocity,
 u' += dt a, so a steady wind-driven film's speed is exact; then
 ``find_walls`` writes the wet/dry faces the stage's fluxes may not cross into ``walls``
-(nnz,) bool; ``hold`` runs after the stage's momentum update, before its friction (a static
+(nnz,) bool (both schemes call it after ``accelerate``, on the same depth and bottom);
+``hold`` runs after the stage's momentum update, before its friction (a static
 friction that nothing may push past).
 
 Who acts where, in this order within a stage:
@@ -60,8 +61,8 @@ scheme "semi_lagrangian"           advect, push (gravity-pressure, then the term
 scheme "conservative"              transport (it covers 3 to 6: ``schemes/conservative.py``)
 motion (``motion/``)               move (following a motion), max_time_step, accelerate
                                    (inertia)
-tension (``tension.py``)           max_time_step, accelerate, find_walls, hold (with
-                                   hysteresis)
+tension (``tension.py``)           accelerate, find_walls, hold (with hysteresis); its
+                                   time-step limit is in the step's CFL pass
 wind (``wind.py``)                 max_time_step, accelerate
 dissolution (``dissolution.py``)   advect, load_bottom, push, apply_friction, transport,
                                    keep_volumes

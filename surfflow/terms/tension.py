@@ -2,9 +2,10 @@
 
 From the surface energy E = sigma (free-surface area) - sigma cos(theta_c) (wetted area), the
 pressure p_s = (dE/dh_v) / A_v accelerates the liquid, a = -grad p_s / rho, with the
-contact-line rule at the liquid's edge. Stages: the capillary time-step limit (1); in every
-Runge-Kutta stage of the transport (6) the acceleration, the contact-line rule's walls for the
-fluxes and, with hysteresis, the contact line's static friction after the update (``hold``).
+contact-line rule at the liquid's edge. Stages: in every Runge-Kutta stage of the transport (6)
+the acceleration, the contact-line rule's walls for the fluxes and, with hysteresis, the contact
+line's static friction after the update (``hold``). The capillary time-step limit is taken in
+the step's own CFL pass (``capillary_limit``, ``kernels/timestep.py``).
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ import math
 
 import numpy as np
 
-from ..kernels.tension import (apply_capillary_force, capillary_time_step, capillary_walls,
-                               contact_line_depth, hysteresis_line_force,
-                               pin_contact_line, surface_pressure)
+from ..kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
+                               lift_free_surface, pin_contact_line, surface_pressure)
 from .base import Term
 
 
@@ -31,7 +31,11 @@ class SurfaceTension(Term):
         self.line_force = hysteresis_line_force(params.surface_tension, params.contact_angle,
                                                 params.contact_angle_hysteresis) / params.density
         self.pressure = np.zeros(geom.n_vertices)
-        self.stages = ("max_time_step", "accelerate", "find_walls") + (
+        self.lifted = np.zeros((geom.n_vertices, 3))
+        self.level = np.zeros(geom.n_vertices)
+        self.near_liquid = np.zeros(geom.n_vertices, dtype=bool)
+        self.walls = np.zeros(len(geom.neighbor_indices), dtype=bool)
+        self.stages = ("accelerate", "find_walls") + (
             ("hold",) if self.line_force > 0.0 else ())
         self.use_geometry(geom)
 
@@ -39,34 +43,34 @@ class SurfaceTension(Term):
         self.wetting_depth = contact_line_depth(geom.dual_areas, self.params.contact_angle,
                                                 self.params.contact_line_width)
 
-    def max_time_step(self, state, fields) -> float:
-        """The capillary limit of explicit surface tension."""
+    def capillary_limit(self) -> tuple:
+        """(wetting_depth (n,), sigma, cos theta_c, rho): the last arguments of
+        ``timestep.cfl_time_step``, with which the step's CFL pass takes the capillary limit."""
         p = self.params
-        return capillary_time_step(state.depth, fields.ring_spacing, self.wetting_depth,
-                                   p.surface_tension, self.cos_contact_angle, p.density,
-                                   p.min_depth, p.cfl)
+        return self.wetting_depth, p.surface_tension, self.cos_contact_angle, p.density
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += -grad p_s / rho on the wet vertices of the stage's ``depth``;
-        ``bottom`` is the one gravity sees."""
+        ``bottom`` is the one gravity sees. The same pass finds the contact-line rule's walls
+        (``find_walls``)."""
         p = self.params
-        surface_pressure(geom.vertices, geom.normals, bottom, geom.neighbor_offsets,
-                         geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
-                         self.wetting_depth, p.surface_tension, self.cos_contact_angle,
-                         p.min_depth, self.pressure)
+        lift_free_surface(geom.vertices, geom.normals, fields.vertex_height, fields.normal_rise,
+                          bottom, depth, self.lifted, self.level)
+        surface_pressure(self.lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
+                         geom.is_boundary, geom.dual_areas, depth, self.wetting_depth,
+                         p.surface_tension, self.cos_contact_angle, p.min_depth, self.pressure,
+                         self.near_liquid)
         apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                              geom.dual_areas, fields.vertex_height, fields.normal_rise,
-                              p.gravity_magnitude, bottom, depth, self.pressure, p.min_depth,
-                              1.0 / p.density, 1.0, acceleration)
+                              geom.dual_areas, fields.normal_rise, p.gravity_magnitude, depth,
+                              self.level, self.pressure, self.near_liquid, p.min_depth,
+                              1.0 / p.density, 1.0, acceleration, self.walls)
 
     def find_walls(self, geom, fields, bottom, depth, walls) -> None:
-        """walls (nnz,) = the contact-line rule of ``accelerate`` for every wet/dry entry of the
-        same stage's ``depth`` (from the pressure it computed), so the mass flux enters no dry
+        """walls (nnz,) = the contact-line rule of ``accelerate`` for every wet/dry entry, as
+        its last call found them: both schemes call ``find_walls`` after ``accelerate`` on the
+        same stage's ``depth`` and ``bottom`` (``terms/base.py``), so the mass flux enters no dry
         vertex the capillary force treats as a wall."""
-        p = self.params
-        capillary_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
-                        fields.normal_rise, p.gravity_magnitude, bottom, depth, self.pressure,
-                        1.0 / p.density, p.min_depth, walls)
+        np.copyto(walls, self.walls)
 
     def hold(self, geom, fields, depth, velocity, dt: float) -> None:
         """Contact-angle hysteresis: the rim's static friction removes up to dt a_i of the
