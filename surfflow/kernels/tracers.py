@@ -103,14 +103,27 @@ def outflow_bound(room, excess, value, low, high):
     return max(limit, 0.0) / excess
 
 
+@serial_kernel
+def barth_jespersen_bound(c, low, high, rise, fall):
+    """The largest phi with c + phi delta within [low, high] for every delta in [fall, rise]
+    (fall <= 0 <= rise): min((high - c) / rise, (low - c) / fall), inf where both are 0. The
+    same as the minimum over each delta's own bound, bit for bit: a correctly rounded quotient
+    is monotone in its divisor."""
+    bound = (high - c) / rise if rise > 0.0 else math.inf
+    if fall < 0.0:
+        bound = min(bound, (low - c) / fall)
+    return bound
+
+
 @parallel_kernel
 def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, carrier,
                   min_carrier, values, velocity, shift, carrier_flux, carrier_boundary,
                   outflow_factor, dt, faces):
-    """Pass 1: faces[e, k] = c_f of the CSR entry e = (i, j) that i sends through (F_ij > 0):
-    tracer k of i at the midpoint of the edge moved back by shift u_i,
-    c_i + theta_i phi_i g_i . (c_ij / 2 - shift u_i) (module docstring). Entries i does not
-    send through are left as they are (``carry`` reads none of them).
+    """Pass 1: faces[e, k] = c_f of every CSR entry e = (i, j) of a vertex i that sends through
+    any (F_ij > 0): tracer k of i at the midpoint of the edge moved back by shift u_i,
+    c_i + theta_i phi_i g_i . (c_ij / 2 - shift u_i) (module docstring). The entries of a vertex
+    that sends nothing (dry ground) are left as they are; ``carry`` reads only the entries
+    F_ij > 0, from both ends.
 
     offsets (n + 1,), indices (nnz,); neighbor_coords, fit_weights (nnz, 2); dual_areas,
     carrier h (n,); values c (n, k); velocity (n, 2) the carrier's, in each vertex's frame;
@@ -120,15 +133,14 @@ def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, ca
     for i in numba.prange(carrier.shape[0]):
         start, stop = offsets[i], offsets[i + 1]
         leaving = max(carrier_boundary[i], 0.0)  # an inflow (< 0) brings clear liquid
-        sending = False
+        sending, active = False, carrier[i] >= min_carrier
         for e in range(start, stop):
-            if carrier_flux[e] > 0.0:
-                sending, leaving = True, leaving + carrier_flux[e]
+            flux = carrier_flux[e]
+            sending |= flux > 0.0
+            leaving += flux if flux > 0.0 else 0.0
+            active &= carrier[indices[e]] >= min_carrier
         if not sending:
             continue
-        active = carrier[i] >= min_carrier
-        for e in range(start, stop):
-            active = active and carrier[indices[e]] >= min_carrier
         scale = dt * outflow_factor[i]
         room = max(dual_areas[i] * carrier[i] - scale * leaving, 0.0)
         back0, back1 = shift * velocity[i, 0], shift * velocity[i, 1]
@@ -138,24 +150,22 @@ def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, ca
             if not active or low == high:
                 g0, g1 = 0.0, 0.0
             else:
-                bound, excess, misfit, total = math.inf, 0.0, 0.0, 0.0
+                rise, fall, excess, misfit, total = 0.0, 0.0, 0.0, 0.0, 0.0
                 for e in range(start, stop):
                     diff = values[indices[e], k] - c
                     misfit += abs(diff - g0 * neighbor_coords[e, 0] - g1 * neighbor_coords[e, 1])
                     total += abs(diff)
-                    if carrier_flux[e] > 0.0:
-                        delta = offset_dot(g0, g1, neighbor_coords, e, back0, back1)
-                        if delta > 0.0:
-                            bound = min(bound, (high - c) / delta)
-                        elif delta < 0.0:
-                            bound = min(bound, (low - c) / delta)
-                        excess += carrier_flux[e] * delta
+                    delta = offset_dot(g0, g1, neighbor_coords, e, back0, back1)
+                    sent = carrier_flux[e] > 0.0
+                    rise = max(rise, delta if sent else 0.0)
+                    fall = min(fall, delta if sent else 0.0)
+                    excess += carrier_flux[e] * delta if sent else 0.0
+                bound = barth_jespersen_bound(c, low, high, rise, fall)
                 phi = max(min(compression_cap(misfit, total), bound), 0.0)
                 theta = outflow_bound(room, scale * phi * excess, c, low, high)
                 g0, g1 = theta * phi * g0, theta * phi * g1
             for e in range(start, stop):
-                if carrier_flux[e] > 0.0:
-                    faces[e, k] = c + offset_dot(g0, g1, neighbor_coords, e, back0, back1)
+                faces[e, k] = c + offset_dot(g0, g1, neighbor_coords, e, back0, back1)
 
 
 @parallel_kernel
@@ -167,6 +177,8 @@ def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, val
     after the continuity; for s ones); values (n, k); faces (nnz, k) from ``limited_faces``;
     fluxes as there. Writes values_out (n, k) and outflow_volume (n, k), the tracer volume (m^3)
     that left through the boundary. A vertex with no carrier after the step holds no tracer.
+    Each entry adds alpha_donor F_ij c_f of its donor's face (i's own entry if F_ij > 0, j's
+    reverse entry if F_ij < 0; an entry with F_ij = 0 adds a zero), all tracers at once.
     """
     for i in numba.prange(carrier.shape[0]):
         alpha_i = outflow_factor[i]
@@ -175,15 +187,16 @@ def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, val
         volume_out = dual_areas[i] * carrier_out[i]
         for k in range(values.shape[1]):
             outflow_volume[i, k] = leaving * values[i, k]
-            values_out[i, k] = 0.0
-            if volume_out <= 0.0:
-                continue
-            net = 0.0
-            for e in range(offsets[i], offsets[i + 1]):
-                flux = carrier_flux[e]
-                if flux > 0.0:
-                    net += alpha_i * flux * faces[e, k]
-                elif flux < 0.0:
-                    net += outflow_factor[indices[e]] * flux * faces[reverse_edges[e], k]
-            tracer = volume * values[i, k] - dt * net - leaving * values[i, k]
+            values_out[i, k] = 0.0  # the net tracer flux out of i, then c'
+        if volume_out <= 0.0:
+            continue
+        for e in range(offsets[i], offsets[i + 1]):
+            flux = carrier_flux[e]
+            sent = flux > 0.0
+            face = e if sent else reverse_edges[e]
+            alpha = alpha_i if sent else outflow_factor[indices[e]]
+            for k in range(values.shape[1]):
+                values_out[i, k] += alpha * flux * faces[face, k]
+        for k in range(values.shape[1]):
+            tracer = volume * values[i, k] - dt * values_out[i, k] - leaving * values[i, k]
             values_out[i, k] = min(upper, max(0.0, tracer / volume_out))
