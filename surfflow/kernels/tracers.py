@@ -49,9 +49,11 @@ clipping, and the tracer volume is conserved to round-off (c_f is a function of 
 the edge, the same seen from both ends). With theta = 0 or g = 0 the transport is first-order
 upwind. Next to a carrier below ``min_carrier`` (a dry vertex: no concentration to interpolate)
 the gradient is zero, as in the depth's reconstruction. Two passes, each gathering only, all
-tracers in each: ``limited_faces`` (c_f of the CSR entries a vertex sends through) then
-``carry``; a vertex that sends nothing (dry ground) is skipped by the first, one that holds no
-carrier after the step by the second.
+tracers in each: ``limited_faces`` (c_f of the CSR entries of a vertex that sends, two tracers
+per walk of the ring) then ``carry`` (every entry's donor face, branch-free); a vertex that
+sends nothing (dry ground) is skipped by the first, one that holds no carrier after the step by
+the second. They cannot be one pass: the face a vertex receives needs its donor's whole ring
+(its limited gradient), and only the donor computes that.
 """
 
 import math
@@ -66,16 +68,27 @@ SMOOTH_MISFIT, JUMP_MISFIT = 0.15, 0.45  # misfit shares r where the cap starts 
 
 
 @serial_kernel
-def ring_gradient(start, stop, indices, fit_weights, values, i, k):
-    """(g0, g1, low, high): the least-squares gradient of values[:, k] at i from its ring
-    entries start..stop, and the range of values[:, k] over i and its ring."""
-    g0, g1, low, high = 0.0, 0.0, values[i, k], values[i, k]
-    for e in range(start, stop):
-        value = values[indices[e], k]
-        g0 += fit_weights[e, 0] * (value - values[i, k])
-        g1 += fit_weights[e, 1] * (value - values[i, k])
-        low, high = min(low, value), max(high, value)
-    return g0, g1, low, high
+def fit_entry(fit, weight0, weight1, value, c):
+    """fit = (g0, g1, low, high) of a tracer whose value at the vertex is c, with one more ring
+    entry of fit weights (weight0, weight1) and value: the least-squares gradient's sums and
+    the range over the vertex and its ring, entry by entry."""
+    g0, g1, low, high = fit
+    return (g0 + weight0 * (value - c), g1 + weight1 * (value - c), min(low, value),
+            max(high, value))
+
+
+@serial_kernel
+def limit_entry(sums, g0, g1, diff, coord0, coord1, offset0, offset1, flux):
+    """sums = (misfit, total, rise, fall, excess) of a tracer of gradient (g0, g1) with one more
+    ring entry: diff = c_j - c_i, (coord0, coord1) = c_ij, (offset0, offset1) = c_ij / 2 - back,
+    flux F_ij. misfit and total: the share r's sums; rise >= 0 >= fall: the extreme changes
+    g . offset over the entries sent through (F_ij > 0), excess: sum F_ij g . offset over them."""
+    misfit, total, rise, fall, excess = sums
+    delta = g0 * offset0 + g1 * offset1
+    sent = flux > 0.0
+    return (misfit + abs(diff - g0 * coord0 - g1 * coord1), total + abs(diff),
+            max(rise, delta if sent else 0.0), min(fall, delta if sent else 0.0),
+            excess + (flux * delta if sent else 0.0))
 
 
 @serial_kernel
@@ -104,15 +117,21 @@ def outflow_bound(room, excess, value, low, high):
 
 
 @serial_kernel
-def barth_jespersen_bound(c, low, high, rise, fall):
-    """The largest phi with c + phi delta within [low, high] for every delta in [fall, rise]
-    (fall <= 0 <= rise): min((high - c) / rise, (low - c) / fall), inf where both are 0. The
-    same as the minimum over each delta's own bound, bit for bit: a correctly rounded quotient
-    is monotone in its divisor."""
+def limited_slope(fit, sums, c, room, scale, usable):
+    """theta phi g of a tracer from its ring's ``fit_entry`` fit and ``limit_entry`` sums (module
+    docstring): zero where the ring is not ``usable`` (not all wet) or flat. phi's Barth-Jespersen
+    bound min((high - c) / rise, (low - c) / fall) is the minimum over each sent entry's own
+    bound, bit for bit: a correctly rounded quotient is monotone in its divisor."""
+    g0, g1, low, high = fit
+    misfit, total, rise, fall, excess = sums
+    if not usable or low == high:
+        return 0.0, 0.0
     bound = (high - c) / rise if rise > 0.0 else math.inf
     if fall < 0.0:
         bound = min(bound, (low - c) / fall)
-    return bound
+    phi = max(min(compression_cap(misfit, total), bound), 0.0)
+    theta = outflow_bound(room, scale * phi * excess, c, low, high)
+    return theta * phi * g0, theta * phi * g1
 
 
 @parallel_kernel
@@ -144,28 +163,32 @@ def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, ca
         scale = dt * outflow_factor[i]
         room = max(dual_areas[i] * carrier[i] - scale * leaving, 0.0)
         back0, back1 = shift * velocity[i, 0], shift * velocity[i, 1]
-        for k in range(values.shape[1]):
-            c = values[i, k]
-            g0, g1, low, high = ring_gradient(start, stop, indices, fit_weights, values, i, k)
-            if not active or low == high:
-                g0, g1 = 0.0, 0.0
-            else:
-                rise, fall, excess, misfit, total = 0.0, 0.0, 0.0, 0.0, 0.0
-                for e in range(start, stop):
-                    diff = values[indices[e], k] - c
-                    misfit += abs(diff - g0 * neighbor_coords[e, 0] - g1 * neighbor_coords[e, 1])
-                    total += abs(diff)
-                    delta = offset_dot(g0, g1, neighbor_coords, e, back0, back1)
-                    sent = carrier_flux[e] > 0.0
-                    rise = max(rise, delta if sent else 0.0)
-                    fall = min(fall, delta if sent else 0.0)
-                    excess += carrier_flux[e] * delta if sent else 0.0
-                bound = barth_jespersen_bound(c, low, high, rise, fall)
-                phi = max(min(compression_cap(misfit, total), bound), 0.0)
-                theta = outflow_bound(room, scale * phi * excess, c, low, high)
-                g0, g1 = theta * phi * g0, theta * phi * g1
+        for a in range(0, values.shape[1], 2):  # two tracers at a time: b = a + 1, if any
+            paired = a + 1 < values.shape[1]
+            b = a + 1 if paired else a
+            c_a, c_b = values[i, a], values[i, b]
+            fit_a, fit_b = (0.0, 0.0, c_a, c_a), (0.0, 0.0, c_b, c_b)
             for e in range(start, stop):
-                faces[e, k] = c + offset_dot(g0, g1, neighbor_coords, e, back0, back1)
+                j, weight0, weight1 = indices[e], fit_weights[e, 0], fit_weights[e, 1]
+                fit_a = fit_entry(fit_a, weight0, weight1, values[j, a], c_a)
+                if paired:
+                    fit_b = fit_entry(fit_b, weight0, weight1, values[j, b], c_b)
+            sums_a = sums_b = (0.0, 0.0, 0.0, 0.0, 0.0)
+            for e in range(start, stop):
+                j, coord0, coord1 = indices[e], neighbor_coords[e, 0], neighbor_coords[e, 1]
+                offset0, offset1 = 0.5 * coord0 - back0, 0.5 * coord1 - back1
+                sums_a = limit_entry(sums_a, fit_a[0], fit_a[1], values[j, a] - c_a, coord0,
+                                     coord1, offset0, offset1, carrier_flux[e])
+                if paired:
+                    sums_b = limit_entry(sums_b, fit_b[0], fit_b[1], values[j, b] - c_b, coord0,
+                                         coord1, offset0, offset1, carrier_flux[e])
+            g0_a, g1_a = limited_slope(fit_a, sums_a, c_a, room, scale, active)
+            g0_b, g1_b = limited_slope(fit_b, sums_b, c_b, room, scale, active)
+            for e in range(start, stop):
+                faces[e, a] = c_a + offset_dot(g0_a, g1_a, neighbor_coords, e, back0, back1)
+                if paired:
+                    faces[e, b] = c_b + offset_dot(g0_b, g1_b, neighbor_coords, e, back0,
+                                                   back1)
 
 
 @parallel_kernel
