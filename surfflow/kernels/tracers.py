@@ -141,8 +141,8 @@ def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, ca
     """Pass 1: faces[e, k] = c_f of every CSR entry e = (i, j) of a vertex i that sends through
     any (F_ij > 0): tracer k of i at the midpoint of the edge moved back by shift u_i,
     c_i + theta_i phi_i g_i . (c_ij / 2 - shift u_i) (module docstring). The entries of a vertex
-    that sends nothing (dry ground) are left as they are; ``carry`` reads only the entries
-    F_ij > 0, from both ends.
+    that sends nothing (dry ground) are left as they are: ``carry`` weighs each face by its
+    entry's F_ij, which is 0 there.
 
     offsets (n + 1,), indices (nnz,); neighbor_coords, fit_weights (nnz, 2); dual_areas,
     carrier h (n,); values c (n, k); velocity (n, 2) the carrier's, in each vertex's frame;
