@@ -152,14 +152,16 @@ def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, ca
     for i in numba.prange(carrier.shape[0]):
         start, stop = offsets[i], offsets[i + 1]
         leaving = max(carrier_boundary[i], 0.0)  # an inflow (< 0) brings clear liquid
-        sending, active = False, carrier[i] >= min_carrier
+        sending = False
         for e in range(start, stop):
             flux = carrier_flux[e]
             sending |= flux > 0.0
             leaving += flux if flux > 0.0 else 0.0
-            active &= carrier[indices[e]] >= min_carrier
         if not sending:
             continue
+        active = carrier[i] >= min_carrier
+        for e in range(start, stop):
+            active &= carrier[indices[e]] >= min_carrier
         scale = dt * outflow_factor[i]
         room = max(dual_areas[i] * carrier[i] - scale * leaving, 0.0)
         back0, back1 = shift * velocity[i, 0], shift * velocity[i, 1]
@@ -191,6 +193,15 @@ def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, ca
                                                    back1)
 
 
+@serial_kernel
+def settled(volume, value, net, leaving, dt, volume_out, upper):
+    """c' = (A h c - dt net - leaving c) / (A h') within [0, upper]: what stays of a tracer at
+    value c in carrier volume A h, net its tracer flux out of the vertex, leaving the carrier
+    volume through the boundary, A h' = volume_out > 0 the carrier volume after the step."""
+    tracer = volume * value - dt * net - leaving * value
+    return min(upper, max(0.0, tracer / volume_out))
+
+
 @parallel_kernel
 def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, values, faces,
           carrier_flux, carrier_boundary, outflow_factor, dt, upper, values_out, outflow_volume):
@@ -201,7 +212,8 @@ def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, val
     fluxes as there. Writes values_out (n, k) and outflow_volume (n, k), the tracer volume (m^3)
     that left through the boundary. A vertex with no carrier after the step holds no tracer.
     Each entry adds alpha_donor F_ij c_f of its donor's face (i's own entry if F_ij > 0, j's
-    reverse entry if F_ij < 0; an entry with F_ij = 0 adds a zero), all tracers at once.
+    reverse entry if F_ij < 0; an entry with F_ij = 0 adds a zero), two tracers per walk of
+    the ring.
     """
     for i in numba.prange(carrier.shape[0]):
         alpha_i = outflow_factor[i]
@@ -210,16 +222,18 @@ def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, val
         volume_out = dual_areas[i] * carrier_out[i]
         for k in range(values.shape[1]):
             outflow_volume[i, k] = leaving * values[i, k]
-            values_out[i, k] = 0.0  # the net tracer flux out of i, then c'
+            values_out[i, k] = 0.0
         if volume_out <= 0.0:
             continue
-        for e in range(offsets[i], offsets[i + 1]):
-            flux = carrier_flux[e]
-            sent = flux > 0.0
-            face = e if sent else reverse_edges[e]
-            alpha = alpha_i if sent else outflow_factor[indices[e]]
-            for k in range(values.shape[1]):
-                values_out[i, k] += alpha * flux * faces[face, k]
-        for k in range(values.shape[1]):
-            tracer = volume * values[i, k] - dt * values_out[i, k] - leaving * values[i, k]
-            values_out[i, k] = min(upper, max(0.0, tracer / volume_out))
+        for a in range(0, values.shape[1], 2):  # two tracers at a time: b = a + 1, if any
+            b = min(a + 1, values.shape[1] - 1)
+            net_a, net_b = 0.0, 0.0
+            for e in range(offsets[i], offsets[i + 1]):
+                flux = carrier_flux[e]
+                sent = flux > 0.0
+                face = e if sent else reverse_edges[e]
+                alpha = alpha_i if sent else outflow_factor[indices[e]]
+                net_a += alpha * flux * faces[face, a]
+                net_b += alpha * flux * faces[face, b]
+            values_out[i, a] = settled(volume, values[i, a], net_a, leaving, dt, volume_out, upper)
+            values_out[i, b] = settled(volume, values[i, b], net_b, leaving, dt, volume_out, upper)
