@@ -117,14 +117,14 @@ def outflow_bound(room, excess, value, low, high):
 
 
 @serial_kernel
-def limited_slope(fit, sums, c, room, scale, usable):
+def limited_slope(fit, sums, c, room, scale):
     """theta phi g of a tracer from its ring's ``fit_entry`` fit and ``limit_entry`` sums (module
-    docstring): zero where the ring is not ``usable`` (not all wet) or flat. phi's Barth-Jespersen
-    bound min((high - c) / rise, (low - c) / fall) is the minimum over each sent entry's own
-    bound, bit for bit: a correctly rounded quotient is monotone in its divisor."""
+    docstring), zero where the ring is flat. phi's Barth-Jespersen bound
+    min((high - c) / rise, (low - c) / fall) is the minimum over each sent entry's own bound,
+    bit for bit: a correctly rounded quotient is monotone in its divisor."""
     g0, g1, low, high = fit
     misfit, total, rise, fall, excess = sums
-    if not usable or low == high:
+    if low == high:
         return 0.0, 0.0
     bound = (high - c) / rise if rise > 0.0 else math.inf
     if fall < 0.0:
@@ -169,23 +169,25 @@ def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, ca
             paired = a + 1 < values.shape[1]
             b = a + 1 if paired else a
             c_a, c_b = values[i, a], values[i, b]
-            fit_a, fit_b = (0.0, 0.0, c_a, c_a), (0.0, 0.0, c_b, c_b)
-            for e in range(start, stop):
-                j, weight0, weight1 = indices[e], fit_weights[e, 0], fit_weights[e, 1]
-                fit_a = fit_entry(fit_a, weight0, weight1, values[j, a], c_a)
-                if paired:
-                    fit_b = fit_entry(fit_b, weight0, weight1, values[j, b], c_b)
-            sums_a = sums_b = (0.0, 0.0, 0.0, 0.0, 0.0)
-            for e in range(start, stop):
-                j, coord0, coord1 = indices[e], neighbor_coords[e, 0], neighbor_coords[e, 1]
-                offset0, offset1 = 0.5 * coord0 - back0, 0.5 * coord1 - back1
-                sums_a = limit_entry(sums_a, fit_a[0], fit_a[1], values[j, a] - c_a, coord0,
-                                     coord1, offset0, offset1, carrier_flux[e])
-                if paired:
-                    sums_b = limit_entry(sums_b, fit_b[0], fit_b[1], values[j, b] - c_b, coord0,
+            g0_a = g1_a = g0_b = g1_b = 0.0  # no gradient next to a dry vertex
+            if active:
+                fit_a, fit_b = (0.0, 0.0, c_a, c_a), (0.0, 0.0, c_b, c_b)
+                for e in range(start, stop):
+                    j, weight0, weight1 = indices[e], fit_weights[e, 0], fit_weights[e, 1]
+                    fit_a = fit_entry(fit_a, weight0, weight1, values[j, a], c_a)
+                    if paired:
+                        fit_b = fit_entry(fit_b, weight0, weight1, values[j, b], c_b)
+                sums_a = sums_b = (0.0, 0.0, 0.0, 0.0, 0.0)
+                for e in range(start, stop):
+                    j, coord0, coord1 = indices[e], neighbor_coords[e, 0], neighbor_coords[e, 1]
+                    offset0, offset1 = 0.5 * coord0 - back0, 0.5 * coord1 - back1
+                    sums_a = limit_entry(sums_a, fit_a[0], fit_a[1], values[j, a] - c_a, coord0,
                                          coord1, offset0, offset1, carrier_flux[e])
-            g0_a, g1_a = limited_slope(fit_a, sums_a, c_a, room, scale, active)
-            g0_b, g1_b = limited_slope(fit_b, sums_b, c_b, room, scale, active)
+                    if paired:
+                        sums_b = limit_entry(sums_b, fit_b[0], fit_b[1], values[j, b] - c_b,
+                                             coord0, coord1, offset0, offset1, carrier_flux[e])
+                g0_a, g1_a = limited_slope(fit_a, sums_a, c_a, room, scale)
+                g0_b, g1_b = limited_slope(fit_b, sums_b, c_b, room, scale)
             for e in range(start, stop):
                 faces[e, a] = c_a + offset_dot(g0_a, g1_a, neighbor_coords, e, back0, back1)
                 if paired:
