@@ -11,7 +11,7 @@ import builders
 import surfflow as sf
 import surfflow.schemes.shared as schemes
 import surfflow.terms.dissolution as dissolution
-from runtime_cases import curved_patch, numba_threads, wet_simulation
+from runtime_cases import curved_patch, numba_threads, random_state, wet_simulation
 from dye_cases import run_dye_bell, run_dye_stripe
 from validation_cases import donor_faces, run_cosine_bell
 
@@ -114,6 +114,27 @@ def run_threads(threads):
 def test_one_and_two_threads_agree_bit_for_bit():
     for a, b in zip(run_threads(1), run_threads(min(2, numba.config.NUMBA_NUM_THREADS))):
         assert np.array_equal(a, b)
+
+
+def carried_alone_and_among_others(scheme):
+    """One random dye carried 0.2 s by a random flow on a curved patch, alone and as the second
+    and third of three dyes (the kernels take the dyes two at a time: these are the second of
+    the first pair and the odd one out); returns (alone (n,), among others (n, 3))."""
+    geom, params = curved_patch(seed=4), sf.Params(gravity=(0.3, 0, -9.81), scheme=scheme)
+    dye, runs = random_state(geom, seed=5)[3], []
+    for columns in ([0], [1, 0, 0]):
+        sim = wet_simulation(geom, params, n_dyes=len(columns), seed=4)
+        sim.set_dye(dye[:, columns])
+        sim.advance(0.2)
+        runs.append(sim.dye)
+    return runs[0][:, 0], runs[1]
+
+
+@pytest.mark.parametrize("scheme", ["semi_lagrangian", "conservative"])
+def test_each_dye_is_carried_as_if_alone(scheme):
+    alone, among = carried_alone_and_among_others(scheme)
+    assert np.array_equal(among[:, 1], alone) and np.array_equal(among[:, 2], alone)
+    assert not np.array_equal(among[:, 0], alone) and np.ptp(alone) > 0.1
 
 
 @pytest.mark.parametrize("scheme", ["semi_lagrangian", "conservative"])

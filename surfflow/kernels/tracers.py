@@ -49,9 +49,11 @@ clipping, and the tracer volume is conserved to round-off (c_f is a function of 
 the edge, the same seen from both ends). With theta = 0 or g = 0 the transport is first-order
 upwind. Next to a carrier below ``min_carrier`` (a dry vertex: no concentration to interpolate)
 the gradient is zero, as in the depth's reconstruction. Two passes, each gathering only, all
-tracers in each: ``limited_faces`` (c_f of the CSR entries a vertex sends through) then
-``carry``; a vertex that sends nothing (dry ground) is skipped by the first, one that holds no
-carrier after the step by the second.
+tracers in each: ``limited_faces`` (c_f of the CSR entries of a vertex that sends, two tracers
+per walk of the ring) then ``carry`` (every entry's donor face, branch-free); a vertex that
+sends nothing (dry ground) is skipped by the first, one that holds no carrier after the step by
+the second. They cannot be one pass: the face a vertex receives needs its donor's whole ring
+(its limited gradient), and only the donor computes that.
 """
 
 import math
@@ -66,16 +68,27 @@ SMOOTH_MISFIT, JUMP_MISFIT = 0.15, 0.45  # misfit shares r where the cap starts 
 
 
 @serial_kernel
-def ring_gradient(start, stop, indices, fit_weights, values, i, k):
-    """(g0, g1, low, high): the least-squares gradient of values[:, k] at i from its ring
-    entries start..stop, and the range of values[:, k] over i and its ring."""
-    g0, g1, low, high = 0.0, 0.0, values[i, k], values[i, k]
-    for e in range(start, stop):
-        value = values[indices[e], k]
-        g0 += fit_weights[e, 0] * (value - values[i, k])
-        g1 += fit_weights[e, 1] * (value - values[i, k])
-        low, high = min(low, value), max(high, value)
-    return g0, g1, low, high
+def fit_entry(fit, weight0, weight1, value, c):
+    """fit = (g0, g1, low, high) of a tracer whose value at the vertex is c, with one more ring
+    entry of fit weights (weight0, weight1) and value: the least-squares gradient's sums and
+    the range over the vertex and its ring, entry by entry."""
+    g0, g1, low, high = fit
+    return (g0 + weight0 * (value - c), g1 + weight1 * (value - c), min(low, value),
+            max(high, value))
+
+
+@serial_kernel
+def limit_entry(sums, g0, g1, diff, coord0, coord1, offset0, offset1, flux):
+    """sums = (misfit, total, rise, fall, excess) of a tracer of gradient (g0, g1) with one more
+    ring entry: diff = c_j - c_i, (coord0, coord1) = c_ij, (offset0, offset1) = c_ij / 2 - back,
+    flux F_ij. misfit and total: the share r's sums; rise >= 0 >= fall: the extreme changes
+    g . offset over the entries sent through (F_ij > 0), excess: sum F_ij g . offset over them."""
+    misfit, total, rise, fall, excess = sums
+    delta = g0 * offset0 + g1 * offset1
+    sent = flux > 0.0
+    return (misfit + abs(diff - g0 * coord0 - g1 * coord1), total + abs(diff),
+            max(rise, delta if sent else 0.0), min(fall, delta if sent else 0.0),
+            excess + (flux * delta if sent else 0.0))
 
 
 @serial_kernel
@@ -103,14 +116,33 @@ def outflow_bound(room, excess, value, low, high):
     return max(limit, 0.0) / excess
 
 
+@serial_kernel
+def limited_slope(fit, sums, c, room, scale):
+    """theta phi g of a tracer from its ring's ``fit_entry`` fit and ``limit_entry`` sums (module
+    docstring), zero where the ring is flat. phi's Barth-Jespersen bound
+    min((high - c) / rise, (low - c) / fall) is the minimum over each sent entry's own bound,
+    bit for bit: a correctly rounded quotient is monotone in its divisor."""
+    g0, g1, low, high = fit
+    misfit, total, rise, fall, excess = sums
+    if low == high:
+        return 0.0, 0.0
+    bound = (high - c) / rise if rise > 0.0 else math.inf
+    if fall < 0.0:
+        bound = min(bound, (low - c) / fall)
+    phi = max(min(compression_cap(misfit, total), bound), 0.0)
+    theta = outflow_bound(room, scale * phi * excess, c, low, high)
+    return theta * phi * g0, theta * phi * g1
+
+
 @parallel_kernel
 def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, carrier,
                   min_carrier, values, velocity, shift, carrier_flux, carrier_boundary,
                   outflow_factor, dt, faces):
-    """Pass 1: faces[e, k] = c_f of the CSR entry e = (i, j) that i sends through (F_ij > 0):
-    tracer k of i at the midpoint of the edge moved back by shift u_i,
-    c_i + theta_i phi_i g_i . (c_ij / 2 - shift u_i) (module docstring). Entries i does not
-    send through are left as they are (``carry`` reads none of them).
+    """Pass 1: faces[e, k] = c_f of every CSR entry e = (i, j) of a vertex i that sends through
+    any (F_ij > 0): tracer k of i at the midpoint of the edge moved back by shift u_i,
+    c_i + theta_i phi_i g_i . (c_ij / 2 - shift u_i) (module docstring). The entries of a vertex
+    that sends nothing (dry ground) are left as they are: ``carry`` weighs each face by its
+    entry's F_ij, which is 0 there.
 
     offsets (n + 1,), indices (nnz,); neighbor_coords, fit_weights (nnz, 2); dual_areas,
     carrier h (n,); values c (n, k); velocity (n, 2) the carrier's, in each vertex's frame;
@@ -122,40 +154,54 @@ def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, ca
         leaving = max(carrier_boundary[i], 0.0)  # an inflow (< 0) brings clear liquid
         sending = False
         for e in range(start, stop):
-            if carrier_flux[e] > 0.0:
-                sending, leaving = True, leaving + carrier_flux[e]
+            flux = carrier_flux[e]
+            sending |= flux > 0.0
+            leaving += flux if flux > 0.0 else 0.0
         if not sending:
             continue
         active = carrier[i] >= min_carrier
         for e in range(start, stop):
-            active = active and carrier[indices[e]] >= min_carrier
+            active &= carrier[indices[e]] >= min_carrier
         scale = dt * outflow_factor[i]
         room = max(dual_areas[i] * carrier[i] - scale * leaving, 0.0)
         back0, back1 = shift * velocity[i, 0], shift * velocity[i, 1]
-        for k in range(values.shape[1]):
-            c = values[i, k]
-            g0, g1, low, high = ring_gradient(start, stop, indices, fit_weights, values, i, k)
-            if not active or low == high:
-                g0, g1 = 0.0, 0.0
-            else:
-                bound, excess, misfit, total = math.inf, 0.0, 0.0, 0.0
+        for a in range(0, values.shape[1], 2):  # two tracers at a time: b = a + 1, if any
+            paired = a + 1 < values.shape[1]
+            b = a + 1 if paired else a
+            c_a, c_b = values[i, a], values[i, b]
+            g0_a = g1_a = g0_b = g1_b = 0.0  # no gradient next to a dry vertex
+            if active:
+                fit_a, fit_b = (0.0, 0.0, c_a, c_a), (0.0, 0.0, c_b, c_b)
                 for e in range(start, stop):
-                    diff = values[indices[e], k] - c
-                    misfit += abs(diff - g0 * neighbor_coords[e, 0] - g1 * neighbor_coords[e, 1])
-                    total += abs(diff)
-                    if carrier_flux[e] > 0.0:
-                        delta = offset_dot(g0, g1, neighbor_coords, e, back0, back1)
-                        if delta > 0.0:
-                            bound = min(bound, (high - c) / delta)
-                        elif delta < 0.0:
-                            bound = min(bound, (low - c) / delta)
-                        excess += carrier_flux[e] * delta
-                phi = max(min(compression_cap(misfit, total), bound), 0.0)
-                theta = outflow_bound(room, scale * phi * excess, c, low, high)
-                g0, g1 = theta * phi * g0, theta * phi * g1
+                    j, weight0, weight1 = indices[e], fit_weights[e, 0], fit_weights[e, 1]
+                    fit_a = fit_entry(fit_a, weight0, weight1, values[j, a], c_a)
+                    if paired:
+                        fit_b = fit_entry(fit_b, weight0, weight1, values[j, b], c_b)
+                sums_a = sums_b = (0.0, 0.0, 0.0, 0.0, 0.0)
+                for e in range(start, stop):
+                    j, coord0, coord1 = indices[e], neighbor_coords[e, 0], neighbor_coords[e, 1]
+                    offset0, offset1 = 0.5 * coord0 - back0, 0.5 * coord1 - back1
+                    sums_a = limit_entry(sums_a, fit_a[0], fit_a[1], values[j, a] - c_a, coord0,
+                                         coord1, offset0, offset1, carrier_flux[e])
+                    if paired:
+                        sums_b = limit_entry(sums_b, fit_b[0], fit_b[1], values[j, b] - c_b,
+                                             coord0, coord1, offset0, offset1, carrier_flux[e])
+                g0_a, g1_a = limited_slope(fit_a, sums_a, c_a, room, scale)
+                g0_b, g1_b = limited_slope(fit_b, sums_b, c_b, room, scale)
             for e in range(start, stop):
-                if carrier_flux[e] > 0.0:
-                    faces[e, k] = c + offset_dot(g0, g1, neighbor_coords, e, back0, back1)
+                faces[e, a] = c_a + offset_dot(g0_a, g1_a, neighbor_coords, e, back0, back1)
+                if paired:
+                    faces[e, b] = c_b + offset_dot(g0_b, g1_b, neighbor_coords, e, back0,
+                                                   back1)
+
+
+@serial_kernel
+def settled(volume, value, net, leaving, dt, volume_out, upper):
+    """c' = (A h c - dt net - leaving c) / (A h') within [0, upper]: what stays of a tracer at
+    value c in carrier volume A h, net its tracer flux out of the vertex, leaving the carrier
+    volume through the boundary, A h' = volume_out > 0 the carrier volume after the step."""
+    tracer = volume * value - dt * net - leaving * value
+    return min(upper, max(0.0, tracer / volume_out))
 
 
 @parallel_kernel
@@ -167,6 +213,9 @@ def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, val
     after the continuity; for s ones); values (n, k); faces (nnz, k) from ``limited_faces``;
     fluxes as there. Writes values_out (n, k) and outflow_volume (n, k), the tracer volume (m^3)
     that left through the boundary. A vertex with no carrier after the step holds no tracer.
+    Each entry adds alpha_donor F_ij c_f of its donor's face (i's own entry if F_ij > 0, j's
+    reverse entry if F_ij < 0; an entry with F_ij = 0 adds a zero), two tracers per walk of
+    the ring.
     """
     for i in numba.prange(carrier.shape[0]):
         alpha_i = outflow_factor[i]
@@ -176,14 +225,17 @@ def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, val
         for k in range(values.shape[1]):
             outflow_volume[i, k] = leaving * values[i, k]
             values_out[i, k] = 0.0
-            if volume_out <= 0.0:
-                continue
-            net = 0.0
+        if volume_out <= 0.0:
+            continue
+        for a in range(0, values.shape[1], 2):  # two tracers at a time: b = a + 1, if any
+            b = min(a + 1, values.shape[1] - 1)
+            net_a, net_b = 0.0, 0.0
             for e in range(offsets[i], offsets[i + 1]):
                 flux = carrier_flux[e]
-                if flux > 0.0:
-                    net += alpha_i * flux * faces[e, k]
-                elif flux < 0.0:
-                    net += outflow_factor[indices[e]] * flux * faces[reverse_edges[e], k]
-            tracer = volume * values[i, k] - dt * net - leaving * values[i, k]
-            values_out[i, k] = min(upper, max(0.0, tracer / volume_out))
+                sent = flux > 0.0
+                face = e if sent else reverse_edges[e]
+                alpha = alpha_i if sent else outflow_factor[indices[e]]
+                net_a += alpha * flux * faces[face, a]
+                net_b += alpha * flux * faces[face, b]
+            values_out[i, a] = settled(volume, values[i, a], net_a, leaving, dt, volume_out, upper)
+            values_out[i, b] = settled(volume, values[i, b], net_b, leaving, dt, volume_out, upper)
