@@ -74,7 +74,7 @@ def test_a_custom_term_acts_in_its_stage(strip):
     assert np.allclose(sim.velocity[inner], [0.5 * sim.time, 0.0, 0.0], rtol=0.0, atol=1e-12)
 
 
-@pytest.mark.parametrize("scheme", ["semi_lagrangian", "conservative"])
+@pytest.mark.parametrize("scheme", ["momentum", "conservative"])
 def test_the_volume_a_term_returns_is_booked(strip, scheme):
     sim = wet(strip, dict(STILL, scheme=scheme))
     spring = sim.add_term(Spring(2e-5))
