@@ -131,10 +131,10 @@ def edge_fluxes(offsets, indices, dual_edge_vectors, reverse_dual_edge_vectors,
         outgoing = 0.0
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
-            if wall[e]:
+            wet_j = depth[j] >= min_depth
+            if wall[e] or not (wet_i or wet_j):  # nothing crosses; a dry pair costs no reads
                 edge_flux[e] = 0.0
                 continue
-            wet_j = depth[j] >= min_depth
             normal_i = (velocity[i, 0] * dual_edge_vectors[e, 0]
                         + velocity[i, 1] * dual_edge_vectors[e, 1])
             normal_j = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
