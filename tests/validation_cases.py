@@ -127,7 +127,7 @@ def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 10.0,
     The top edge lets in q = g sin(beta) d_N^3 / (3 nu) per width, the flux of a film of depth
     d_N = ``film_depth`` (an inflow boundary segment: exactly q on every part of the edge, as the
     Nusselt solution has it); a sink disc over the bottom end (s > 0.95 m) removes what arrives;
-    the other edges are walls. The semi-Lagrangian scheme has no open boundaries: a pour disc of
+    the other edges are walls. The momentum scheme has no open boundaries: a pour disc of
     radius 0.1 m centred on the top edge feeds it q W. That disc is no Nusselt inflow for any
     scheme: on the irregular mesh its edge row is cut (vertices at s = 0.0990 in, 0.0996 out),
     so the flux per width differs across the strip (a cross-slope tilt of 1.6 % of the depth at
@@ -295,7 +295,7 @@ def run_cosine_bell(subdivisions: int = 4, revolutions: float = 1.0, courant: fl
     circle distance, R_b = R / 3) carried once around a unit icosphere by a frozen solid-body
     rotation (period 1 s, axis tilted 45 degrees) on a uniform 0.1 m layer, no gravity. The
     velocity is reset before every step's transport (the scheme's stage 6, the one place this
-    case reaches past the public API; the semi-Lagrangian continuity's mass flux fully upwind),
+    case reaches past the public API; the momentum scheme's mass flux fully upwind),
     at ``courant`` |u|_max dt / (shortest edge).
     ``first_order``: the same transport with the tracer slopes zeroed (first-order upwind).
 
