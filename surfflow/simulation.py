@@ -304,7 +304,7 @@ class Simulation(SurfaceModel):
         """One time step in the order of SPEC §4, at most ``dt_limit`` long; returns dt.
 
         Each stage runs the scheme if it acts there, then the terms that do (``terms/base.py``);
-        the volumes they return are booked. The semi-Lagrangian scheme acts in 3 to 6 (the terms'
+        the volumes they return are booked. The momentum scheme acts in 4 to 6 (the terms'
         ``accelerate`` and ``hold`` in its push, their ``find_walls`` before its transport); the
         conservative one only in 6, each of its Runge-Kutta stages carrying d u and adding
         gravity, the terms' accelerations, walls and holds and the friction
@@ -316,7 +316,7 @@ class Simulation(SurfaceModel):
         s.save_last_good()
         dt = min(self._stable_time_step(), dt_limit)       # 1. CFL, the terms' limits, max_dt
         self._apply_sources(dt)                            # 2. pour, rain, sinks, terms'; booked
-        self._run("advect", g, s, dt)                      # 3. advection: u (velocity form), u_s
+        self._run("advect", g, s, dt)                      # 3. advection: u_s
         bottom = self._load_bottom(s)                      # 4. forces, over the bottom the
         self._share_friction(dt)                           #    pressure sees: gravity and the
         self._run("push", g, f, s, bottom, dt)             #    terms' (velocity form), u_s

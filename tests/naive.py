@@ -182,8 +182,9 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     b = u_j . N_ji, phi the mean friction share; d_wet max(0, u_wet . N) out of a wet vertex into
     a dry one that is no wall: ``is_wall(wet, dry)`` if given, else the dry one stands above the
     wet one's free surface. Each undirected edge is visited once and its flux scattered to both
-    ends; a dry vertex takes the inflow-weighted velocity of what flows in; dyes ride on the
-    limited fluxes with the donor's ``tracer_faces``.
+    ends; the momentum A d u rides on the same limited fluxes with the donor's velocity (carried
+    into the receiver's frame), so a vertex with inflow takes the new momentum over the new
+    volume; dyes ride on the limited fluxes with the donor's ``tracer_faces``.
     Returns (depth, velocity, dye, outflow volume per vertex)."""
     n = geom.n_vertices
     wet = depth >= min_depth
@@ -224,7 +225,7 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     faces = tracer_faces(geom, dye, depth >= min_depth, volume, edges, alpha, boundary, dt,
                          0.5 * dt * velocity)
     inflow = np.zeros(n)
-    inflow_momentum = np.zeros((n, 2))
+    momentum = (geom.dual_areas * depth)[:, None] * velocity - (dt * alpha * boundary)[:, None] * velocity
     for donor, receiver, flux, entry in edges:
         moved = dt * alpha[donor] * flux
         new_volume[donor] -= moved
@@ -233,11 +234,12 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
         dye_volume[donor] -= carried
         dye_volume[receiver] += carried
         inflow[receiver] += alpha[donor] * flux
-        inflow_momentum[receiver] += alpha[donor] * flux * geom.edge_transforms[entry] @ velocity[donor]
+        momentum[donor] -= moved * velocity[donor]
+        momentum[receiver] += moved * geom.edge_transforms[entry] @ velocity[donor]
     new_volume = np.maximum(new_volume, 0.0)
     safe = np.where(new_volume > 0, new_volume, 1.0)[:, None]
     new_dye = np.where(new_volume[:, None] > 0, np.clip(dye_volume / safe, 0.0, 1.0), 0.0)
     new_velocity = velocity.copy()
-    wetted = ~wet & (inflow > 0)
-    new_velocity[wetted] = inflow_momentum[wetted] / inflow[wetted, None]
+    fed = inflow > 0
+    new_velocity[fed] = momentum[fed] / new_volume[fed, None]
     return new_volume / geom.dual_areas, new_velocity, new_dye, dt * alpha * boundary

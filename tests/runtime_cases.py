@@ -15,7 +15,7 @@ def both_schemes(conservative_fails: str | None = None) -> list:
     ``conservative_fails`` (what it measures), the conservative one a strict xfail (issue 20)."""
     marks = () if conservative_fails is None else pytest.mark.xfail(
         strict=True, reason=f"issue 20: under the conservative scheme {conservative_fails}")
-    return ["semi_lagrangian", pytest.param("conservative", marks=marks)]
+    return ["momentum", pytest.param("conservative", marks=marks)]
 
 
 def curved_patch(nx=14, ny=11, seed=0):

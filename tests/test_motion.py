@@ -170,7 +170,7 @@ def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame(sc
     assert np.abs(results[0][1] - results[1][1]).max() < 1e-9
 
 
-def accelerated_and_tilted_plates(acceleration, steps, scheme="semi_lagrangian"):
+def accelerated_and_tilted_plates(acceleration, steps, scheme="momentum"):
     """The film on a horizontal plate accelerating at ``acceleration`` (3,) under gravity -g z
     after ``steps`` steps, and on a static plate tilted so that gravity of magnitude |g - a|
     meets it as g - a meets the first, after steps - 2."""

@@ -232,7 +232,7 @@ def test_boundary_segments_reach_the_simulation(tmp_path):
 
 @pytest.mark.parametrize("change, message", [
     (("discharge = 0.02", "level = 0.02"), "takes 'discharge' only"),
-    (('scheme = "conservative"', 'scheme = "semi_lagrangian"'), "scheme"),
+    (('scheme = "conservative"', 'scheme = "momentum"'), "scheme"),
     (("point = [-0.5, 0.0, 0.0]\n", ""), "'point'"),
     (('type = "inflow"', 'type = "drain"'), "not allowed"),
 ])

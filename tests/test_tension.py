@@ -255,7 +255,7 @@ def fitted_cap(geom, depth, threshold):
     return math.degrees(math.acos(-cz / R)), math.sqrt(R ** 2 - cz ** 2)
 
 
-def released_drop(theta, cells=36, scheme="semi_lagrangian"):
+def released_drop(theta, cells=36, scheme="momentum"):
     """A cylinder of liquid (radius 0.5, height 0.3) released on a flat square 1.35 times as
     wide as the cap it should become, no gravity, with the momentum ``scheme``: (simulation,
     half width of the square)."""
@@ -310,7 +310,7 @@ def test_sessile_drop_rim_stops_flickering():
 
 
 def standing_wave_period(gravity, cells=24, length=0.2, depth=0.01, sigma_over_rho=0.01,
-                         scheme="semi_lagrangian"):
+                         scheme="momentum"):
     """Period of the first standing wave d0 (1 + 0.02 cos(pi x / L)) on a strip, measured from
     two zero crossings of its amplitude, and the linear theory's period."""
     V, F = builders.strip(length, 4 * length / cells, cells, 4, jitter=0.2, seed=1)
@@ -363,7 +363,7 @@ def spherical_cap_depth(r, volume, theta):
     return np.maximum(np.sqrt(np.maximum(radius ** 2 - r ** 2, 0.0)) - radius * math.cos(t), 0.0)
 
 
-def drop_front_advance_on_an_incline(theta, start, hysteresis, scheme="semi_lagrangian"):
+def drop_front_advance_on_an_incline(theta, start, hysteresis, scheme="momentum"):
     """How far (m) the downhill-most point deeper than 1 mm moves between t = 1 s and t = 2 s
     for a drop placed as the spherical cap of volume ``DROP_VOLUME`` at theta, centred ``start``
     m down a strip (1.8 m long, 1 m wide, walls) tilted by 30 degrees; and the cell size."""

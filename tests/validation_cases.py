@@ -28,7 +28,7 @@ FRONT_DEPTH = 1e-4  # m: the depth that marks Ritter's wet front (2 % of the dam
 
 
 def run_lake_bump(level: float, n_along: int = 100, steps: int = 10_000, seed: int = 1,
-        scheme: str = "semi_lagrangian") -> dict:
+        scheme: str = "momentum") -> dict:
     """Lake at rest over the bump b = max(0, 0.2 - 0.05 (x - 10)^2) on a 25 m strip.
 
     level: free-surface height h = b + d (0.5 immerses the bump, 0.1 leaves its top dry).
@@ -51,7 +51,7 @@ def run_lake_bump(level: float, n_along: int = 100, steps: int = 10_000, seed: i
 
 def run_lake_bowl(n_rings: int = 32, steps: int = 4000, level: float = -0.5,
                   noise: float = 1e-14, seed: int = 0,
-        scheme: str = "semi_lagrangian") -> dict:
+        scheme: str = "momentum") -> dict:
     """Lake at rest in a hemispherical bowl of radius 1 m (bottom at z = -1), free surface at
     z = ``level``: d_i = (level - z_i) / n_z,i where positive, so x_i + d_i n_i is at the level.
 
@@ -76,7 +76,7 @@ def run_lake_bowl(n_rings: int = 32, steps: int = 4000, level: float = -0.5,
 
 
 def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,
-        scheme: str = "semi_lagrangian") -> dict:
+        scheme: str = "momentum") -> dict:
     """Ritter's dry dam break on a 10 m strip: d = 0.005 m for x < 5, dry beyond, released at
     rest, compared with the exact depth at ``end_time``. Figures: error (area-weighted relative
     L1 of the depth over the strip), front and exact_front (m: the largest x where the depth
@@ -99,7 +99,7 @@ def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,
 
 
 def run_thacker(n_cells: int = 158, periods: float = 1.0,
-        scheme: str = "semi_lagrangian") -> dict:
+        scheme: str = "momentum") -> dict:
     """Thacker's radial paraboloid on a 4 m x 4 m flat square with the bottom
     z = h0 (r^2/a^2 - 1) given by set_bottom, h0 = 0.1, a = 1, r0 = 0.8, started from the exact
     state at t = 0 (at rest) and compared after ``periods`` periods 2 pi / omega.
@@ -121,13 +121,13 @@ def run_thacker(n_cells: int = 158, periods: float = 1.0,
 
 def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 10.0,
                 film_depth: float = 2e-3, viscosity: float = 1e-4, angle_deg: float = 30.0,
-        scheme: str = "semi_lagrangian") -> dict:
+        scheme: str = "momentum") -> dict:
     """Nusselt film on a 1 m plane tilted by ``angle_deg``, laminar friction.
 
     The top edge lets in q = g sin(beta) d_N^3 / (3 nu) per width, the flux of a film of depth
     d_N = ``film_depth`` (an inflow boundary segment: exactly q on every part of the edge, as the
     Nusselt solution has it); a sink disc over the bottom end (s > 0.95 m) removes what arrives;
-    the other edges are walls. The semi-Lagrangian scheme has no open boundaries: a pour disc of
+    the other edges are walls. The momentum scheme has no open boundaries: a pour disc of
     radius 0.1 m centred on the top edge feeds it q W. That disc is no Nusselt inflow for any
     scheme: on the irregular mesh its edge row is cut (vertices at s = 0.0990 in, 0.0996 out),
     so the flux per width differs across the strip (a cross-slope tilt of 1.6 % of the depth at
@@ -174,7 +174,7 @@ def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 10.0,
 
 def run_draining_film(subdivisions: int = 4, times: tuple = (1.0, 3.0, 10.0), radius: float = 1.0,
                       film_depth: float = 1e-3, viscosity: float = 1e-4,
-        scheme: str = "semi_lagrangian") -> dict:
+        scheme: str = "momentum") -> dict:
     """A uniform film of ``film_depth`` draining off an icosphere, laminar friction, gravity -z.
 
     The depth at the top vertex is compared at ``times`` with d = (d0^-2 + 4 g t/(3 nu R))^-1/2
@@ -197,7 +197,7 @@ def run_draining_film(subdivisions: int = 4, times: tuple = (1.0, 3.0, 10.0), ra
 
 def run_gravity_wave(n_along: int = 300, still_depth: float = 1.0, amplitude: float = 1e-3,
                      times: tuple = (1.5, 3.5),
-        scheme: str = "semi_lagrangian") -> dict:
+        scheme: str = "momentum") -> dict:
     """Small Gaussian hump (sigma 1 m, amplitude 1e-3 d0) on still water in a 30 m strip,
     released at rest at x = 10 m; it splits into two halves moving at +-sqrt(g d0).
 
@@ -290,12 +290,12 @@ def run_stoker(n_along: int = 800, n_across: int = 8, end_time: float = 6.0,
 
 
 def run_cosine_bell(subdivisions: int = 4, revolutions: float = 1.0, courant: float = 0.5,
-                    scheme: str = "semi_lagrangian", first_order: bool = False) -> dict:
+                    scheme: str = "momentum", first_order: bool = False) -> dict:
     """Williamson et al.'s test 1: a dye cosine bell c = (1 + cos(pi r / R_b)) / 2 (r the great
     circle distance, R_b = R / 3) carried once around a unit icosphere by a frozen solid-body
     rotation (period 1 s, axis tilted 45 degrees) on a uniform 0.1 m layer, no gravity. The
     velocity is reset before every step's transport (the scheme's stage 6, the one place this
-    case reaches past the public API; the semi-Lagrangian continuity's mass flux fully upwind),
+    case reaches past the public API; the momentum scheme's mass flux fully upwind),
     at ``courant`` |u|_max dt / (shortest edge).
     ``first_order``: the same transport with the tracer slopes zeroed (first-order upwind).
 

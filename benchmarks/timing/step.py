@@ -36,7 +36,7 @@ def load(name):
     return sf.precompute(mesh, smoothing_iterations=10, cache_dir=cache)
 
 
-def half_wet_simulation(geom, scheme="semi_lagrangian", n_dyes=0):
+def half_wet_simulation(geom, scheme="momentum", n_dyes=0):
     """Liquid 0.5 % of the mesh size deep on the upper half, a pour, rain on a band, a sponge;
     with dyes, stripes of dye across the liquid and the pour coloured by the first."""
     x = geom.vertices
@@ -56,7 +56,7 @@ def half_wet_simulation(geom, scheme="semi_lagrangian", n_dyes=0):
 
 def benchmark(name, steps, repeats):
     geom = load(name)
-    for scheme, n_dyes in (("semi_lagrangian", 0), ("conservative", 0), ("semi_lagrangian", 2)):
+    for scheme, n_dyes in (("momentum", 0), ("conservative", 0), ("momentum", 2)):
         benchmark_scheme(name, geom, scheme, steps, repeats, n_dyes)
 
 

@@ -96,7 +96,7 @@ def main(argv=None) -> None:
         V, F = builders.strip(LENGTH, WIDTH, n_along, n_across, seed=2)
         cell = LENGTH / n_along
         solvers = [(f"surfflow {scheme}", *run_surfflow(V, F, scheme))
-                   for scheme in ("conservative", "semi_lagrangian")]
+                   for scheme in ("conservative", "momentum")]
         if anuga is not None:
             solvers.append((f"ANUGA {anuga.__version__}", *run_anuga(V, F, anuga)))
         for name, run, x, weights in solvers:

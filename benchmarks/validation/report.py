@@ -131,13 +131,13 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="the test suite's resolutions")
     parser.add_argument("--case", action="append", choices=sorted(CASES),
                         help="run only this case (repeatable)")
-    parser.add_argument("--scheme", action="append", choices=("semi_lagrangian", "conservative"),
+    parser.add_argument("--scheme", action="append", choices=("momentum", "conservative"),
                         help="run only this momentum scheme (repeatable; default both)")
     args = parser.parse_args(argv)
     print(f"{'case':14s} {'resolution':24s} {'figure':13s} {'measured':>12s} {'target':14s} "
           f"{'':4s} {'wall':>9s}")
     for name in args.case or CASES:
-        for scheme in args.scheme or ("semi_lagrangian", "conservative"):
+        for scheme in args.scheme or ("momentum", "conservative"):
             report_case(name, args.quick, scheme)
 
 

@@ -38,7 +38,7 @@ import validation_cases as cases  # noqa: E402
 import surfflow as sf  # noqa: E402
 import validation_tests  # noqa: E402
 
-SCHEMES = ("semi_lagrangian", "conservative")
+SCHEMES = ("momentum", "conservative")
 # The cases report.py runs through a lambda, and the function that holds their setup.
 SETUPS = {"lake_immersed": cases.run_lake_bump, "lake_emerged": cases.run_lake_bump,
           "cosine_bell_first_order": cases.run_cosine_bell}
@@ -169,7 +169,7 @@ def plot_case(name: str, runs: dict, path: Path) -> None:
             reference_drawn = True
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
-    ax.set_title(f"{TITLES[name]} ({runs['semi_lagrangian']['label']})", fontsize=10)
+    ax.set_title(f"{TITLES[name]} ({runs['momentum']['label']})", fontsize=10)
     ax.legend(fontsize=8, markerscale=4)
     fig.tight_layout()
     fig.savefig(path)

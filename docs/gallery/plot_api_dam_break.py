@@ -19,7 +19,7 @@ geom = sf.precompute((V + (5.0, 0.1, 0.0), F), feature_size=0)
 x = geom.vertices[:, 0]
 g, depth0, dam, end = 9.81, 0.005, 5.0, 2.0
 
-for scheme in ("semi_lagrangian", "conservative"):
+for scheme in ("momentum", "conservative"):
     sim = sf.Simulation(geom, sf.Params(gravity=(0, 0, -g), friction=0.0, max_dt=1.0, scheme=scheme))
     sim.set_depth(np.where(x < dam, depth0, 0.0))
     sim.advance(end)

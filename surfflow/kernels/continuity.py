@@ -38,12 +38,23 @@ sides). Then
 
 (a cell with no net flux keeps its depth bit for bit, so a lake at rest stays exactly at rest).
 
-A vertex that was dry has no velocity of its own: it takes on the volume-weighted mean velocity
-(carried into its frame by M_ij) of the liquid flowing into it, so a front keeps the momentum
-that reaches it (the semi-Lagrangian advection cannot bring it: its back-trace starts from the
-dry vertex's zero velocity). Dye volumes A d c ride on the same limited fluxes with the donor's
-concentration reconstructed at the dual edge (kernels/tracers.py, after ``update_depth``). Two
-passes: ``edge_fluxes`` then ``update_depth``, each gathering only.
+The momentum A d u rides on the same limited fluxes, each carrying its donor's velocity
+(Stelling & Duinmeijer 2003, on unstructured meshes Kramer & Stelling 2008): with
+w_ij = -alpha_j F_ij > 0 the limited inflow from j,
+
+    A_i d_i' u_i' = A_i d_i u_i - dt (sum_out alpha_i F_ij + alpha_i F_b,i) u_i
+                    + dt sum_in w_ij M_ij u_j
+    u_i' = u_i + dt / (A_i d_i') sum_in w_ij (M_ij u_j - u_i)
+
+(M_ij the ``edge_transforms`` carrying j's velocity into i's frame). What leaves i takes u_i
+along, so only the inflow changes u_i: a convex combination of u_i and the inflowing velocities
+(the weights dt w_ij / (A_i d_i') sum to at most 1 whenever the outflow limiter holds), bounded
+for any step the limiter allows. Summed over a closed flat domain, A d u is conserved to
+round-off, so a bore keeps its jump conditions and its speed; a dry vertex (d_i u_i = 0) takes
+the inflow-weighted velocity of what flows in, so a front keeps the momentum that reaches it.
+Dye volumes A d c ride on the same limited fluxes with the donor's concentration reconstructed
+at the dual edge (kernels/tracers.py, after ``update_depth``). Two passes: ``edge_fluxes`` then
+``update_depth``, each gathering only.
 """
 
 import numba
@@ -120,10 +131,10 @@ def edge_fluxes(offsets, indices, dual_edge_vectors, reverse_dual_edge_vectors,
         outgoing = 0.0
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
-            if wall[e]:
+            wet_j = depth[j] >= min_depth
+            if wall[e] or not (wet_i or wet_j):  # nothing crosses; a dry pair costs no reads
                 edge_flux[e] = 0.0
                 continue
-            wet_j = depth[j] >= min_depth
             normal_i = (velocity[i, 0] * dual_edge_vectors[e, 0]
                         + velocity[i, 1] * dual_edge_vectors[e, 1])
             normal_j = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
@@ -144,54 +155,48 @@ def edge_fluxes(offsets, indices, dual_edge_vectors, reverse_dual_edge_vectors,
         outflow_factor[i] = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
 
 
-@serial_kernel
-def inflow_velocity(i, offsets, indices, edge_transforms, velocity, edge_flux, outflow_factor):
-    """The volume-weighted mean velocity (in i's frame) of the liquid flowing into i.
-
-    Returns (u0, u1, inflow) with inflow the summed limited inflow (m^3/s); (0, 0, 0) if none.
-    """
-    inflow = 0.0
-    u0 = 0.0
-    u1 = 0.0
-    for e in range(offsets[i], offsets[i + 1]):
-        if edge_flux[e] < 0.0:
-            j = indices[e]
-            weight = -edge_flux[e] * outflow_factor[j]
-            m = edge_transforms[e]
-            inflow += weight
-            u0 += weight * (m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1])
-            u1 += weight * (m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1])
-    if inflow > 0.0:
-        return u0 / inflow, u1 / inflow, inflow
-    return 0.0, 0.0, 0.0
-
-
 @parallel_kernel
 def update_depth(offsets, indices, edge_transforms, dual_areas, depth, velocity, edge_flux,
                  boundary_flux, outflow_factor, min_depth, dt, depth_out, velocity_out,
                  outflow_volume):
-    """Pass 2: apply the limited fluxes to the depth; give newly wetted vertices a velocity.
+    """Pass 2: apply the limited fluxes to the depth and carry the momentum A d u on them.
+
+    With w_ij = -alpha_j F_ij > 0 the limited inflow from j and d_i' the new depth,
+
+        u_i' = u_i + dt / (A_i d_i') sum_in w_ij (M_ij u_j - u_i)
 
     edge_transforms (nnz, 2, 2); depth (n,), velocity (n, 2) read; depth_out, velocity_out
     written; outflow_volume (n,) receives the volume that left through the boundary (m^3).
     """
     for i in numba.prange(depth.shape[0]):
-        velocity_out[i, 0] = velocity[i, 0]
-        velocity_out[i, 1] = velocity[i, 1]
-        if depth[i] < min_depth:
-            u0, u1, inflow = inflow_velocity(i, offsets, indices, edge_transforms, velocity,
-                                             edge_flux, outflow_factor)
-            if inflow > 0.0:
-                velocity_out[i, 0] = u0
-                velocity_out[i, 1] = u1
         alpha_i = outflow_factor[i]
         net = 0.0
+        inflow = 0.0
+        pull0 = 0.0
+        pull1 = 0.0
         for e in range(offsets[i], offsets[i + 1]):
             flux = edge_flux[e]
-            net += flux * alpha_i if flux > 0.0 else flux * outflow_factor[indices[e]]
+            if flux > 0.0:
+                net += flux * alpha_i
+            elif flux < 0.0:
+                j = indices[e]
+                weight = -flux * outflow_factor[j]
+                net -= weight
+                inflow += weight
+                m = edge_transforms[e]
+                pull0 += weight * (m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1])
+                pull1 += weight * (m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1])
         leaving = alpha_i * boundary_flux[i]
         new_depth = depth[i] - dt * (net + leaving) / dual_areas[i]
         if new_depth < 0.0:  # round-off of a fully drained cell; NaN passes through to the check
             new_depth = 0.0
         depth_out[i] = new_depth
         outflow_volume[i] = dt * leaving
+        u0 = velocity[i, 0]
+        u1 = velocity[i, 1]
+        if inflow > 0.0:
+            share = dt / (dual_areas[i] * new_depth)
+            u0 += share * (pull0 - inflow * u0)
+            u1 += share * (pull1 - inflow * u1)
+        velocity_out[i, 0] = u0
+        velocity_out[i, 1] = u1

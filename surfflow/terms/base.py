@@ -35,7 +35,7 @@ times an acceleration to state.velocity (u += dt a) once per step, before the tr
 ``keep_volumes`` runs when the surface moves, to keep what the term holds per vertex;
 ``airborne_volume`` counts in the ledger's balance.
 
-The last three are called by the scheme (``schemes/__init__.py``). The semi-Lagrangian scheme
+The last three are called by the scheme (``schemes/__init__.py``). The momentum scheme
 calls ``accelerate`` once, in its push on the step's depth and velocity (u += dt a), the holds
 after it, and ``find_walls`` once before its transport. The conservative scheme calls them
 inside its transport, once per Runge-Kutta stage, on that stage's
@@ -55,9 +55,9 @@ friction that nothing may push past).
 Who acts where, in this order within a stage:
 
 =================================  ==========================================================
-scheme "semi_lagrangian"           advect, push (gravity-pressure, then the terms'
+scheme "momentum"                  push (gravity-pressure, then the terms'
                                    accelerate once and the holds), apply_friction, transport
-                                   (the find_walls once, then the continuity)
+                                   (the find_walls once, then the continuity on d and d u)
 scheme "conservative"              transport (it covers 3 to 6: ``schemes/conservative.py``)
 motion (``motion/``)               move (following a motion), max_time_step, accelerate
                                    (inertia)

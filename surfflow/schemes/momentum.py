@@ -1,27 +1,28 @@
-"""The velocity-form scheme, ``Params(scheme="semi_lagrangian")`` (SPEC §4).
+"""The velocity-form scheme, ``Params(scheme="momentum")`` (SPEC §4).
 
-It acts in four stages of the step: semi-Lagrangian advection of u (3, kernels/advection.py),
-the well-balanced gravity-pressure acceleration u += dt a, then the terms' accelerations (their
-``accelerate``, evaluated once on the step's depth and velocity) and their ``hold``s (4),
-implicit friction and damping (5) and the continuity on d with u fixed (6, kernels/continuity.py)
-across the walls the bound ``find_walls`` writes, which carries the dyes on its limited mass
-fluxes. It has no open boundary segments.
+It acts in three stages of the step: the well-balanced gravity-pressure acceleration
+u += dt a, then the terms' accelerations (their ``accelerate``, evaluated once on the step's
+depth and velocity) and their ``hold``s (4), implicit friction and damping (5), and the
+continuity (6, kernels/continuity.py) across the walls the bound ``find_walls`` writes: the
+depth moves on the limited mass fluxes of the new velocity, and in the same pass the momentum
+A d u rides on the same fluxes with the donor's velocity (Stelling & Duinmeijer 2003; Kramer &
+Stelling 2008), so momentum is conserved and a bore keeps its jump conditions; the dyes ride on
+them too. It has no open boundary segments.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.advection import advect_velocity
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
 from .shared import carry_dyes, friction_coefficients, gravity_pressure
 
 
-class SemiLagrangianScheme:
-    """Velocity form: semi-Lagrangian advection, then the continuity with the new velocity."""
+class MomentumScheme:
+    """Velocity form: the push, then the continuity carrying d and d u on the same fluxes."""
 
-    stages = ("advect", "push", "apply_friction", "transport")
+    stages = ("push", "apply_friction", "transport")
     segments = ()  # no open boundary segments
 
     def __init__(self, geom, params, n_dyes: int):
@@ -40,13 +41,6 @@ class SemiLagrangianScheme:
 
     def use_geometry(self, geom, fields) -> None:
         """Nothing derived from the geometry is kept."""
-
-    def advect(self, geom, state, dt: float) -> None:
-        """Semi-Lagrangian advection of u."""
-        advect_velocity(geom.neighbor_offsets, geom.neighbor_indices, geom.is_boundary,
-                        geom.neighbor_coords, geom.edge_transforms, state.depth, state.velocity,
-                        self.params.min_depth, dt, state.velocity_next)
-        state.swap_velocity()
 
     def push(self, geom, fields, state, bottom, dt: float) -> None:
         """u += dt a, a = -|g| grad H (well balanced); then u += dt a for the terms'
@@ -67,8 +61,8 @@ class SemiLagrangianScheme:
                        self.laminar_friction, self.params.laminar_min_depth, dt, state.velocity)
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
-        """The walls, then the continuity on d (and the dyes) with u fixed; returns the outflow
-        (m^3)."""
+        """The walls, then the continuity on d and d u (and the dyes) on the fluxes of u;
+        returns the outflow (m^3)."""
         f, s = fields, state
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
         edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
