@@ -9,6 +9,15 @@
 writing only its own vertex); ``serial_kernel`` is for helpers called from them and for the few
 inherently serial passes. ``tests/test_jit_policy.py`` checks that every compiled function in the
 package was made here.
+
+One signature per helper (each one compiles on a cold start, ``benchmarks/cold_start.py``):
+
+* ``numba.prange(0, n)``, not ``prange(n)``, where the loop index goes to a helper: numba types
+  the loop once with a signed index and then makes the index of ``prange(n)`` unsigned, so the
+  helper compiles for int64 and again for uint64;
+* no literal constant as a helper's argument (``frame_row(frames, i, 0)``): numba compiles a
+  version for each literal value; loop over the values or index in the helper instead;
+* the same array layouts at every call (a slice ``a[:k, :m]`` is 'A', a fresh array 'C').
 """
 
 import os
