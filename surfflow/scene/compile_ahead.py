@@ -13,8 +13,9 @@ instead of its mesh, its pours moved onto the sphere's top, and takes a few step
 compiles the same kernels for the same argument types and writes them to its cache, and this
 process then reads them from there. What to compile is found by running the step, not listed:
 the small scene's geometry and set-up run :func:`interpreted`, every kernel as plain Python
-(a second on 162 vertices), so the spawned compiler compiles the step's kernels and nothing that
-this process compiles itself. It reports its first step on its standard output, and
+(a fraction of a second on 162 vertices), and the set-up's kernels stay so in its steps (the
+nozzles' aim and the droplets' landings share one), so the spawned compiler compiles the step's
+kernels and nothing that this process compiles itself. It reports its first step on its standard output, and
 :meth:`CompileAhead.wait` returns then: the kernels of later steps (the droplets' meeting, once
 there are droplets) go on compiling beside this process's first steps. Compiled code is the same
 from the cache as compiled in place, so results do not change. Anything that fails in the
@@ -113,34 +114,62 @@ def small_scene(scene):
     return dataclasses.replace(scene, mesh=mesh, sources=sources, emitters=emitters)
 
 
-@contextlib.contextmanager
-def interpreted():
-    """Meanwhile every kernel of surfflow's modules runs as plain Python: each module's names
-    for compiled functions point at their Python functions, and back at the end."""
+def compiled_functions(module) -> list:
+    """(name, dispatcher) of every compiled function named in ``module``."""
     from numba.core.registry import CPUDispatcher
 
+    return [(name, value) for name, value in list(vars(module).items())
+            if isinstance(value, CPUDispatcher)]
+
+
+@contextlib.contextmanager
+def interpreted(names=None):
+    """Meanwhile the kernels of surfflow's modules (those of ``names`` alone, a set of
+    (module, name)) run as plain Python: each module's name for a compiled function points at
+    its Python function, and back at the end. Yields the set of (module, name) called."""
+    called = set()
     swapped = [(module, name, value) for key, module in list(sys.modules.items())
-               if key.split(".")[0] == "surfflow"
-               for name, value in list(vars(module).items()) if isinstance(value, CPUDispatcher)]
+               if key.split(".")[0] == "surfflow" for name, value in compiled_functions(module)
+               if names is None or (module, name) in names]
     for module, name, value in swapped:
-        setattr(module, name, value.py_func)
+        setattr(module, name, recording(value.py_func, (module, name), called))
     try:
-        yield
+        yield called
     finally:
         for module, name, value in swapped:
             setattr(module, name, value)
 
 
+def recording(function, key, called: set):
+    """``function``, adding ``key`` to ``called`` when called."""
+    def run(*args, **kwargs):
+        called.add(key)
+        return function(*args, **kwargs)
+    return run
+
+
+def called_from_python(called: set) -> set:
+    """Those of ``called`` (module, name) that no compiled function of the module calls: a
+    compiled caller looks its callees up among its module's names when it compiles, so only
+    these may stay interpreted while others compile."""
+    return {(module, name) for module, name in called
+            if not any(name in value.py_func.__code__.co_names
+                       for _, value in compiled_functions(module)
+                       if value.py_func.__globals__ is vars(module))}
+
+
 def main(scene_file: str, folder: str) -> None:
     """The spawned process: the small scene's geometry and simulation interpreted, then a few
-    steps, compiling their kernels; prints FIRST_STEP after the first."""
+    steps, compiling their kernels (the set-up's stay interpreted: the main process compiles
+    them in its own set-up); prints FIRST_STEP after the first."""
     from .scene_setup import scene_geometry, scene_mesh, scene_simulation
 
     scene = small_scene(pickle.loads(Path(scene_file).read_bytes()))
-    with interpreted():
+    with interpreted() as set_up:
         geom = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=folder)
         sim = scene_simulation(scene, geom, crash_dir=folder)
-    for step in range(STEPS):
-        sim.step()
-        if step == 0:
-            print(FIRST_STEP, flush=True)
+    with interpreted(called_from_python(set_up)):
+        for step in range(STEPS):
+            sim.step()
+            if step == 0:
+                print(FIRST_STEP, flush=True)
