@@ -1,21 +1,20 @@
-"""Compile ahead: the small scene a spawned process compiles the step's kernels on, its geometry
-built with numba's JIT off, and that nothing is spawned on a warm cache."""
+"""Compile ahead: the small scene a spawned process compiles the step's kernels on, its set-up
+run interpreted (compiling nothing), waiting only for the spawned compiler's first step, and
+that nothing is spawned on a warm cache."""
 
-import os
-import pickle
-import subprocess
-import sys
-from pathlib import Path
+import time
 
 import numpy as np
+from numba.core import event
 from scene_helpers import TINY_SCENE
 
 import surfflow as sf
 from surfflow.cli import EXAMPLES_DIR
+from surfflow import state
+from surfflow.kernels import ring_fit
 from surfflow.scene import compile_ahead as ahead
 from surfflow.scene.scene import parse_scene
-
-REPOSITORY = Path(__file__).resolve().parents[1]
+from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
 
 
 def test_the_small_scene_pours_onto_the_top_of_an_icosphere():
@@ -47,12 +46,29 @@ def test_nothing_is_spawned_on_a_warm_cache_or_when_turned_off(tmp_path, monkeyp
     assert ahead.compile_ahead(scene) is None
 
 
-def test_the_small_geometry_is_built_without_the_jit(tmp_path):
+def test_the_small_scene_is_set_up_interpreted_compiling_nothing(tmp_path):
+    scene = ahead.small_scene(parse_scene(TINY_SCENE, tmp_path / "tiny.toml"))
+    kernel = ring_fit.ring_fit_weights
+    with event.install_recorder("numba:compile") as recorder, ahead.interpreted() as called:
+        assert state.ring_fit_weights is not kernel
+        geom = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=tmp_path)
+        scene_simulation(scene, geom, crash_dir=tmp_path)
+    assert geom.n_vertices == 162 and np.allclose(np.linalg.norm(geom.vertices, axis=1), 0.2, atol=0.01)
+    assert recorder.buffer == []
+    assert state.ring_fit_weights is kernel  # back after the set-up
+    # the set-up's kernels stay interpreted in the compiler's steps, not the helpers that
+    # compiled kernels call (fit_ring: ring_fit_weights calls it)
+    assert (ring_fit, "fit_ring") in called and (state, "ring_fit_weights") in called
+    kept = ahead.called_from_python(called)
+    assert (state, "ring_fit_weights") in kept and (ring_fit, "fit_ring") not in kept
+
+
+def test_waiting_ends_at_the_spawned_compilers_first_step(tmp_path, monkeypatch):
     scene = parse_scene(TINY_SCENE, tmp_path / "tiny.toml")
-    (tmp_path / "scene.pickle").write_bytes(pickle.dumps(scene))
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(REPOSITORY))
-    subprocess.run([sys.executable, "-c", ahead.COMMAND, str(tmp_path / "scene.pickle"),
-                    str(tmp_path)], env=env, check=True, timeout=120)
-    [cached] = tmp_path.glob("*.geom.npz")
-    geom = sf.SurfaceGeometry.load(cached)
-    assert geom.n_vertices == 162 and np.allclose(np.linalg.norm(geom.original_vertices, axis=1), 0.2)
+    report = f"import time; print({ahead.FIRST_STEP!r}, flush=True); time.sleep(30)"
+    monkeypatch.setattr(ahead, "COMMAND", report)
+    started = time.perf_counter()
+    compiler = ahead.CompileAhead(scene)
+    assert compiler.wait() and time.perf_counter() - started < 20.0  # not its end
+    compiler.process.kill()
+    compiler.process.wait()

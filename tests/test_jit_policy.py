@@ -1,10 +1,11 @@
 """Every numba function in surfflow is compiled under the one policy of ``kernels/_jit.py``."""
 
+import numba
 from numba.core.caching import NullCache
 from numba.core.registry import CPUDispatcher
 from package_modules import needs_an_optional_engine, surfflow_modules
 
-from surfflow.kernels._jit import POLICY
+from surfflow.kernels._jit import POLICY, SERIAL_BELOW, serial_when_small
 
 
 def compiled_functions():
@@ -35,3 +36,12 @@ def test_every_kernel_follows_the_policy():
         assert options.get("fastmath", False) is POLICY["fastmath"], where
         assert options.get("error_model") == POLICY["error_model"], where
         assert not isinstance(dispatcher._cache, NullCache), f"{where} is not cached"
+
+
+def test_small_loops_run_on_one_thread_and_the_count_comes_back():
+    threads = numba.get_num_threads()
+    with serial_when_small(SERIAL_BELOW - 1):
+        assert numba.get_num_threads() == 1
+    assert numba.get_num_threads() == threads
+    with serial_when_small(SERIAL_BELOW):
+        assert numba.get_num_threads() == threads

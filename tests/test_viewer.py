@@ -1,5 +1,6 @@
 """The polyscope viewer under the mock backend, and one real headless (EGL) render."""
 
+import dataclasses
 import subprocess
 import sys
 
@@ -12,6 +13,7 @@ from viewer_helpers import open_viewer
 
 from surfflow.scene.scene import parse_scene
 from surfflow.scene.scene_setup import scene_geometry, scene_mesh
+from surfflow.viewer.pace import KEEPING_UP
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +87,33 @@ def test_real_time_advances_by_the_wall_clock(app):
     assert app.simulation.time == pytest.approx(5 * 0.04)
     assert app.simulation.time != pytest.approx(6 / app.scene.fps)
     assert not app.meter.samples
+
+
+@pytest.mark.parametrize("speed", [2.0, 0.5])
+def test_real_time_keeps_up_when_stepping_is_fast_enough(app, monkeypatch, speed):
+    """A fake clock on which stepping costs 1 / speed wall seconds per simulated second and
+    each drawn frame 10 ms more: at twice real time the simulation follows the wall clock (the
+    meter reads 1 s per s, keeping up), at half it falls behind and the panel says so."""
+    app.reset()
+    monkeypatch.setattr(app, "scene", dataclasses.replace(app.scene, duration=100.0))
+    wall = [0.0]
+    advance = app.simulation.advance
+
+    def costly_advance(duration):
+        advance(duration)
+        wall[0] += duration / speed + 0.01
+
+    monkeypatch.setattr(app.simulation, "advance", costly_advance)
+    app.clock, app.real_time, app.playing = lambda: wall[0], True, True
+    for _ in range(150):
+        ps.frame_tick()
+    app.playing = app.real_time = False
+    rate = app.meter.rates()[1]
+    ps.frame_tick()
+    if speed > 1.0:
+        assert rate == pytest.approx(1.0, abs=0.02) and app.simulation.time > 0.9 * wall[0]
+    else:
+        assert rate < KEEPING_UP and app.simulation.time < 0.6 * wall[0]
 
 
 def test_parameter_change_keeps_the_state(app):

@@ -96,7 +96,7 @@ def normalize3(a):
 def ring_normals_areas_frames(V, neighbor_offsets, neighbor_indices, is_boundary, angle_weighted,
                               normals, dual_areas, tangent_frames):
     """Fill normals (n, 3), dual_areas (n,) and tangent_frames (n, 2, 3) from ordered one-rings."""
-    for i in numba.prange(V.shape[0]):
+    for i in numba.prange(0, V.shape[0]):
         start, stop = neighbor_offsets[i], neighbor_offsets[i + 1]
         ring = stop - start
         n_tri = ring - 1 if is_boundary[i] else ring

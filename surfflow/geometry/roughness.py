@@ -83,7 +83,7 @@ def _ring_gradient(values, offsets, indices, coords, is_boundary, i):
 @parallel_kernel
 def _ring_gradients_kernel(values, offsets, indices, coords, is_boundary, gradients):
     """gradients[i] = _ring_gradient(i) for every vertex."""
-    for i in prange(values.shape[0]):
+    for i in prange(0, values.shape[0]):
         gradients[i, 0], gradients[i, 1] = _ring_gradient(values, offsets, indices, coords, is_boundary, i)
 
 
@@ -124,8 +124,8 @@ def _som_slopes_kernel(bottom, offsets, indices, coords, is_boundary, slopes):
     share one scratch allocation."""
     n = bottom.shape[0]
     for block in prange((n + _BLOCK - 1) // _BLOCK):
-        normal = np.empty((5, 5))
-        rhs = np.empty((5, 1))
+        scratch = np.empty((5, 6))
+        normal, rhs = scratch[:, :5], scratch[:, 5:]  # the ring fit's layout: one compiled solver
         for i in range(block * _BLOCK, min(n, (block + 1) * _BLOCK)):
             gx, gy = _quadratic_fit_gradient(bottom, offsets, indices, coords, is_boundary, i, normal, rhs)
             norm = np.sqrt(1.0 + gx * gx + gy * gy)
@@ -176,7 +176,7 @@ def _slope_change(slopes, transforms, indices, v, e):
 def _feature_tensors_kernel(slopes, offsets, indices, coords, transforms, dual_areas, is_boundary,
                             eta1, eta2, tensors):
     """tensors[v] from the area-weighted mean of S_t^T S_t over v's one-ring (module docstring)."""
-    for v in prange(slopes.shape[0]):
+    for v in prange(0, slopes.shape[0]):
         c00 = 0.0
         c01 = 0.0
         c11 = 0.0

@@ -81,7 +81,8 @@ def _chain_rings(pair_offsets, ring_from, ring_to, n_vertices):
                 is_boundary[v] = True
         sizes[v] = p1 - p0 + (1 if is_boundary[v] else 0)
     offsets = np.zeros(n_vertices + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum(sizes)
+    for v in range(n_vertices):  # a running sum (a slice assignment compiles numba's messages)
+        offsets[v + 1] = offsets[v] + sizes[v]
     indices = np.empty(offsets[-1], dtype=np.int64)
     for v in range(n_vertices):
         p0, p1 = pair_offsets[v], pair_offsets[v + 1]

@@ -71,10 +71,19 @@ def toward(vector, direction):
 
 
 @serial_kernel
+def in_frame(frames, i, vector):
+    """The 3-tuple vector's coordinates (t_0 . vector, t_1 . vector) in i's frame."""
+    first = (frames[i, 0, 0], frames[i, 0, 1], frames[i, 0, 2])
+    second = (frames[i, 1, 0], frames[i, 1, 1], frames[i, 1, 2])
+    return dot3(vector, first), dot3(vector, second)
+
+
+@serial_kernel
 def add_in_frame(out, row, frames, i, vector):
     """out[row] += vector (a 3-tuple in i's tangent plane) in i's frame coordinates."""
-    out[row, 0] += dot3(vector, frame_row(frames, i, 0))
-    out[row, 1] += dot3(vector, frame_row(frames, i, 1))
+    u, v = in_frame(frames, i, vector)
+    out[row, 0] += u
+    out[row, 1] += v
 
 
 @parallel_kernel
@@ -82,7 +91,7 @@ def ring_edge_geometry(V, neighbor_offsets, neighbor_indices, is_boundary, norma
                        edge_transforms, neighbor_coords, dual_edge_vectors, boundary_normals):
     """Fill edge_transforms (nnz, 2, 2), neighbor_coords (nnz, 2), dual_edge_vectors (nnz, 2)
     and boundary_normals (n, 2); see the module docstring."""
-    for i in numba.prange(V.shape[0]):
+    for i in numba.prange(0, V.shape[0]):
         start, stop = neighbor_offsets[i], neighbor_offsets[i + 1]
         ring = stop - start
         n_i = row3(normals, i)
@@ -94,8 +103,7 @@ def ring_edge_geometry(V, neighbor_offsets, neighbor_indices, is_boundary, norma
                 carried = rotate(onto_i, frame_row(tangent_frames, j, b))
                 for a in range(2):
                     edge_transforms[e, a, b] = dot3(frame_row(tangent_frames, i, a), carried)
-            u = dot3(offset, frame_row(tangent_frames, i, 0))
-            v = dot3(offset, frame_row(tangent_frames, i, 1))
+            u, v = in_frame(tangent_frames, i, offset)
             scale = np.sqrt(dot3(offset, offset) / max(u * u + v * v, 1e-300))
             neighbor_coords[e, 0] = u * scale
             neighbor_coords[e, 1] = v * scale

@@ -9,6 +9,15 @@
 writing only its own vertex); ``serial_kernel`` is for helpers called from them and for the few
 inherently serial passes. ``tests/test_jit_policy.py`` checks that every compiled function in the
 package was made here.
+
+One signature per helper (each one compiles on a cold start, ``benchmarks/cold_start.py``):
+
+* ``numba.prange(0, n)``, not ``prange(n)``, where the loop index goes to a helper: numba types
+  the loop once with a signed index and then makes the index of ``prange(n)`` unsigned, so the
+  helper compiles for int64 and again for uint64;
+* no literal constant as a helper's argument (``frame_row(frames, i, 0)``): numba compiles a
+  version for each literal value; loop over the values or index in the helper instead;
+* the same array layouts at every call (a slice ``a[:k, :m]`` is 'A', a fresh array 'C').
 """
 
 import os
@@ -21,6 +30,9 @@ import numba
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 POLICY = {"fastmath": False, "error_model": "numpy", "cache": True}
+SERIAL_BELOW = 2048
+"""a parallel loop of fewer iterations runs on one thread (``serial_when_small``): waking the
+sleeping threads (passive wait) costs 20-60 us a launch, a few dozen particles' work 1 us."""
 
 
 def parallel_kernel(fn):
@@ -31,3 +43,24 @@ def parallel_kernel(fn):
 def serial_kernel(fn):
     """Compile ``fn`` as a serial numba function under the project policy."""
     return numba.njit(parallel=False, **POLICY)(fn)
+
+
+class serial_when_small:
+    """``with serial_when_small(count):`` the parallel kernels called inside run on this thread
+    alone when ``count`` (their loops' length) is below SERIAL_BELOW. Every parallel kernel
+    gives the same numbers for any thread count, so only the time changes."""
+
+    __slots__ = ("count", "threads")
+
+    def __init__(self, count: int):
+        self.count = count
+        self.threads = 0
+
+    def __enter__(self):
+        if self.count < SERIAL_BELOW:
+            self.threads = numba.get_num_threads()
+            numba.set_num_threads(1)
+
+    def __exit__(self, *exception):
+        if self.threads:
+            numba.set_num_threads(self.threads)

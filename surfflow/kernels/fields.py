@@ -30,7 +30,7 @@ def ring_edge_fields(offsets, dual_edge_vectors, reverse_edges, dual_areas, ring
     """ring_spacing (n,) = ``dual_cell_size`` and reverse_dual_edge_vectors (nnz, 2) = N_ji at
     the entry (i, j), written; offsets (n + 1,), dual_edge_vectors (nnz, 2), reverse_edges
     (nnz,): the entry (j, i) of each (i, j); dual_areas (n,)."""
-    for i in numba.prange(offsets.shape[0] - 1):
+    for i in numba.prange(0, offsets.shape[0] - 1):
         for e in range(offsets[i], offsets[i + 1]):
             reverse_dual_edge_vectors[e, 0] = dual_edge_vectors[reverse_edges[e], 0]
             reverse_dual_edge_vectors[e, 1] = dual_edge_vectors[reverse_edges[e], 1]

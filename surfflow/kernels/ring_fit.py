@@ -112,8 +112,9 @@ def ring_fit_weights(offsets, neighbor_coords, weights):
         normal = np.empty((5, 5))
         for i in range(first, last):
             start, stop = offsets[i], offsets[i + 1]
-            if stop - start >= 5 and fit_ring(neighbor_coords, start, stop, 5, basis, normal,
-                                              weights):
-                continue
-            if not fit_ring(neighbor_coords, start, stop, 2, basis, normal, weights):
-                weights[start:stop] = 0.0
+            for n_terms in (5, 2):  # the quadratic, or where it is not determined the linear fit
+                if stop - start >= n_terms and fit_ring(neighbor_coords, start, stop, n_terms,
+                                                        basis, normal, weights):
+                    break
+            else:
+                weights[start:stop] = 0.0  # no linear fit either

@@ -39,7 +39,7 @@ import numba
 import numpy as np
 
 from ..errors import ParameterError
-from ..kernels._jit import parallel_kernel, serial_kernel
+from ..kernels._jit import parallel_kernel, serial_kernel, serial_when_small
 from ..terms.base import Term, Volumes
 from .budget import check_budget_fits_mesh
 from .droplets import Droplets
@@ -69,6 +69,7 @@ class ParticleCoupling(Term):
         self.up = -gravity / magnitude if magnitude > 0.0 else np.zeros(3)
         droplets.gravity = gravity
         droplets.use_dyes(n_dyes)
+        self.emitting = np.zeros(geom.n_vertices, dtype=np.int64)
         self.emit_count = np.zeros(geom.n_vertices, dtype=np.int64)
         self.emit_offset = np.zeros(geom.n_vertices + 1, dtype=np.int64)
         self.landing = np.zeros((geom.n_vertices, 3 + n_dyes))
@@ -102,13 +103,16 @@ class ParticleCoupling(Term):
         drops.step(dt)
         released = self.emitters.release(state.time, dt)
         n = drops.count
-        self.grid.first_hits(drops.previous_positions, drops.positions, drops.hit_triangle[:n],
-                             drops.hit_weights[:n])
+        with serial_when_small(n):
+            self.grid.first_hits(drops.previous_positions, drops.positions,
+                                 drops.hit_triangle[:n], drops.hit_weights[:n])
         absorbed = gather_landings(
             drops.hit_triangle[:n], drops.hit_weights[:n], drops.volumes, drops.velocities,
             drops.dyes, geom.faces, geom.dual_areas, geom.tangent_frames, self.landing)
         if absorbed > 0.0:
-            add_landings(self.landing, state.depth, state.velocity, state.dye)
+            hits = drops.hit_triangle[:n]
+            add_landings(self.landing, geom.faces[hits[hits >= 0]].ravel(), state.depth,
+                         state.velocity, state.dye)
         lost = drops.remove_hits_and_lost(drops.hit_triangle[:n], self.up)
         return {"absorbed": absorbed, "lost": lost, "emitted": self.emit(state), **released}
 
@@ -132,60 +136,70 @@ class ParticleCoupling(Term):
         """Step 3: move the film's excess into new particles; returns their volume."""
         g, p, drops = self.geometry, self.params, self.droplets
         most = drops.max_particles // 2
-        count_emissions(state.depth, g.dual_areas, self.emit_threshold, p.keep_depth,
-                        drops.max_volume, most, self.emit_count)
-        np.cumsum(self.emit_count, out=self.emit_offset[1:])
-        total = int(self.emit_offset[-1])
+        m = count_emissions(state.depth, g.dual_areas, self.emit_threshold, p.keep_depth,
+                            drops.max_volume, most, self.emitting, self.emit_count,
+                            self.emit_offset)
+        total = int(self.emit_offset[m])
         if total == 0:
             return 0.0
+        counts = self.emit_count[:m]
         if total > most:
-            thin_emissions(self.emit_count, total, int(np.count_nonzero(self.emit_count)), most)
-            np.cumsum(self.emit_count, out=self.emit_offset[1:])
-            total = int(self.emit_offset[-1])
+            thin_emissions(counts, total, int(np.count_nonzero(counts)), most)
+            np.cumsum(counts, out=self.emit_offset[1:m + 1])
+            total = int(self.emit_offset[m])
         first = drops.reserve(total)
-        emit_particles(g.vertices, g.normals, g.tangent_frames, state.bottom, g.dual_areas,
-                       p.keep_depth, self.emit_count, self.emit_offset, first, state.depth,
-                       state.velocity, state.dye, *drops.buffers)
+        with serial_when_small(m):
+            emit_particles(g.vertices, g.normals, g.tangent_frames, state.bottom, g.dual_areas,
+                           p.keep_depth, self.emitting[:m], counts, self.emit_offset, first,
+                           state.depth, state.velocity, state.dye, *drops.buffers)
         return float(drops.volumes[first:].sum())
 
 
-@parallel_kernel
-def count_emissions(depth, dual_areas, emit_threshold, keep_depth, drop_volume, most,
-                    emit_count):
-    """emit_count[i]: how many particles vertex i emits, ceil((d_i - eps2) A_i / V_i) with
-    V_i = max(V_drop, pi/6 A_i^(3/2)), at most ``most`` (0 unless d_i > its threshold)."""
-    for i in numba.prange(depth.shape[0]):
-        emit_count[i] = 0
+@serial_kernel
+def count_emissions(depth, dual_areas, emit_threshold, keep_depth, drop_volume, most, emitting,
+                    emit_count, emit_offset):
+    """The m vertices deeper than their threshold (d_i > eps1_i), ascending, in emitting[:m],
+    with how many particles each emits in emit_count[:m], ceil((d_i - eps2) A_i / V_i) with
+    V_i = max(V_drop, pi/6 A_i^(3/2)) and at most ``most``, and their prefix sum in
+    emit_offset[:m + 1] (each one's first slot, then the total); returns m. One serial pass:
+    a vertex is one comparison unless it emits, cheaper than waking the threads."""
+    m = 0
+    for i in range(depth.shape[0]):
         if depth[i] > emit_threshold[i]:
             parcel = max(drop_volume, np.pi / 6.0 * dual_areas[i] ** 1.5)
-            emit_count[i] = int(min(np.ceil((depth[i] - keep_depth) * dual_areas[i] / parcel),
+            emitting[m] = i
+            emit_count[m] = int(min(np.ceil((depth[i] - keep_depth) * dual_areas[i] / parcel),
                                     most))
+            emit_offset[m + 1] = emit_offset[m] + emit_count[m]
+            m += 1
+    return m
 
 
-@parallel_kernel
+@serial_kernel
 def thin_emissions(emit_count, total, emitters, most):
     """Cut the counts (``total`` of them, over ``emitters`` vertices) in proportion so that
     they add up to at most ``most`` >= emitters, leaving every emitting vertex at least one."""
-    for i in numba.prange(emit_count.shape[0]):
-        if emit_count[i] > 0:
-            emit_count[i] = max(1, emit_count[i] * (most - emitters) // total)
+    for k in range(emit_count.shape[0]):
+        if emit_count[k] > 0:
+            emit_count[k] = max(1, emit_count[k] * (most - emitters) // total)
 
 
 @parallel_kernel
-def emit_particles(vertices, normals, tangent_frames, bottom, dual_areas, keep_depth, emit_count,
-                   emit_offset, first, depth, velocity, dye, positions, previous, velocities,
-                   volumes, dyes):
-    """Fill vertex i's slots first + emit_offset[i] + k, k < emit_count[i] (carrying the film's
-    dyes there), and set d_i = eps2."""
-    for i in numba.prange(depth.shape[0]):
-        m = emit_count[i]
+def emit_particles(vertices, normals, tangent_frames, bottom, dual_areas, keep_depth, emitting,
+                   emit_count, emit_offset, first, depth, velocity, dye, positions, previous,
+                   velocities, volumes, dyes):
+    """Fill the slots first + emit_offset[k] + j, j < emit_count[k], of each emitting vertex
+    i = emitting[k] (carrying the film's dyes there), and set d_i = eps2."""
+    for k in numba.prange(emitting.shape[0]):
+        i = emitting[k]
+        m = emit_count[k]
         if m == 0:
             continue
         volume = (depth[i] - keep_depth) * dual_areas[i] / m
         spacing = 2.0 * sphere_radius(volume)
-        for k in range(m):
-            slot = first + emit_offset[i] + k
-            lift = bottom[i] + depth[i] + k * spacing
+        for j in range(m):
+            slot = first + emit_offset[k] + j
+            lift = bottom[i] + depth[i] + j * spacing
             for a in range(3):
                 positions[slot, a] = vertices[i, a] + lift * normals[i, a]
                 previous[slot, a] = positions[slot, a]
@@ -225,14 +239,16 @@ def gather_landings(hit_triangle, hit_weights, volumes, velocities, dyes, faces,
     return absorbed
 
 
-@parallel_kernel
-def add_landings(landing, depth, velocity, dye):
-    """Add what landed on each vertex (``landing`` (n, 3 + n_dyes), zeroed after) to the film
-    at once: one addition per vertex and step, so the depth's round-off does not grow with the
-    number of particles landing there; velocity mixed by momentum, dyes by volume."""
-    for i in numba.prange(depth.shape[0]):
+@serial_kernel
+def add_landings(landing, landed, depth, velocity, dye):
+    """Add what landed on each vertex of ``landed`` (the corners of the triangles hit, repeats
+    allowed) from ``landing`` (n, 3 + n_dyes), zeroed after, to the film at once: one addition
+    per vertex and step, so the depth's round-off does not grow with the number of particles
+    landing there; velocity mixed by momentum, dyes by volume."""
+    for k in range(landed.shape[0]):
+        i = landed[k]
         if landing[i, 0] == 0.0:
-            continue
+            continue  # nothing landed on it, or added already
         old = depth[i]
         new = old + landing[i, 0]
         for a in range(2):

@@ -25,9 +25,10 @@ import numpy as np
 
 from ..checks import check_range
 from ..errors import ParameterError
+from ..kernels._jit import serial_when_small
 from .budget import check_max_particles, default_max_particles
 from .dynamics import (apply_interaction, build_buckets, compact, fly, interact, list_wide,
-                       mark_removed, merge_pairs, particle_radii, sphere_radius)
+                       mark_removed, merge_pairs, sphere_radius)
 
 WATER_DROP_VOLUME = 5e-8  # m^3: a pendant water drop detaches at ~0.05 mL (Tate's law)
 MOST_WIDE = 27
@@ -214,13 +215,18 @@ class Droplets:
     def step(self, dt: float) -> None:
         """Move every particle over dt: free flight, then the neighbour interaction."""
         n = self.count
-        fly(self._positions, self._velocities, self._previous, self.gravity, self.drag, dt, n)
+        with serial_when_small(n):
+            self._step(dt, n)
+
+    def _step(self, dt: float, n: int) -> None:
+        """:meth:`step` of the n particles in flight."""
+        fly(self._positions, self._velocities, self._previous, self.gravity, self.drag, dt,
+            self._volumes, self._radius, n)
         for collide in self.colliders:          # solids in the flight (floating bodies)
             collide(self._positions[:n], self._velocities[:n])
         if n < 2 or (self.separation == 0.0 and self.smoothing == 0.0):
             return
         cell = 4.2 * float(sphere_radius(self.volumes.mean()))
-        particle_radii(self._volumes, n, self._radius)
         n_wide = list_wide(self._radius, n, cell, self._wide)
         while n_wide > MOST_WIDE:  # wide sizes are common (rain): a coarser grid holds them
             cell *= 2.0

@@ -42,8 +42,9 @@ HASH_PRIMES = (73856093, 19349663, 83492791)
 
 
 @parallel_kernel
-def fly(positions, velocities, previous, gravity, drag, dt, n):
-    """Free flight of particles [0, n): previous <- positions, then the exact step above."""
+def fly(positions, velocities, previous, gravity, drag, dt, volumes, radius, n):
+    """Free flight of particles [0, n): previous <- positions, then the exact step above; and
+    their radii, radius[p] = (3 V_p / 4 pi)^(1/3) from volumes (n,) (the interaction's)."""
     if drag > 0.0:
         phi = -math.expm1(-drag * dt) / drag
         fall = (dt - phi) / drag
@@ -57,6 +58,7 @@ def fly(positions, velocities, previous, gravity, drag, dt, n):
             previous[p, a] = positions[p, a]
             positions[p, a] += velocities[p, a] * phi + gravity[a] * fall
             velocities[p, a] = velocities[p, a] * decay + gravity[a] * phi
+        radius[p] = sphere_radius(volumes[p])
 
 
 @serial_kernel
@@ -94,13 +96,6 @@ def build_buckets(positions, n, cell, table_mask, bucket, bucket_start, sorted_p
     for b in range(table_mask, 0, -1):
         bucket_start[b] = bucket_start[b - 1]
     bucket_start[0] = 0
-
-
-@parallel_kernel
-def particle_radii(volumes, n, radius):
-    """radius[p] = (3 V_p / 4 pi)^(1/3) for particles [0, n)."""
-    for p in numba.prange(n):
-        radius[p] = sphere_radius(volumes[p])
 
 
 @serial_kernel

@@ -153,8 +153,12 @@ def first_path_length(droplets) -> float:
 
 def whole_parcels(emitter, available: float, a: float, b: float):
     """The emitter's next parcels that ``available`` m^3 fills completely: drawn twice as many
-    as their mean volume says (and two more), so that one draw nearly always holds them."""
-    count = 2 * int(available / emitter.mean_parcel_volume(a, b)) + 2
+    as their mean volume says (and two more), so that one draw nearly always holds them. A
+    nozzle's parcels are all alike: none when ``available`` is less than one (most steps)."""
+    mean = emitter.mean_parcel_volume(a, b)
+    if emitter.kind == "nozzle" and available < mean:
+        return np.empty(0, dtype=np.int64), np.empty(0), np.empty((0, 3)), np.empty((0, 3))
+    count = 2 * int(available / mean) + 2
     while True:
         index, volumes, points, velocities = emitter.parcels(emitter.released, count, a, b)
         whole = int(np.searchsorted(np.cumsum(volumes), available, side="right"))

@@ -4,35 +4,42 @@ compiling run side by side on two cores.
 
     ahead = compile_ahead(scene)    # None when the kernels are in numba's cache already
     geometry = ...                  # load and precompute; meanwhile the step's kernels compile
-    simulation = ...                # its set-up compiles the ring fit (the spawned one skips it)
+    simulation = ...                # its set-up compiles the set-up's kernels (the spawned one skips them)
     ahead.wait()                    # the first step then loads the step's kernels from the cache
 
 The spawned process (a new ``python`` running :func:`main` on the pickled scene, never a
 fork: numba's OpenMP layer does not survive one) builds the scene's run on a small icosphere
 instead of its mesh, its pours moved onto the sphere's top, and takes a few steps: numba
 compiles the same kernels for the same argument types and writes them to its cache, and this
-process then reads them from there. The icosphere's geometry is precomputed first in a
-process with numba's JIT off (plain Python, about a second on 162 vertices), so that the spawned
-compiler does not compile the precompute's kernels a second time. Compiled code is the same from
-the cache as compiled in place, so results do not change. Anything that fails in the spawned
-process (a scene whose boundaries or files do not fit the sphere) only means this process
+process then reads them from there. What to compile is found by running the step, not listed:
+the small scene's geometry and set-up run :func:`interpreted`, every kernel as plain Python
+(a fraction of a second on 162 vertices), and the set-up's kernels stay so in its steps (the
+nozzles' aim and the droplets' landings share one), so the spawned compiler compiles the step's
+kernels and nothing that this process compiles itself. It reports its first step on its standard output, and
+:meth:`CompileAhead.wait` returns then: the kernels of later steps (the droplets' meeting, once
+there are droplets) go on compiling beside this process's first steps. Compiled code is the same
+from the cache as compiled in place, so results do not change. Anything that fails in the
+spawned process (a scene whose boundaries or files do not fit the sphere) only means this process
 compiles what it needs itself, as without it. ``SURFFLOW_COMPILE_AHEAD=0`` turns it off.
 :class:`~surfflow.SceneRunner` (``surfflow run``, ``render``, sweeps) and the viewer use it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import pickle
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
 
 STEPS = 3
+FIRST_STEP = "first step done"
 COMMAND = "import sys; from surfflow.scene.compile_ahead import main; main(*sys.argv[1:3])"
 RADIUS = 0.2
 SUBDIVISIONS = 2
@@ -56,18 +63,21 @@ class CompileAhead:
         path.write_bytes(pickle.dumps(scene))
         self.process = subprocess.Popen(
             [sys.executable, "-c", COMMAND, str(path), self.folder.name],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
     def wait(self) -> bool:
-        """Wait for the spawned compiler (at most WAIT_LIMIT s: then it is stopped, and this
-        process compiles what is left); True if it compiled everything it tried."""
-        try:
-            code = self.process.wait(WAIT_LIMIT)
-        except subprocess.TimeoutExpired:
+        """Wait until the spawned compiler has taken its first step (at most WAIT_LIMIT s: then it
+        is stopped, and this process compiles what is left); True if it did. It goes on with the
+        later steps' kernels meanwhile, and ends by itself."""
+        reported = []
+        reader = threading.Thread(target=lambda: reported.append(self.process.stdout.readline()),
+                                  daemon=True)
+        reader.start()
+        reader.join(WAIT_LIMIT)
+        if reader.is_alive():
             self.process.kill()
-            code = self.process.wait()
         self.folder.cleanup()
-        return code == 0
+        return bool(reported) and reported[0].strip() == FIRST_STEP
 
 
 def compile_ahead(scene) -> CompileAhead | None:
@@ -104,30 +114,62 @@ def small_scene(scene):
     return dataclasses.replace(scene, mesh=mesh, sources=sources, emitters=emitters)
 
 
-def skip_ring_fit(offsets, neighbor_coords, weights) -> None:
-    """Stands in for ``ring_fit_weights`` in the spawned compiler: the small run's numbers do
-    not matter, only its arguments' types, and the main process compiles that kernel (the
-    largest of the simulation's set-up, 4 s) itself when it builds its simulation, after its
-    precompute, while this one compiles the step's."""
-    weights[:] = 0.0
+def compiled_functions(module) -> list:
+    """(name, dispatcher) of every compiled function named in ``module``."""
+    from numba.core.registry import CPUDispatcher
+
+    return [(name, value) for name, value in list(vars(module).items())
+            if isinstance(value, CPUDispatcher)]
+
+
+@contextlib.contextmanager
+def interpreted(names=None):
+    """Meanwhile the kernels of surfflow's modules (those of ``names`` alone, a set of
+    (module, name)) run as plain Python: each module's name for a compiled function points at
+    its Python function, and back at the end. Yields the set of (module, name) called."""
+    called = set()
+    swapped = [(module, name, value) for key, module in list(sys.modules.items())
+               if key.split(".")[0] == "surfflow" for name, value in compiled_functions(module)
+               if names is None or (module, name) in names]
+    for module, name, value in swapped:
+        setattr(module, name, recording(value.py_func, (module, name), called))
+    try:
+        yield called
+    finally:
+        for module, name, value in swapped:
+            setattr(module, name, value)
+
+
+def recording(function, key, called: set):
+    """``function``, adding ``key`` to ``called`` when called."""
+    def run(*args, **kwargs):
+        called.add(key)
+        return function(*args, **kwargs)
+    return run
+
+
+def called_from_python(called: set) -> set:
+    """Those of ``called`` (module, name) that no compiled function of the module calls: a
+    compiled caller looks its callees up among its module's names when it compiles, so only
+    these may stay interpreted while others compile."""
+    return {(module, name) for module, name in called
+            if not any(name in value.py_func.__code__.co_names
+                       for _, value in compiled_functions(module)
+                       if value.py_func.__globals__ is vars(module))}
 
 
 def main(scene_file: str, folder: str) -> None:
-    """The spawned process: the small scene's geometry without the JIT, then a few steps."""
+    """The spawned process: the small scene's geometry and simulation interpreted, then a few
+    steps, compiling their kernels (the set-up's stay interpreted: the main process compiles
+    them in its own set-up); prints FIRST_STEP after the first."""
     from .scene_setup import scene_geometry, scene_mesh, scene_simulation
 
     scene = small_scene(pickle.loads(Path(scene_file).read_bytes()))
-    if os.environ.get("NUMBA_DISABLE_JIT") != "1":  # the geometry first, into the folder
-        subprocess.run([sys.executable, "-c", COMMAND, scene_file, folder],
-                       env=dict(os.environ, NUMBA_DISABLE_JIT="1"), check=True,
-                       stdin=subprocess.DEVNULL)
-    geom = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=folder)
-    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
-        return
-    import surfflow.state as state
-
-    state.ring_fit_weights = skip_ring_fit  # compiled by the main process, beside this one
-    sim = scene_simulation(scene, geom, crash_dir=folder)
-    for _ in range(STEPS):
-        sim.step()
-
+    with interpreted() as set_up:
+        geom = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=folder)
+        sim = scene_simulation(scene, geom, crash_dir=folder)
+    with interpreted(called_from_python(set_up)):
+        for step in range(STEPS):
+            sim.step()
+            if step == 0:
+                print(FIRST_STEP, flush=True)
