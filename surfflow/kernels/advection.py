@@ -69,7 +69,7 @@ def advect_velocity(offsets, indices, is_boundary, neighbor_coords, edge_transfo
     triangle fewer); neighbor_coords (nnz, 2); edge_transforms (nnz, 2, 2); depth (n,);
     velocity (n, 2) read, velocity_out (n, 2) written, both in each vertex's frame.
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         if depth[i] < min_depth:
             velocity_out[i, 0] = 0.0
             velocity_out[i, 1] = 0.0

@@ -21,7 +21,7 @@ def apply_wall_slip(wall_projections, is_boundary, velocity):
 
     wall_projections (n, 2, 2); is_boundary (n,) bool; velocity (n, 2) in each vertex's frame.
     """
-    for i in numba.prange(velocity.shape[0]):
+    for i in numba.prange(0, velocity.shape[0]):
         if is_boundary[i]:
             u0, u1 = velocity[i, 0], velocity[i, 1]
             velocity[i, 0] = wall_projections[i, 0, 0] * u0 + wall_projections[i, 0, 1] * u1

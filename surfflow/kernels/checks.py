@@ -16,7 +16,7 @@ def clear_dry_find_nonfinite(depth, min_depth, velocity, dye):
     """
     n = depth.shape[0]
     first = n
-    for i in numba.prange(n):
+    for i in numba.prange(0, n):
         d = depth[i]
         if d < min_depth:
             velocity[i, 0] = 0.0

@@ -82,7 +82,7 @@ def shoreline_walls(offsets, indices, vertex_height, normal_rise, bottom, depth,
     offsets (n + 1,), indices (nnz,); vertex_height, normal_rise (n,) as in kernels/pressure.py;
     bottom, depth (n,); wall (nnz,) bool is written, the same for (i, j) and (j, i).
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         wet_i = depth[i] >= min_depth
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
@@ -126,7 +126,7 @@ def edge_fluxes(offsets, indices, dual_edge_vectors, reverse_dual_edge_vectors,
     same for (i, j) and (j, i)); depth (n,); velocity (n, 2); friction_share (n,) from
     kernels/friction.py. Writes edge_flux (nnz,), boundary_flux (n,), outflow_factor (n,).
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         wet_i = depth[i] >= min_depth
         outgoing = 0.0
         for e in range(offsets[i], offsets[i + 1]):
@@ -168,7 +168,7 @@ def update_depth(offsets, indices, edge_transforms, dual_areas, depth, velocity,
     edge_transforms (nnz, 2, 2); depth (n,), velocity (n, 2) read; depth_out, velocity_out
     written; outflow_volume (n,) receives the volume that left through the boundary (m^3).
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         alpha_i = outflow_factor[i]
         net = 0.0
         inflow = 0.0

@@ -41,7 +41,7 @@ def exchange_soluble_layer(depth, velocity, layer, dissolved, solute_velocity, b
     depth (n,), velocity (n, 2) of the liquid; rate e_p; solubility c_max. A dry vertex
     (d < d_min) holds no dissolved material: all of it precipitates.
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         d = depth[i] if depth[i] >= min_depth else 0.0
         s = dissolved[i]
         capacity = solubility * d - s
@@ -70,7 +70,7 @@ def exchange_drag(depth, velocity, dissolved, solute_velocity, density_ratio, dr
     depth, dissolved (n,); velocity, solute_velocity (n, 2) in each vertex's frame;
     density_ratio r = rho_s / rho; drag c_d (1/m).
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         d = depth[i]
         solute_mass = density_ratio * dissolved[i]
         if d < min_depth or solute_mass <= 0.0:

@@ -16,7 +16,7 @@ def vertex_gravity_fields(vertices, normals, tangent_frames, gravity, up, vertex
     """vertex_height (n,) = e . x_i, normal_rise (n,) = e . n_i, tangent_gravity (n, 2) =
     (t1 . g, t2 . g), written; vertices, normals (n, 3), tangent_frames (n, 2, 3), gravity g and
     up e (3,)."""
-    for i in numba.prange(vertices.shape[0]):
+    for i in numba.prange(0, vertices.shape[0]):
         vertex_height[i] = vertices[i, 0] * up[0] + vertices[i, 1] * up[1] + vertices[i, 2] * up[2]
         normal_rise[i] = normals[i, 0] * up[0] + normals[i, 1] * up[1] + normals[i, 2] * up[2]
         for a in range(2):
@@ -58,7 +58,7 @@ def wall_slip_projections(offsets, neighbor_coords, boundary_normals, is_boundar
     boundary normal (n, 2)), zero at a corner, where the normals of the two boundary edges (the
     first and last ring vectors turned by -90 and +90 degrees) meet at an angle cosine below
     ``cos_corner``."""
-    for i in numba.prange(is_boundary.shape[0]):
+    for i in numba.prange(0, is_boundary.shape[0]):
         projections[i, 0, 0] = 1.0
         projections[i, 0, 1] = 0.0
         projections[i, 1, 0] = 0.0

@@ -31,7 +31,7 @@ def friction_shares(friction_tensors, depth, damping, linear_coefficient, lamina
     K_i + sigma_i I): how far friction slaves the velocity to the local depth within one step
     (0 inviscid, 1 for a creeping film). Computed before the forces from the step's depth and
     dt; the pressure gradient and the continuity blend by it."""
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         _, a00, a11 = implicit_diagonal(friction_tensors, depth, damping, linear_coefficient,
                                         laminar_coefficient, laminar_min_depth, dt, i)
         friction_share[i] = min(1.0, 0.5 * (a00 + a11) - 1.0)
@@ -46,7 +46,7 @@ def apply_friction(friction_tensors, depth, damping, linear_coefficient, laminar
     A vertex at rest stays at rest: its row is not read (every dry vertex, as the schemes leave
     them).
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         if velocity[i, 0] == 0.0 and velocity[i, 1] == 0.0:
             continue
         rate, a00, a11 = implicit_diagonal(friction_tensors, depth, damping, linear_coefficient,

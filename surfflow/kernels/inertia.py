@@ -53,7 +53,7 @@ def apply_inertial_force(offsets, indices, dual_edge_vectors, dual_areas, fit_we
     ``pressure.py``; bottom, depth (n,); velocity (n, 2) in each frame. Reads no velocity of a
     neighbour.
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         if depth[i] < min_depth:
             continue
         support = gravity_magnitude * normal_rise[i] + along(acceleration, i, normals, i)
@@ -89,7 +89,7 @@ def apply_inertial_force(offsets, indices, dual_edge_vectors, dual_areas, fit_we
 def second_time_difference(x0, x1, x2, t0, t1, t2, acceleration):
     """acceleration (n, 3), written: a = 2 / (t2 - t0) [(x2 - x1) / (t2 - t1) - (x1 - x0) /
     (t1 - t0)] from the positions x0, x1, x2 (n, 3) at the times t0 < t1 < t2."""
-    for i in numba.prange(x0.shape[0]):
+    for i in numba.prange(0, x0.shape[0]):
         for axis in range(3):
             acceleration[i, axis] = 2.0 / (t2 - t0) * ((x2[i, axis] - x1[i, axis]) / (t2 - t1)
                                                        - (x1[i, axis] - x0[i, axis]) / (t1 - t0))

@@ -66,7 +66,7 @@ def apply_gravity_pressure(offsets, indices, dual_edge_vectors, dual_areas, fit_
     in i's frame; bottom, depth (n,); velocity (n, 2) in each frame. Reads no velocity of a
     neighbour.
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         if depth[i] < min_depth:
             continue
         if normal_rise[i] < 0.0:

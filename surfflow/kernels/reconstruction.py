@@ -65,7 +65,7 @@ def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_we
     grad_velocity (n, 2, 2) (row a: the gradient of component a), in each vertex's frame.
     The dyes' limited slopes are kernels/tracers.py's.
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         start, stop = offsets[i], offsets[i + 1]
         wet = depth[i] >= min_depth
         for e in range(start, stop):

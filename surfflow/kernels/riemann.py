@@ -207,7 +207,7 @@ def hll_edge_fluxes(offsets, indices, reverse_edges, neighbor_coords, reverse_co
     pressure (n,) the surface pressure p_s (kernels/tension.py; zeros without surface tension),
     sigma_over_density sigma / rho (0 without), inverse_density 1 / rho.
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         level_i = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
@@ -303,7 +303,7 @@ def boundary_fluxes(boundary_kind, boundary_value, boundary_segments, vertex_hei
                     boundary_momentum):
     """F_b (n,) and G_b (n, 2) of every vertex (``boundary_flux``); boundary_kind (n,) int64,
     boundary_value (n,), boundary_segments (n, 2)."""
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         flux, q0, q1 = boundary_flux(i, boundary_kind[i], boundary_value[i],
                                      boundary_segments[i, 0], boundary_segments[i, 1],
                                      vertex_height, normal_rise, gravity_magnitude, bottom, depth,
@@ -316,7 +316,7 @@ def boundary_fluxes(boundary_kind, boundary_value, boundary_segments, vertex_hei
 @parallel_kernel
 def outflow_factors(offsets, dual_areas, depth, mass_flux, boundary_mass, dt, outflow_factor):
     """alpha_i = min(1, A_i d_i / (dt (sum of i's outgoing fluxes))) (n,)."""
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         outgoing = max(boundary_mass[i], 0.0)
         for e in range(offsets[i], offsets[i + 1]):
             outgoing += max(mass_flux[e], 0.0)
@@ -341,7 +341,7 @@ def conservative_stage(offsets, indices, edge_transforms, wall_projections, dual
     ``outflow_factors``. Writes depth_out (n,), velocity_out (n, 2) and the volumes (m^3) that
     left and entered through the boundary, outflow_volume and inflow_volume (n,).
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         alpha_i = outflow_factor[i]
         net = 0.0
         q0 = 0.0
@@ -395,7 +395,7 @@ def average_stages(depth, velocity, dye, depth_2, velocity_2, dye_2, min_depth, 
                    velocity_out, dye_out):
     """Heun's (SSP-RK2) last step: U = (U^n + U^(2)) / 2 for d, d u and the dye volumes d c.
     All arrays (n,), (n, 2), (n, n_dyes)."""
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         d = 0.5 * (depth[i] + depth_2[i])
         depth_out[i] = d
         wet = d >= min_depth

@@ -33,9 +33,9 @@ def wave_step(neighbor_offsets, neighbor_indices, stencil, held, damping, dt, he
     scratch buffer (m) for z + head.
     """
     n = height.shape[0]
-    for i in numba.prange(n):
+    for i in numba.prange(0, n):
         level[i] = height[i] + head[i]
-    for i in numba.prange(n):
+    for i in numba.prange(0, n):
         if held[i]:
             rate[i] = 0.0
             continue
@@ -44,5 +44,5 @@ def wave_step(neighbor_offsets, neighbor_indices, stencil, held, damping, dt, he
             pull += stencil[k] * (level[neighbor_indices[k]] - level[i])
         half_damping = 0.5 * damping[i] * dt
         rate[i] = ((1.0 - half_damping) * rate[i] + dt * pull) / (1.0 + half_damping)
-    for i in numba.prange(n):
+    for i in numba.prange(0, n):
         height[i] += dt * rate[i]

@@ -23,7 +23,7 @@ def apply_sources(inflow_rate, sink_rate, dye_inflow_rate, dt, depth, dye, remov
     depth (n,) and dye (n, n_dyes) concentrations are updated in place; removed_depth (n,)
     receives the depth each sink took (the caller books sum A_i removed_i).
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         old = depth[i]
         poured = old + dt * inflow_rate[i]
         if poured > 0.0:

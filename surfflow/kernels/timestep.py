@@ -32,7 +32,7 @@ def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, c
     """
     shortest = math.inf
     capillary = math.inf
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         d = depth[i]
         if d >= min_depth:
             flow = math.sqrt(velocity[i, 0] ** 2 + velocity[i, 1] ** 2)

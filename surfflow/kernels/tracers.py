@@ -149,7 +149,7 @@ def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, ca
     shift (s): dt / 2 for a one-stage step, 0 inside a Runge-Kutta stage; carrier_flux F (nnz,),
     carrier_boundary F_b (n,) and outflow_factor alpha (n,) of this step. Writes faces (nnz, k).
     """
-    for i in numba.prange(carrier.shape[0]):
+    for i in numba.prange(0, carrier.shape[0]):
         start, stop = offsets[i], offsets[i + 1]
         leaving = max(carrier_boundary[i], 0.0)  # an inflow (< 0) brings clear liquid
         sending = False
@@ -217,7 +217,7 @@ def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, val
     reverse entry if F_ij < 0; an entry with F_ij = 0 adds a zero), two tracers per walk of
     the ring.
     """
-    for i in numba.prange(carrier.shape[0]):
+    for i in numba.prange(0, carrier.shape[0]):
         alpha_i = outflow_factor[i]
         leaving = dt * alpha_i * max(carrier_boundary[i], 0.0)
         volume = dual_areas[i] * carrier[i]

@@ -34,7 +34,7 @@ def wind_acceleration(tangent_frames, wind_velocity, depth, velocity, coefficien
     tangent_frames (n, 2, 3); wind_velocity (n, 3) world space; depth (n,); velocity and
     acceleration (n, 2) in each vertex's frame.
     """
-    for i in numba.prange(depth.shape[0]):
+    for i in numba.prange(0, depth.shape[0]):
         if depth[i] < min_depth:
             continue
         for a in range(2):
@@ -62,7 +62,7 @@ def sample_wind_grid(positions, origin, spacing, values, out):
     out (n, 3) written.
     """
     nx, ny, nz = values.shape[0], values.shape[1], values.shape[2]
-    for p in numba.prange(positions.shape[0]):
+    for p in numba.prange(0, positions.shape[0]):
         i, fx = grid_cell(positions[p, 0], origin[0], spacing[0], nx)
         j, fy = grid_cell(positions[p, 1], origin[1], spacing[1], ny)
         k, fz = grid_cell(positions[p, 2], origin[2], spacing[2], nz)
