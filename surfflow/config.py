@@ -170,7 +170,7 @@ class Params:
     boundary : {"wall", "outflow"}, default "wall"
         "wall" (no flux through open-mesh boundaries) or "outflow" (booked and removed).
     cfl : float in (0, 1], dimensionless, default 0.5
-        Courant number of the adaptive time step, 0 < cfl <= 1: dt = cfl r / (|u| + sqrt(g d))
+        Courant number of the adaptive time step, 0 < cfl <= 1: ``dt = cfl r / (|u| + sqrt(g d))``
         (r the one-ring size). The momentum scheme's update is a convex combination for any step
         the outflow limiter allows, but its accuracy is not: 0.5 is the largest default at which
         the whole validation table passes. Measured at 0.6: the Nusselt film's error 1.14e-3
