@@ -165,9 +165,9 @@ class Simulation(SurfaceModel):
         coupling = self.term("bodies")
         return list(coupling.bodies) if coupling else []
 
-    def _use_geometry(self, geom: SurfaceGeometry) -> None:
+    def _use_geometry(self, geom: SurfaceGeometry, first: bool = False) -> None:
         """The model's, then the sources' footprints placed again."""
-        super()._use_geometry(geom)
+        super()._use_geometry(geom, first)
         for source in self.sources:
             place_source(source, geom.vertices, geom.dual_areas)
 

@@ -17,11 +17,11 @@ import numpy as np
 from ..config import PrecomputeParams
 from ..errors import ParameterError
 from . import roughness
-from .frames import offset_along_normals, ring_normals_areas_frames
+from .frames import offset_along_normals, ring_normals_areas_frames, ring_normals_areas_frames_serial
 from .smoothing import smooth_surface
 from .surface import FORMAT_VERSION, SurfaceGeometry
 from .topology import Topology, build_topology
-from .transport import ring_edge_geometry
+from .transport import ring_edge_geometry, ring_edge_geometry_serial
 
 
 def position_arrays(V: np.ndarray, topology: Topology, weighting: str = "area") -> dict:
@@ -34,7 +34,7 @@ def position_arrays(V: np.ndarray, topology: Topology, weighting: str = "area") 
     """
     V = np.ascontiguousarray(V, dtype=np.float64)
     out = position_buffers(len(V), len(topology.neighbor_indices))
-    fill_position_arrays(V, topology, weighting, out)
+    fill_position_arrays(V, topology, weighting, out, still=True)
     return out
 
 
@@ -51,14 +51,18 @@ def position_buffers(n: int, nnz: int) -> dict:
     }
 
 
-def fill_position_arrays(V: np.ndarray, topology: Topology, weighting: str, out: dict) -> None:
-    """:func:`position_arrays` into ``out`` (from :func:`position_buffers`); V (n, 3) float64."""
-    ring_normals_areas_frames(V, topology.neighbor_offsets, topology.neighbor_indices,
-                              topology.is_boundary, weighting == "angle",
-                              out["normals"], out["dual_areas"], out["tangent_frames"])
-    ring_edge_geometry(V, topology.neighbor_offsets, topology.neighbor_indices, topology.is_boundary,
-                       out["normals"], out["tangent_frames"], out["edge_transforms"],
-                       out["neighbor_coords"], out["dual_edge_vectors"], out["boundary_normals"])
+def fill_position_arrays(V: np.ndarray, topology: Topology, weighting: str, out: dict,
+                         still: bool = False) -> None:
+    """:func:`position_arrays` into ``out`` (from :func:`position_buffers`); V (n, 3) float64.
+    ``still``: a one-off precompute, on the kernels' serial twins (``kernels._jit.serial_twin``);
+    a deforming surface's every step on the parallel kernels."""
+    frames_kernel, edges_kernel = ((ring_normals_areas_frames_serial, ring_edge_geometry_serial)
+                                   if still else (ring_normals_areas_frames, ring_edge_geometry))
+    frames_kernel(V, topology.neighbor_offsets, topology.neighbor_indices, topology.is_boundary,
+                  weighting == "angle", out["normals"], out["dual_areas"], out["tangent_frames"])
+    edges_kernel(V, topology.neighbor_offsets, topology.neighbor_indices, topology.is_boundary,
+                 out["normals"], out["tangent_frames"], out["edge_transforms"],
+                 out["neighbor_coords"], out["dual_edge_vectors"], out["boundary_normals"])
 
 
 def update_positions(geom: SurfaceGeometry, vertices: np.ndarray,

@@ -36,7 +36,7 @@ import numpy as np
 from numba import prange
 
 from ..errors import ParameterError
-from ..kernels._jit import parallel_kernel, serial_kernel
+from ..kernels._jit import parallel_kernel, serial_kernel, serial_twin
 from ..kernels.ring_fit import solve_normal_equations
 
 _SYMMETRY_TOLERANCE = 1e-9
@@ -133,6 +133,9 @@ def _som_slopes_kernel(bottom, offsets, indices, coords, is_boundary, slopes):
             slopes[i, 1] = gy / norm
 
 
+_som_slopes_kernel_serial = serial_twin(_som_slopes_kernel)
+
+
 def ring_gradients(values, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary):
     """Tangent gradient of a per-vertex scalar, in each vertex's frame.
 
@@ -206,6 +209,9 @@ def _feature_tensors_kernel(slopes, offsets, indices, coords, transforms, dual_a
         _anisotropy(c00, c01, c11, np.sqrt(dual_areas[v]), eta1, eta2, tensors[v])
 
 
+_feature_tensors_kernel_serial = serial_twin(_feature_tensors_kernel)
+
+
 def feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbor_coords,
                              edge_transforms, dual_areas, is_boundary, gains):
     """Feature-based friction anisotropy from the bottom heights (module docstring).
@@ -224,18 +230,21 @@ def feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbo
                                   neighbor_indices, np.ascontiguousarray(neighbor_coords, dtype=np.float64),
                                   np.ascontiguousarray(edge_transforms, dtype=np.float64),
                                   np.ascontiguousarray(dual_areas, dtype=np.float64), is_boundary,
-                                  gains, np.empty((n, 2)), tensors)
+                                  gains, np.empty((n, 2)), tensors, still=True)
     return tensors
 
 
 def fill_feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbor_coords,
-                                  edge_transforms, dual_areas, is_boundary, gains, slopes, tensors):
+                                  edge_transforms, dual_areas, is_boundary, gains, slopes, tensors,
+                                  still=False):
     """``feature_friction_tensors`` into tensors (n, 2, 2), with slopes (n, 2) as scratch space;
-    every array float64 and contiguous (a deforming surface refills them every step)."""
-    _som_slopes_kernel(bottom, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary, slopes)
-    _feature_tensors_kernel(slopes, neighbor_offsets, neighbor_indices, neighbor_coords,
-                            edge_transforms, dual_areas, is_boundary, float(gains[0]),
-                            float(gains[1]), tensors)
+    every array float64 and contiguous (a deforming surface refills them every step; ``still``:
+    a one-off precompute, on the kernels' serial twins, ``kernels._jit.serial_twin``)."""
+    slopes_kernel, tensors_kernel = ((_som_slopes_kernel_serial, _feature_tensors_kernel_serial)
+                                     if still else (_som_slopes_kernel, _feature_tensors_kernel))
+    slopes_kernel(bottom, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary, slopes)
+    tensors_kernel(slopes, neighbor_offsets, neighbor_indices, neighbor_coords, edge_transforms,
+                   dual_areas, is_boundary, float(gains[0]), float(gains[1]), tensors)
 
 
 def friction_from_scalar_field(values, neighbor_offsets, neighbor_indices, neighbor_coords,

@@ -21,6 +21,7 @@ One signature per helper (each one compiles on a cold start, ``benchmarks/cold_s
 """
 
 import os
+import types
 
 import numba
 
@@ -43,6 +44,21 @@ def parallel_kernel(fn):
 def serial_kernel(fn):
     """Compile ``fn`` as a serial numba function under the project policy."""
     return numba.njit(parallel=False, **POLICY)(fn)
+
+
+def serial_twin(kernel):
+    """A serial compile of the parallel ``kernel``'s Python function, for a still surface's
+    one-off precompute: a parallel loop compiles 1.5-3x slower than the same loop serial (0.3-0.4 s
+    more a kernel on a cold start, ``benchmarks/cold_start.py``), which a run that calls it once
+    does not win back below about a million vertices. Same numbers: every parallel kernel's
+    iterations are independent. A copy of the function named ``<name>_serial``, so numba's cache
+    (keyed by the function's name, not by ``parallel``) keeps the two apart."""
+    fn = getattr(kernel, "py_func", kernel)  # a plain function with NUMBA_DISABLE_JIT=1
+    twin = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__ + "_serial",
+                              fn.__defaults__, fn.__closure__)
+    twin.__qualname__ = fn.__qualname__ + "_serial"
+    twin.__doc__ = fn.__doc__
+    return serial_kernel(twin)
 
 
 class serial_when_small:
