@@ -213,13 +213,14 @@ _feature_tensors_kernel_serial = serial_twin(_feature_tensors_kernel)
 
 
 def feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbor_coords,
-                             edge_transforms, dual_areas, is_boundary, gains):
+                             edge_transforms, dual_areas, is_boundary, gains, still=True):
     """Feature-based friction anisotropy from the bottom heights (module docstring).
 
     bottom: (n,) b; neighbor_offsets (n + 1,), neighbor_indices (nnz,): CSR one-rings, ordered;
     neighbor_coords: (nnz, 2) x_j in i's tangent coordinates; edge_transforms: (nnz, 2, 2) M_ij;
     dual_areas: (n,) A_i; is_boundary: (n,) bool; gains: (eta1, eta2).
     Returns (n, 2, 2) symmetric positive definite tensors; the identity where b is flat.
+    ``still``: on the kernels' serial twins (``fill_feature_friction_tensors``).
 
     Example: ``T = feature_friction_tensors(b, g.neighbor_offsets, g.neighbor_indices,
     g.neighbor_coords, g.edge_transforms, g.dual_areas, g.is_boundary, (1.0, 1.0))``.
@@ -230,7 +231,7 @@ def feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbo
                                   neighbor_indices, np.ascontiguousarray(neighbor_coords, dtype=np.float64),
                                   np.ascontiguousarray(edge_transforms, dtype=np.float64),
                                   np.ascontiguousarray(dual_areas, dtype=np.float64), is_boundary,
-                                  gains, np.empty((n, 2)), tensors, still=True)
+                                  gains, np.empty((n, 2)), tensors, still)
     return tensors
 
 
