@@ -48,11 +48,14 @@ def serial_kernel(fn):
 
 def serial_twin(kernel):
     """A serial compile of the parallel ``kernel``'s Python function, for a still surface's
-    one-off precompute: a parallel loop compiles 1.5-3x slower than the same loop serial (0.3-0.4 s
-    more a kernel on a cold start, ``benchmarks/cold_start.py``), which a run that calls it once
-    does not win back below about a million vertices. Same numbers: every parallel kernel's
-    iterations are independent. A copy of the function named ``<name>_serial``, so numba's cache
-    (keyed by the function's name, not by ``parallel``) keeps the two apart."""
+    one-off precompute and field set-up: a parallel loop compiles 1.5-3x slower than the same loop
+    serial (0.2-0.8 s more a kernel; 3.3 s of bunny_pour's cold start,
+    ``benchmarks/cold_start.py``). The trade, measured on 2 cores: the eight set-up kernels take
+    26 ms serial against 12 ms parallel on the bunny (28k vertices), 2.1 s both on a 2M-vertex
+    sphere; with more cores a big mesh's set-up pays up to their number times the serial share.
+    Same numbers: every parallel kernel's iterations are independent. A copy of the function
+    named ``<name>_serial``, so numba's cache (keyed by the function's name, not by
+    ``parallel``) keeps the two apart."""
     fn = getattr(kernel, "py_func", kernel)  # a plain function with NUMBA_DISABLE_JIT=1
     twin = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__ + "_serial",
                               fn.__defaults__, fn.__closure__)
