@@ -54,7 +54,7 @@ class SurfaceModel:
             self.add_term(SurfaceTension(geom, p))
         if p.wind is not None and p.wind_coefficient > 0.0:
             self.add_term(Wind(geom, p))
-        self._use_geometry(geom)
+        self._use_geometry(geom, first=True)
         self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
         self.state.bottom[:] = geom.bottom
         self._linear_friction, self._laminar_friction = friction_coefficients(p)
@@ -182,12 +182,13 @@ class SurfaceModel:
             s.bottom += geom.bottom - old.bottom
         self._use_geometry(geom)
 
-    def _use_geometry(self, geom: SurfaceGeometry) -> None:
-        """Make ``geom`` the surface of the terms, the fields and the scheme."""
+    def _use_geometry(self, geom: SurfaceGeometry, first: bool = False) -> None:
+        """Make ``geom`` the surface of the terms, the fields and the scheme (``first``: the
+        set-up's, whose fields fill once on serial kernels, ``state.update_surface_fields``)."""
         self.geometry = geom
         for term in self.terms:
             term.use_geometry(geom)
-        update_surface_fields(self.fields, geom, self.params.gravity, self.params.boundary)
+        update_surface_fields(self.fields, geom, self.params.gravity, self.params.boundary, first)
         self.scheme.use_geometry(geom, self.fields)
         self._has_walls = self.params.boundary == "wall" and bool(geom.is_boundary.any())
 

@@ -37,6 +37,7 @@ from .motion.surface_motion import BoundMotion, SurfaceMotion
 from .particles import Droplets, ParticleCoupling
 from .sources import (gather_source_rates, make_source, place_source, restore_sources,
                       sources_to_arrays)
+from .state import update_surface_fields
 from .terms import Dissolution
 
 
@@ -138,6 +139,10 @@ class Simulation(SurfaceModel):
         if motion is not None:
             path = BoundMotion(motion, self.geometry.vertices)
             self.add_term(SurfaceMotion(self.geometry, self.params, path))
+            # the fields once more, on the parallel kernels of the moves: they compile now, at
+            # the set-up, not at the first step (the set-up's first fill ran on serial twins)
+            update_surface_fields(self.fields, self.geometry, self.params.gravity,
+                                  self.params.boundary)
         elif self.term("motion"):
             self.term("motion").path = None
             self._bind_stages()
@@ -165,9 +170,9 @@ class Simulation(SurfaceModel):
         coupling = self.term("bodies")
         return list(coupling.bodies) if coupling else []
 
-    def _use_geometry(self, geom: SurfaceGeometry) -> None:
+    def _use_geometry(self, geom: SurfaceGeometry, first: bool = False) -> None:
         """The model's, then the sources' footprints placed again."""
-        super()._use_geometry(geom)
+        super()._use_geometry(geom, first)
         for source in self.sources:
             place_source(source, geom.vertices, geom.dual_areas)
 

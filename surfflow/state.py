@@ -12,8 +12,7 @@ import numpy as np
 
 from .errors import ParameterError
 from .geometry.surface import SurfaceGeometry
-from .kernels.fields import ring_edge_fields, vertex_gravity_fields, wall_slip_projections
-from .kernels.ring_fit import ring_fit_weights
+from .kernels import fields as field_kernels, ring_fit
 
 LEDGER_ENTRIES = ("initial", "poured", "rained", "inflow", "sunk", "outflow", "solute_outflow",
                   "emitted", "absorbed", "lost")
@@ -53,7 +52,7 @@ class SurfaceFields(NamedTuple):
 def surface_fields(geom: SurfaceGeometry, gravity, boundary: str) -> SurfaceFields:
     """Derive :class:`SurfaceFields` from a geometry, the gravity vector and the boundary kind."""
     fields = empty_surface_fields(geom.n_vertices, geom.neighbor_indices.shape[0])
-    update_surface_fields(fields, geom, gravity, boundary)
+    update_surface_fields(fields, geom, gravity, boundary, first=True)
     return fields
 
 
@@ -64,8 +63,16 @@ def empty_surface_fields(n_vertices: int, n_entries: int) -> SurfaceFields:
                          np.empty((n, 2, 2)), np.empty((nnz, 2)), np.empty((nnz, 2)))
 
 
-def update_surface_fields(fields: SurfaceFields, geom: SurfaceGeometry, gravity, boundary: str) -> None:
-    """Fill ``fields`` in place from the geometry (a deforming surface does it every step)."""
+def update_surface_fields(fields: SurfaceFields, geom: SurfaceGeometry, gravity, boundary: str,
+                          first: bool = False) -> None:
+    """Fill ``fields`` in place from the geometry (a deforming surface does it every step, on the
+    parallel kernels; ``first``: the set-up's one fill, on their serial twins, which compile
+    faster, ``kernels._jit.serial_twin``)."""
+    suffix = "_serial" if first else ""  # looked up now: compile_ahead.interpreted swaps them
+    vertex_gravity_fields = getattr(field_kernels, "vertex_gravity_fields" + suffix)
+    ring_edge_fields = getattr(field_kernels, "ring_edge_fields" + suffix)
+    wall_slip_projections = getattr(field_kernels, "wall_slip_projections" + suffix)
+    ring_fit_weights = getattr(ring_fit, "ring_fit_weights" + suffix)
     gravity = np.asarray(gravity, dtype=np.float64)
     magnitude = float(np.linalg.norm(gravity))
     up = -gravity / magnitude if magnitude > 0.0 else np.zeros(3)

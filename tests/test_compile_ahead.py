@@ -10,7 +10,6 @@ from scene_helpers import TINY_SCENE
 
 import surfflow as sf
 from surfflow.cli import EXAMPLES_DIR
-from surfflow import state
 from surfflow.kernels import ring_fit
 from surfflow.scene import compile_ahead as ahead
 from surfflow.scene.scene import parse_scene
@@ -48,19 +47,19 @@ def test_nothing_is_spawned_on_a_warm_cache_or_when_turned_off(tmp_path, monkeyp
 
 def test_the_small_scene_is_set_up_interpreted_compiling_nothing(tmp_path):
     scene = ahead.small_scene(parse_scene(TINY_SCENE, tmp_path / "tiny.toml"))
-    kernel = ring_fit.ring_fit_weights
+    kernel = ring_fit.ring_fit_weights_serial  # the set-up fills the fields on serial twins
     with event.install_recorder("numba:compile") as recorder, ahead.interpreted() as called:
-        assert state.ring_fit_weights is not kernel
+        assert ring_fit.ring_fit_weights_serial is not kernel
         geom = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=tmp_path)
         scene_simulation(scene, geom, crash_dir=tmp_path)
     assert geom.n_vertices == 162 and np.allclose(np.linalg.norm(geom.vertices, axis=1), 0.2, atol=0.01)
     assert recorder.buffer == []
-    assert state.ring_fit_weights is kernel  # back after the set-up
+    assert ring_fit.ring_fit_weights_serial is kernel  # back after the set-up
     # the set-up's kernels stay interpreted in the compiler's steps, not the helpers that
-    # compiled kernels call (fit_ring: ring_fit_weights calls it)
-    assert (ring_fit, "fit_ring") in called and (state, "ring_fit_weights") in called
+    # compiled kernels call (fit_ring: ring_fit_weights_serial calls it)
+    assert (ring_fit, "fit_ring") in called and (ring_fit, "ring_fit_weights_serial") in called
     kept = ahead.called_from_python(called)
-    assert (state, "ring_fit_weights") in kept and (ring_fit, "fit_ring") not in kept
+    assert (ring_fit, "ring_fit_weights_serial") in kept and (ring_fit, "fit_ring") not in kept
 
 
 def test_waiting_ends_at_the_spawned_compilers_first_step(tmp_path, monkeypatch):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..kernels._jit import parallel_kernel, serial_kernel
+from ..kernels._jit import parallel_kernel, serial_kernel, serial_twin
 
 
 def vertex_normals(V: np.ndarray, F: np.ndarray, weighting: str = "area") -> np.ndarray:
@@ -129,3 +129,6 @@ def offset_along_normals(vertices, heights, normals, out):
     for i in numba.prange(vertices.shape[0]):
         for axis in range(3):
             out[i, axis] = vertices[i, axis] + heights[i] * normals[i, axis]
+
+
+ring_normals_areas_frames_serial = serial_twin(ring_normals_areas_frames)

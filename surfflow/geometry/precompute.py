@@ -17,24 +17,25 @@ import numpy as np
 from ..config import PrecomputeParams
 from ..errors import ParameterError
 from . import roughness
-from .frames import offset_along_normals, ring_normals_areas_frames
+from .frames import offset_along_normals, ring_normals_areas_frames, ring_normals_areas_frames_serial
 from .smoothing import smooth_surface
 from .surface import FORMAT_VERSION, SurfaceGeometry
 from .topology import Topology, build_topology
-from .transport import ring_edge_geometry
+from .transport import ring_edge_geometry, ring_edge_geometry_serial
 
 
-def position_arrays(V: np.ndarray, topology: Topology, weighting: str = "area") -> dict:
+def position_arrays(V: np.ndarray, topology: Topology, weighting: str = "area",
+                    still: bool = True) -> dict:
     """Every position-dependent array of SurfaceGeometry except bottom and friction.
 
     V: (n, 3) smoothed positions; topology: from :func:`build_topology`.
     Returns a dict with normals (n, 3), dual_areas (n,), tangent_frames (n, 2, 3),
     edge_transforms (nnz, 2, 2), neighbor_coords (nnz, 2), dual_edge_vectors (nnz, 2) and
-    boundary_normals (n, 2).
+    boundary_normals (n, 2). ``still``: on the kernels' serial twins (:func:`fill_position_arrays`).
     """
     V = np.ascontiguousarray(V, dtype=np.float64)
     out = position_buffers(len(V), len(topology.neighbor_indices))
-    fill_position_arrays(V, topology, weighting, out)
+    fill_position_arrays(V, topology, weighting, out, still)
     return out
 
 
@@ -51,14 +52,18 @@ def position_buffers(n: int, nnz: int) -> dict:
     }
 
 
-def fill_position_arrays(V: np.ndarray, topology: Topology, weighting: str, out: dict) -> None:
-    """:func:`position_arrays` into ``out`` (from :func:`position_buffers`); V (n, 3) float64."""
-    ring_normals_areas_frames(V, topology.neighbor_offsets, topology.neighbor_indices,
-                              topology.is_boundary, weighting == "angle",
-                              out["normals"], out["dual_areas"], out["tangent_frames"])
-    ring_edge_geometry(V, topology.neighbor_offsets, topology.neighbor_indices, topology.is_boundary,
-                       out["normals"], out["tangent_frames"], out["edge_transforms"],
-                       out["neighbor_coords"], out["dual_edge_vectors"], out["boundary_normals"])
+def fill_position_arrays(V: np.ndarray, topology: Topology, weighting: str, out: dict,
+                         still: bool = False) -> None:
+    """:func:`position_arrays` into ``out`` (from :func:`position_buffers`); V (n, 3) float64.
+    ``still``: a one-off precompute, on the kernels' serial twins (``kernels._jit.serial_twin``);
+    a deforming surface's every step on the parallel kernels."""
+    frames_kernel, edges_kernel = ((ring_normals_areas_frames_serial, ring_edge_geometry_serial)
+                                   if still else (ring_normals_areas_frames, ring_edge_geometry))
+    frames_kernel(V, topology.neighbor_offsets, topology.neighbor_indices, topology.is_boundary,
+                  weighting == "angle", out["normals"], out["dual_areas"], out["tangent_frames"])
+    edges_kernel(V, topology.neighbor_offsets, topology.neighbor_indices, topology.is_boundary,
+                 out["normals"], out["tangent_frames"], out["edge_transforms"],
+                 out["neighbor_coords"], out["dual_edge_vectors"], out["boundary_normals"])
 
 
 def update_positions(geom: SurfaceGeometry, vertices: np.ndarray,
@@ -159,7 +164,7 @@ def _checked_bottom(bottom, n: int) -> np.ndarray:
 
 def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
                friction_tensors: np.ndarray | None = None, friction_field: np.ndarray | None = None,
-               **overrides) -> SurfaceGeometry:
+               moving: bool = False, **overrides) -> SurfaceGeometry:
     """Precompute everything the runtime needs about a surface.
 
     Smooths the mesh by ``feature_size`` into the surface the film flows on and the bottom
@@ -181,6 +186,10 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
     friction_field : (n,) float array, optional
         a per-vertex scalar (a texture's brightness, say) whose gradient direction becomes the
         strong friction direction (the "artist-specified" friction).
+    moving : bool, default False
+        the surface will deform (``update_positions`` every step): precompute on the parallel
+        kernels its steps use, compiled once, instead of their serial twins (which compile
+        faster, for a surface that stays still: ``kernels._jit.serial_twin``).
     **overrides
         fields of :class:`PrecomputeParams` replacing those of ``params`` (``feature_size="5%"``,
         or 0 to keep the input mesh).
@@ -211,8 +220,9 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
 
     topology = build_topology(F, len(X))
     x, bottom = smooth_surface(X, F, params)
-    arrays = position_arrays(x, topology, params.normal_weighting)
-    friction = _friction(params, topology, bottom, arrays, friction_tensors, friction_field)
+    arrays = position_arrays(x, topology, params.normal_weighting, still=not moving)
+    friction = _friction(params, topology, bottom, arrays, friction_tensors, friction_field,
+                         still=not moving)
     features = friction_tensors is None and friction_field is None
     geom = SurfaceGeometry(faces=F, original_vertices=X, vertices=x, bottom=bottom,
                            friction_tensors=friction, key=key, normal_weighting=params.normal_weighting,
@@ -246,7 +256,8 @@ def _merge_params(params: PrecomputeParams | None, overrides: dict) -> Precomput
     return params
 
 
-def _friction(params, topology, bottom, arrays, friction_tensors, friction_field) -> np.ndarray:
+def _friction(params, topology, bottom, arrays, friction_tensors, friction_field,
+              still: bool) -> np.ndarray:
     """The friction anisotropy (n, 2, 2) from user tensors, a scalar field or the features."""
     if friction_tensors is not None and friction_field is not None:
         raise ParameterError("give friction_tensors or friction_field, not both")
@@ -258,11 +269,11 @@ def _friction(params, topology, bottom, arrays, friction_tensors, friction_field
             friction_field, topology.neighbor_offsets, topology.neighbor_indices,
             arrays["neighbor_coords"], arrays["dual_areas"], topology.is_boundary,
             params.roughness_gains)
-    return _feature_friction(bottom, topology, arrays, params.roughness_gains)
+    return _feature_friction(bottom, topology, arrays, params.roughness_gains, still)
 
 
-def _feature_friction(bottom, topology, arrays, gains) -> np.ndarray:
+def _feature_friction(bottom, topology, arrays, gains, still: bool) -> np.ndarray:
     """Feature-based friction anisotropy (n, 2, 2) from the bottom heights (n,)."""
     return roughness.feature_friction_tensors(
         bottom, topology.neighbor_offsets, topology.neighbor_indices, arrays["neighbor_coords"],
-        arrays["edge_transforms"], arrays["dual_areas"], topology.is_boundary, gains)
+        arrays["edge_transforms"], arrays["dual_areas"], topology.is_boundary, gains, still)

@@ -36,7 +36,7 @@ import numpy as np
 from numba import prange
 
 from ..errors import ParameterError
-from ..kernels._jit import parallel_kernel, serial_kernel
+from ..kernels._jit import parallel_kernel, serial_kernel, serial_twin
 from ..kernels.ring_fit import solve_normal_equations
 
 _SYMMETRY_TOLERANCE = 1e-9
@@ -133,6 +133,9 @@ def _som_slopes_kernel(bottom, offsets, indices, coords, is_boundary, slopes):
             slopes[i, 1] = gy / norm
 
 
+_som_slopes_kernel_serial = serial_twin(_som_slopes_kernel)
+
+
 def ring_gradients(values, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary):
     """Tangent gradient of a per-vertex scalar, in each vertex's frame.
 
@@ -206,14 +209,18 @@ def _feature_tensors_kernel(slopes, offsets, indices, coords, transforms, dual_a
         _anisotropy(c00, c01, c11, np.sqrt(dual_areas[v]), eta1, eta2, tensors[v])
 
 
+_feature_tensors_kernel_serial = serial_twin(_feature_tensors_kernel)
+
+
 def feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbor_coords,
-                             edge_transforms, dual_areas, is_boundary, gains):
+                             edge_transforms, dual_areas, is_boundary, gains, still=True):
     """Feature-based friction anisotropy from the bottom heights (module docstring).
 
     bottom: (n,) b; neighbor_offsets (n + 1,), neighbor_indices (nnz,): CSR one-rings, ordered;
     neighbor_coords: (nnz, 2) x_j in i's tangent coordinates; edge_transforms: (nnz, 2, 2) M_ij;
     dual_areas: (n,) A_i; is_boundary: (n,) bool; gains: (eta1, eta2).
     Returns (n, 2, 2) symmetric positive definite tensors; the identity where b is flat.
+    ``still``: on the kernels' serial twins (``fill_feature_friction_tensors``).
 
     Example: ``T = feature_friction_tensors(b, g.neighbor_offsets, g.neighbor_indices,
     g.neighbor_coords, g.edge_transforms, g.dual_areas, g.is_boundary, (1.0, 1.0))``.
@@ -224,18 +231,21 @@ def feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbo
                                   neighbor_indices, np.ascontiguousarray(neighbor_coords, dtype=np.float64),
                                   np.ascontiguousarray(edge_transforms, dtype=np.float64),
                                   np.ascontiguousarray(dual_areas, dtype=np.float64), is_boundary,
-                                  gains, np.empty((n, 2)), tensors)
+                                  gains, np.empty((n, 2)), tensors, still)
     return tensors
 
 
 def fill_feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbor_coords,
-                                  edge_transforms, dual_areas, is_boundary, gains, slopes, tensors):
+                                  edge_transforms, dual_areas, is_boundary, gains, slopes, tensors,
+                                  still=False):
     """``feature_friction_tensors`` into tensors (n, 2, 2), with slopes (n, 2) as scratch space;
-    every array float64 and contiguous (a deforming surface refills them every step)."""
-    _som_slopes_kernel(bottom, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary, slopes)
-    _feature_tensors_kernel(slopes, neighbor_offsets, neighbor_indices, neighbor_coords,
-                            edge_transforms, dual_areas, is_boundary, float(gains[0]),
-                            float(gains[1]), tensors)
+    every array float64 and contiguous (a deforming surface refills them every step; ``still``:
+    a one-off precompute, on the kernels' serial twins, ``kernels._jit.serial_twin``)."""
+    slopes_kernel, tensors_kernel = ((_som_slopes_kernel_serial, _feature_tensors_kernel_serial)
+                                     if still else (_som_slopes_kernel, _feature_tensors_kernel))
+    slopes_kernel(bottom, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary, slopes)
+    tensors_kernel(slopes, neighbor_offsets, neighbor_indices, neighbor_coords, edge_transforms,
+                   dual_areas, is_boundary, float(gains[0]), float(gains[1]), tensors)
 
 
 def friction_from_scalar_field(values, neighbor_offsets, neighbor_indices, neighbor_coords,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..kernels._jit import parallel_kernel, serial_kernel
+from ..kernels._jit import parallel_kernel, serial_kernel, serial_twin
 from .frames import add3, cross3, dot3, edge3, normalize3, scale3
 
 
@@ -132,3 +132,6 @@ def ring_edge_geometry(V, neighbor_offsets, neighbor_indices, is_boundary, norma
             if is_boundary[i] and t == n_tri - 1:
                 half = toward(cross3(scale3(0.5, e_b), face_normal), scale3(-1.0, e_a))
                 add_in_frame(boundary_normals, i, tangent_frames, i, rotate(face_onto_i, half))
+
+
+ring_edge_geometry_serial = serial_twin(ring_edge_geometry)

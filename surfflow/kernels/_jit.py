@@ -21,6 +21,7 @@ One signature per helper (each one compiles on a cold start, ``benchmarks/cold_s
 """
 
 import os
+import types
 
 import numba
 
@@ -43,6 +44,24 @@ def parallel_kernel(fn):
 def serial_kernel(fn):
     """Compile ``fn`` as a serial numba function under the project policy."""
     return numba.njit(parallel=False, **POLICY)(fn)
+
+
+def serial_twin(kernel):
+    """A serial compile of the parallel ``kernel``'s Python function, for a still surface's
+    one-off precompute and field set-up: a parallel loop compiles 1.5-3x slower than the same loop
+    serial (0.2-0.8 s more a kernel; 3.3 s of bunny_pour's cold start,
+    ``benchmarks/cold_start.py``). The trade, measured on 2 cores: the eight set-up kernels take
+    26 ms serial against 12 ms parallel on the bunny (28k vertices), 2.1 s both on a 2M-vertex
+    sphere; with more cores a big mesh's set-up pays up to their number times the serial share.
+    Same numbers: every parallel kernel's iterations are independent. A copy of the function
+    named ``<name>_serial``, so numba's cache (keyed by the function's name, not by
+    ``parallel``) keeps the two apart."""
+    fn = getattr(kernel, "py_func", kernel)  # a plain function with NUMBA_DISABLE_JIT=1
+    twin = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__ + "_serial",
+                              fn.__defaults__, fn.__closure__)
+    twin.__qualname__ = fn.__qualname__ + "_serial"
+    twin.__doc__ = fn.__doc__
+    return serial_kernel(twin)
 
 
 class serial_when_small:

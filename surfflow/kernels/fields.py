@@ -7,7 +7,7 @@ kernels only gather: each iteration writes its own vertex or its own CSR entries
 import numba
 import numpy as np
 
-from ._jit import parallel_kernel, serial_kernel
+from ._jit import parallel_kernel, serial_kernel, serial_twin
 
 
 @parallel_kernel
@@ -84,3 +84,9 @@ def unit2(x, y):
     """(x, y) / |(x, y)|."""
     length = np.sqrt(x * x + y * y)
     return x / length, y / length
+
+
+# a still surface fills the fields once, at the set-up: the serial twins (``_jit.serial_twin``)
+vertex_gravity_fields_serial = serial_twin(vertex_gravity_fields)
+ring_edge_fields_serial = serial_twin(ring_edge_fields)
+wall_slip_projections_serial = serial_twin(wall_slip_projections)

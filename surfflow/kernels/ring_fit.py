@@ -20,7 +20,7 @@ line, no valid mesh has it) gets zero weights.
 import numba
 import numpy as np
 
-from ._jit import parallel_kernel, serial_kernel
+from ._jit import parallel_kernel, serial_kernel, serial_twin
 
 PIVOT_FLOOR = 1e-9
 CHUNK = 256  # vertices per block of ring_fit_weights: one scratch allocation per block
@@ -118,3 +118,6 @@ def ring_fit_weights(offsets, neighbor_coords, weights):
                     break
             else:
                 weights[start:stop] = 0.0  # no linear fit either
+
+
+ring_fit_weights_serial = serial_twin(ring_fit_weights)  # the set-up's, once (``_jit.serial_twin``)

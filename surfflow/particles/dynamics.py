@@ -138,7 +138,7 @@ def interact(positions, velocities, radius, n, cell, table_mask, bucket_start, s
     each particle [0, n) (radii (n,)) from its neighbours' current positions and velocities.
     Narrow neighbours (4 r <= cell) come from the grid, the cells within reach of i (the next
     ones, or as many as a wide i reaches); the wide ones (``wide[:n_wide]``) from their list."""
-    for i in numba.prange(n):
+    for i in numba.prange(0, n):
         reach = max(1, int(math.ceil((2.0 * radius[i] + 0.5 * cell) / cell)))
         cx, cy, cz = cell_of(positions[i], cell)
         sx = sy = sz = 0.0

@@ -79,7 +79,8 @@ def scene_geometry(scene, V: np.ndarray, F: np.ndarray, cache_dir: Path | None =
         friction["friction_field"] = _load_vertex_array(scene.friction_file, (n,), "friction field")
     elif scene.friction_tensor == "file":
         friction["friction_tensors"] = _load_vertex_array(scene.friction_file, (n, 2, 2), "friction tensor")
-    return precompute((V, F), scene.precompute, cache_dir=cache_dir or scene.cache_dir, **friction)
+    return precompute((V, F), scene.precompute, cache_dir=cache_dir or scene.cache_dir,
+                      moving=scene.motion is not None, **friction)
 
 
 def region_field(value: float, center, radius, file, geom, what: str) -> np.ndarray:
