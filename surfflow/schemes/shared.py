@@ -24,17 +24,18 @@ def gravity_pressure(geom, fields, state, params, bottom, depth, dt, velocity) -
                            velocity)
 
 
-def carry_dyes(geom, fields, params, depth, depth_out, velocity, shift, dye, mass_flux,
+def carry_dyes(geom, fields, params, active, depth, depth_out, velocity, shift, dye, mass_flux,
                boundary_flux, outflow_factor, dt, faces, outflow, dye_out) -> None:
     """dye_out (n, n_dyes): the dyes carried on a continuity's limited mass fluxes from depth to
-    depth_out, second order (kernels/tracers.py, faces moved back by shift u); faces
-    (nnz, n_dyes), outflow (n, n_dyes) scratch. Nothing runs without dyes."""
+    depth_out, second order (kernels/tracers.py, faces moved back by shift u), at the vertices
+    ``active.moving`` (schemes/active.py; kept at ``active.resting``); faces (nnz, n_dyes),
+    outflow (n, n_dyes) scratch. Nothing runs without dyes."""
     if not dye.shape[1]:
         return
     g = geom
-    limited_faces(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords, fields.fit_weights,
+    limited_faces(active.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords, fields.fit_weights,
                   g.dual_areas, depth, params.min_depth, dye, velocity, shift, mass_flux,
                   boundary_flux, outflow_factor, dt, faces)
-    carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, depth,
+    carry(active.moving, active.resting, g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, depth,
           depth_out, dye, faces, mass_flux, boundary_flux, outflow_factor, dt, 1.0, dye_out,
           outflow)
