@@ -5,34 +5,30 @@ one of its dual edges (kernels/continuity.py sends nothing between two dry verti
 others are *at rest*: their fluxes are zero, so the continuity and the dyes leave them as they
 are. The heavy vertex loops run over the moving list alone (``numba.prange`` over the list,
 which also shares the wet vertices evenly between the threads, where a range over all vertices
-leaves a thread idle on a dry half of the mesh) and write the no-flux result at the resting
+leaves a thread idle on a dry part of the mesh) and write the no-flux result at the resting
 ones.
 """
 
-import numba
-
-from ._jit import parallel_kernel, serial_kernel
-
-
-@parallel_kernel
-def mark_moving(offsets, indices, depth, min_depth, moving):
-    """moving[i] = whether i or a neighbour of i is wet (depth >= min_depth).
-
-    offsets (n + 1,), indices (nnz,); depth (n,); moving (n,) bool is written.
-    """
-    for i in numba.prange(0, depth.shape[0]):
-        wet = depth[i] >= min_depth
-        for e in range(offsets[i], offsets[i + 1]):
-            wet |= depth[indices[e]] >= min_depth
-        moving[i] = wet
+from ._jit import serial_kernel
 
 
 @serial_kernel
-def split_vertices(marked, moving, resting):
-    """Compact ``marked`` (n,) bool into the vertex lists moving and resting (both (n,) int64,
-    filled from the front in increasing order); returns how many are moving."""
+def split_vertices(offsets, indices, depth, min_depth, marked, moving, resting):
+    """Fill the vertex lists moving (the wet vertices and their neighbours) and resting (the
+    others), each in increasing order from the front; returns how many are moving.
+
+    offsets (n + 1,), indices (nnz,); depth (n,); marked (n,) bool scratch; moving, resting
+    (n,) int64. Serial: a scatter from the wet vertices, then one compaction (measured on
+    bunny_pour's 28k vertices: 0.04 ms, where a parallel gather over every ring took 0.2 ms).
+    """
+    marked[:] = False
+    for i in range(depth.shape[0]):
+        if depth[i] >= min_depth:
+            marked[i] = True
+            for e in range(offsets[i], offsets[i + 1]):
+                marked[indices[e]] = True
     count = 0
-    for i in range(marked.shape[0]):
+    for i in range(depth.shape[0]):
         if marked[i]:
             moving[count] = i
             count += 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.active import mark_moving, split_vertices
+from ..kernels.active import split_vertices
 
 
 class ActiveSet:
@@ -29,8 +29,8 @@ class ActiveSet:
 
     def rebuild(self, geom, depth: np.ndarray, min_depth: float) -> None:
         """Split the vertices by ``depth`` (n,): moving where a vertex or a neighbour is wet."""
-        mark_moving(geom.neighbor_offsets, geom.neighbor_indices, depth, min_depth, self.marked)
-        count = split_vertices(self.marked, self.order, self.rest_order)
+        count = split_vertices(geom.neighbor_offsets, geom.neighbor_indices, depth, min_depth,
+                               self.marked, self.order, self.rest_order)
         self.moving = self.order[:count]
         self.resting = self.rest_order[:len(depth) - count]
 
