@@ -3,12 +3,14 @@
 ``ActiveSet.moving`` (m,) lists the vertices that are wet or have a wet neighbour, in
 increasing order, ``resting`` (n - m,) the others (dry ground far from any water: no flux
 crosses their dual edges). Rebuilt once per step by ``rebuild`` at the start of the momentum
-scheme's transport, from the depth the continuity starts from; the kernels of that stage
-(``continuity.edge_fluxes``, ``update_depth``, ``tracers.limited_faces``, ``carry``) compute the
-moving vertices and write the no-flux result (zero fluxes, depth, velocity and dyes kept) at the
-resting ones, bit for bit what a scan of every vertex gives (kernels/active.py). Until rebuilt,
-every vertex is moving: the conservative scheme and the dissolution term keep a set they never
-rebuild, and scan every vertex.
+scheme's push, from the step's depth, which no stage changes before the transport (the push and
+the friction move only velocities). The push's ``pressure.apply_gravity_pressure`` looks at the
+moving vertices alone (it skips dry ones anyway); the transport's ``continuity.edge_fluxes``,
+``update_depth``, ``tracers.limited_faces`` and ``carry`` compute the moving vertices and write
+the no-flux result (zero fluxes, depth, velocity and dyes kept) at the resting ones, bit for bit
+what a scan of every vertex gives (kernels/active.py). Until rebuilt, every vertex is moving:
+the conservative scheme and the dissolution term keep a set they never rebuild, and scan every
+vertex.
 """
 
 from __future__ import annotations

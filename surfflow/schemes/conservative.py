@@ -138,7 +138,7 @@ class ConservativeScheme:
         update, the holds and the friction."""
         p, g, f = self.params, geom, fields
         self.acceleration.fill(0.0)
-        gravity_pressure(g, f, state, p, bottom, depth, 1.0, self.acceleration)
+        gravity_pressure(g, f, state, p, self.active, bottom, depth, 1.0, self.acceleration)
         self.term_acceleration.fill(0.0)
         for accelerate, target in self.accelerations:
             accelerate(g, f, state, bottom, depth, velocity, target)

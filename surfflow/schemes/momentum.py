@@ -45,9 +45,11 @@ class MomentumScheme:
         """Nothing derived from the geometry is kept (the active set is rebuilt every step)."""
 
     def push(self, geom, fields, state, bottom, dt: float) -> None:
-        """u += dt a, a = -|g| grad H (well balanced); then u += dt a for the terms'
-        accelerations a at (d, u); then the holds."""
-        gravity_pressure(geom, fields, state, self.params, bottom, state.depth, dt, state.velocity)
+        """u += dt a, a = -|g| grad H (well balanced), at the wet vertices of the active set
+        rebuilt here; then u += dt a for the terms' accelerations a at (d, u); then the holds."""
+        self.active.rebuild(geom, state.depth, self.params.min_depth)
+        gravity_pressure(geom, fields, state, self.params, self.active, bottom, state.depth, dt,
+                         state.velocity)
         if self.accelerations:
             self.term_acceleration.fill(0.0)
             for accelerate in self.accelerations:
@@ -64,10 +66,10 @@ class MomentumScheme:
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
         """The walls, then the continuity on d and d u (and the dyes) on the fluxes of u at the
-        vertices it moves (schemes/active.py); returns the outflow (m^3)."""
+        vertices the push's active set moves (the depth is still the push's); returns the
+        outflow (m^3)."""
         f, s, a = fields, state, self.active
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
-        a.rebuild(geom, s.depth, self.params.min_depth)
         edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors, f.boundary_outflow_normals, geom.dual_areas,
                     s.shoreline_wall, s.depth, s.velocity, s.friction_share,

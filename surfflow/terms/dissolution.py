@@ -68,7 +68,7 @@ class Dissolution(Term):
     def push(self, geom, fields, state, bottom, dt: float) -> None:
         """The liquid's gravity-pressure acceleration on u_s too, then the drag exchange."""
         p = self.params
-        gravity_pressure(geom, fields, state, p, bottom, state.depth, dt, state.solute_velocity)
+        gravity_pressure(geom, fields, state, p, self.active, bottom, state.depth, dt, state.solute_velocity)
         exchange_drag(state.depth, state.velocity, state.dissolved, state.solute_velocity,
                       p.solute_density_ratio, p.solute_drag, p.min_depth, dt)
 
