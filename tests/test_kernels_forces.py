@@ -26,10 +26,11 @@ def run_pressure(geom, bottom, depth, velocity, gravity, dt, share=0.0):
     fields = surface_fields(geom, gravity, "wall")
     out = velocity.copy()
     shares = np.broadcast_to(np.asarray(share, dtype=float), (geom.n_vertices,)).copy()
-    apply_gravity_pressure(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                           geom.dual_areas, fields.fit_weights, shares, fields.vertex_height,
-                           fields.normal_rise, fields.tangent_gravity,
-                           float(np.linalg.norm(gravity)), bottom, depth, MIN_DEPTH, dt, out)
+    apply_gravity_pressure(np.arange(geom.n_vertices), geom.neighbor_offsets,
+                           geom.neighbor_indices, geom.dual_edge_vectors, geom.dual_areas,
+                           fields.fit_weights, shares, fields.vertex_height, fields.normal_rise,
+                           fields.tangent_gravity, float(np.linalg.norm(gravity)), bottom, depth,
+                           MIN_DEPTH, dt, out)
     return out
 
 

@@ -10,6 +10,7 @@ from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.kernels.tracers import carry, limited_faces
+from surfflow.schemes.active import ActiveSet
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
@@ -28,30 +29,38 @@ def run_advection(geom, depth, velocity, dt):
     return out
 
 
-def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, share=None):
+def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, share=None,
+                   split=True):
+    """One continuity step with its dyes; split: over the active set's moving vertices
+    (schemes/active.py), else over every vertex."""
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     bottom = np.zeros(n) if bottom is None else bottom
     share = np.zeros(n) if share is None else share
     fields = surface_fields(geom, GRAVITY, "outflow" if outflow else "wall")
-    flux, boundary, alpha, wall = np.zeros(nnz), np.zeros(n), np.zeros(n), np.ones(nnz, bool)
+    flux, boundary, alpha = np.full(nnz, np.nan), np.full(n, np.nan), np.full(n, np.nan)
+    wall = np.ones(nnz, bool)
     shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
                     fields.normal_rise, bottom, depth, MIN_DEPTH, wall)
-    edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                geom.dual_edge_vectors[geom.reverse_edges], fields.boundary_outflow_normals,
-                geom.dual_areas, wall, depth, velocity, share, MIN_DEPTH, dt, flux, boundary,
-                alpha)
-    depth_out, dye_out, leaving = np.zeros(n), np.zeros_like(dye), np.zeros(n)
-    velocity_out = np.full_like(velocity, np.nan)
-    update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
-                 geom.dual_areas, depth, velocity, flux, boundary, alpha, MIN_DEPTH, dt,
-                 depth_out, velocity_out, leaving)
+    active = ActiveSet(n)
+    if split:
+        active.rebuild(geom, depth, MIN_DEPTH)
+    moving, resting = active.moving, active.resting
+    edge_fluxes(moving, resting, geom.neighbor_offsets, geom.neighbor_indices,
+                geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
+                fields.boundary_outflow_normals, geom.dual_areas, wall, depth, velocity, share,
+                MIN_DEPTH, dt, flux, boundary, alpha)
+    depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
+    velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)
+    update_depth(moving, resting, geom.neighbor_offsets, geom.neighbor_indices,
+                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary, alpha,
+                 MIN_DEPTH, dt, depth_out, velocity_out, leaving)
     faces = np.zeros((nnz, dye.shape[1]))
-    limited_faces(geom.neighbor_offsets, geom.neighbor_indices, geom.neighbor_coords,
+    limited_faces(moving, geom.neighbor_offsets, geom.neighbor_indices, geom.neighbor_coords,
                   fields.fit_weights, geom.dual_areas, depth, MIN_DEPTH, dye, velocity, 0.5 * dt,
                   flux, boundary, alpha, dt, faces)
-    carry(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges, geom.dual_areas,
-          depth, depth_out, dye, faces, flux, boundary, alpha, dt, 1.0, dye_out,
-          np.zeros_like(dye))
+    carry(moving, resting, geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
+          geom.dual_areas, depth, depth_out, dye, faces, flux, boundary, alpha, dt, 1.0, dye_out,
+          np.full_like(dye, np.nan))
     return depth_out, velocity_out, dye_out, leaving, flux
 
 
@@ -120,6 +129,27 @@ def test_continuity_matches_naive(geom, dt, outflow):
     assert np.allclose(got[0][:, None] * got[2], expected[0][:, None] * expected[2],
                        rtol=1e-11, atol=1e-15)
     assert got[0].min() >= 0.0
+
+
+@pytest.mark.parametrize("outflow", [False, True])
+def test_resting_vertices_end_as_a_scan_of_every_vertex_leaves_them(geom, outflow):
+    """The active set (schemes/active.py) changes nothing, bit for bit: mostly dry ground,
+    films below min_depth holding dye, velocities left on dry vertices."""
+    depth, _, bottom, dye = random_state(geom, seed=7, dry_fraction=0.8)
+    rng = np.random.default_rng(7)
+    films = (depth == 0.0) & (rng.random(geom.n_vertices) < 0.5)
+    depth[films] = rng.uniform(0.0, MIN_DEPTH, films.sum())
+    velocity = rng.normal(0.0, 0.3, (geom.n_vertices, 2))
+    active = ActiveSet(geom.n_vertices)
+    active.rebuild(geom, depth, MIN_DEPTH)
+    assert 0 < len(active.resting) < geom.n_vertices
+    assert np.array_equal(np.sort(np.concatenate([active.moving, active.resting])),
+                          np.arange(geom.n_vertices))
+    split = run_continuity(geom, depth, velocity, dye, 0.05, outflow, bottom)
+    every = run_continuity(geom, depth, velocity, dye, 0.05, outflow, bottom, split=False)
+    for got, expected in zip(split, every):
+        assert np.array_equal(got, expected, equal_nan=False)
+    assert np.array_equal(split[0][active.resting], depth[active.resting])
 
 
 def test_continuity_conserves_volume_with_limiting(geom):

@@ -8,6 +8,7 @@ import pytest
 import builders
 import surfflow as sf
 from runtime_cases import random_state
+from surfflow.schemes.active import ActiveSet
 from surfflow.kernels.continuity import edge_fluxes, update_depth
 from validation_cases import run_stoker
 from validation_harness import assert_invariants
@@ -25,12 +26,13 @@ def continuity_step(geom, depth, velocity, share, dt):
     """One pass of ``edge_fluxes`` and ``update_depth`` behind no walls, no boundary outflow."""
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
-    edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                geom.dual_edge_vectors[geom.reverse_edges], np.zeros((n, 2)), geom.dual_areas,
+    every = ActiveSet(n)  # every vertex moving
+    edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
+                geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], np.zeros((n, 2)), geom.dual_areas,
                 np.zeros(nnz, bool), depth, velocity, share, MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
-    update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
-                 geom.dual_areas, depth, velocity, flux, boundary, alpha, MIN_DEPTH, dt,
+    update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
+                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary, alpha, MIN_DEPTH, dt,
                  depth_out, velocity_out, np.zeros(n))
     return depth_out, velocity_out, flux, alpha
 

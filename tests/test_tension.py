@@ -11,6 +11,7 @@ import naive
 import naive_physics
 import surfflow as sf
 from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
+from surfflow.schemes.active import ActiveSet
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
                                       lift_free_surface, pin_contact_line, surface_pressure)
@@ -131,12 +132,13 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
     shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
                     fields.normal_rise, bottom, depth, MIN_DEPTH, hydrostatic)
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
-    edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                geom.dual_edge_vectors[geom.reverse_edges], no_outflow, geom.dual_areas, walls,
+    every = ActiveSet(n)  # every vertex moving
+    edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
+                geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], no_outflow, geom.dual_areas, walls,
                 depth, velocity, np.zeros(n), MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
-    update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
-                 geom.dual_areas, depth, velocity, flux, boundary, alpha, MIN_DEPTH, dt,
+    update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
+                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary, alpha, MIN_DEPTH, dt,
                  depth_out, velocity_out, np.zeros(n))
     return depth_out, velocity_out, flux, walls, hydrostatic
 

@@ -114,11 +114,14 @@ def face_flux(wet_i, wet_j, depth_i, depth_j, normal_i, normal_j, share):
 
 
 @parallel_kernel
-def edge_fluxes(offsets, indices, dual_edge_vectors, reverse_dual_edge_vectors,
-                boundary_outflow_normals, dual_areas, wall, depth, velocity, friction_share,
-                min_depth, dt, edge_flux, boundary_flux, outflow_factor):
+def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
+                reverse_dual_edge_vectors, boundary_outflow_normals, dual_areas, wall, depth,
+                velocity, friction_share, min_depth, dt, edge_flux, boundary_flux,
+                outflow_factor):
     """Pass 1: unlimited fluxes F_ij (m^3/s), boundary outflow F_b,i and the limiter alpha_i.
 
+    moving, resting (int64 lists, together every vertex once; schemes/active.py): the vertices
+    computed, and those with no wet end on any entry (F = 0, F_b = 0, alpha = 1 written);
     offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2) N_ij and
     reverse_dual_edge_vectors (nnz, 2) N_ji, both at the entry (i, j); boundary_outflow_normals
     (n, 2), zero where the boundary is a wall; dual_areas (n,); wall (nnz,) bool, True where the
@@ -126,7 +129,8 @@ def edge_fluxes(offsets, indices, dual_edge_vectors, reverse_dual_edge_vectors,
     same for (i, j) and (j, i)); depth (n,); velocity (n, 2); friction_share (n,) from
     kernels/friction.py. Writes edge_flux (nnz,), boundary_flux (n,), outflow_factor (n,).
     """
-    for i in numba.prange(0, depth.shape[0]):
+    for k in numba.prange(0, moving.shape[0]):
+        i = moving[k]
         wet_i = depth[i] >= min_depth
         outgoing = 0.0
         for e in range(offsets[i], offsets[i + 1]):
@@ -153,22 +157,31 @@ def edge_fluxes(offsets, indices, dual_edge_vectors, reverse_dual_edge_vectors,
         outgoing += leaving
         volume = dual_areas[i] * depth[i]
         outflow_factor[i] = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
+    for k in numba.prange(0, resting.shape[0]):
+        i = resting[k]
+        for e in range(offsets[i], offsets[i + 1]):
+            edge_flux[e] = 0.0
+        boundary_flux[i] = 0.0
+        outflow_factor[i] = 1.0
 
 
 @parallel_kernel
-def update_depth(offsets, indices, edge_transforms, dual_areas, depth, velocity, edge_flux,
-                 boundary_flux, outflow_factor, min_depth, dt, depth_out, velocity_out,
-                 outflow_volume):
+def update_depth(moving, resting, offsets, indices, edge_transforms, dual_areas, depth,
+                 velocity, edge_flux, boundary_flux, outflow_factor, min_depth, dt, depth_out,
+                 velocity_out, outflow_volume):
     """Pass 2: apply the limited fluxes to the depth and carry the momentum A d u on them.
 
     With w_ij = -alpha_j F_ij > 0 the limited inflow from j and d_i' the new depth,
 
         u_i' = u_i + dt / (A_i d_i') sum_in w_ij (M_ij u_j - u_i)
 
-    edge_transforms (nnz, 2, 2); depth (n,), velocity (n, 2) read; depth_out, velocity_out
-    written; outflow_volume (n,) receives the volume that left through the boundary (m^3).
+    moving, resting as in ``edge_fluxes`` (a resting vertex keeps its depth and velocity: no
+    flux, d' = d - 0); edge_transforms (nnz, 2, 2); depth (n,), velocity (n, 2) read; depth_out,
+    velocity_out written; outflow_volume (n,) receives the volume that left through the
+    boundary (m^3).
     """
-    for i in numba.prange(0, depth.shape[0]):
+    for k in numba.prange(0, moving.shape[0]):
+        i = moving[k]
         alpha_i = outflow_factor[i]
         net = 0.0
         inflow = 0.0
@@ -200,3 +213,9 @@ def update_depth(offsets, indices, edge_transforms, dual_areas, depth, velocity,
             u1 += share * (pull1 - inflow * u1)
         velocity_out[i, 0] = u0
         velocity_out[i, 1] = u1
+    for k in numba.prange(0, resting.shape[0]):
+        i = resting[k]
+        depth_out[i] = depth[i]
+        outflow_volume[i] = 0.0
+        velocity_out[i, 0] = velocity[i, 0]
+        velocity_out[i, 1] = velocity[i, 1]

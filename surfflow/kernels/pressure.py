@@ -55,18 +55,20 @@ def seen_level(j, level, vertex_height, normal_rise, bottom, depth, min_depth):
 
 
 @parallel_kernel
-def apply_gravity_pressure(offsets, indices, dual_edge_vectors, dual_areas, fit_weights,
-                           friction_share, vertex_height, normal_rise, tangent_gravity,
+def apply_gravity_pressure(vertices, offsets, indices, dual_edge_vectors, dual_areas,
+                           fit_weights, friction_share, vertex_height, normal_rise, tangent_gravity,
                            gravity_magnitude, bottom, depth, min_depth, dt, velocity):
     """u_i += dt F_i on every wet vertex, in place.
 
-    offsets (n + 1,), indices (nnz,): CSR one-rings; dual_edge_vectors (nnz, 2); dual_areas (n,);
-    fit_weights (nnz, 2) = w_ij (``ring_fit.ring_fit_weights``); friction_share (n,) = phi_i in
-    [0, 1]; vertex_height (n,) = e . x_i; normal_rise (n,) = e . n_i; tangent_gravity (n, 2) = g
-    in i's frame; bottom, depth (n,); velocity (n, 2) in each frame. Reads no velocity of a
-    neighbour.
+    vertices (int64 list): the vertices looked at, every wet one among them (all, or an active
+    set's ``moving``, schemes/active.py); offsets (n + 1,), indices (nnz,): CSR one-rings;
+    dual_edge_vectors (nnz, 2); dual_areas (n,); fit_weights (nnz, 2) = w_ij
+    (``ring_fit.ring_fit_weights``); friction_share (n,) = phi_i in [0, 1]; vertex_height (n,) =
+    e . x_i; normal_rise (n,) = e . n_i; tangent_gravity (n, 2) = g in i's frame; bottom, depth
+    (n,); velocity (n, 2) in each frame. Reads no velocity of a neighbour.
     """
-    for i in numba.prange(0, depth.shape[0]):
+    for k in numba.prange(0, vertices.shape[0]):
+        i = vertices[k]
         if depth[i] < min_depth:
             continue
         if normal_rise[i] < 0.0:

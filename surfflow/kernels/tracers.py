@@ -135,7 +135,7 @@ def limited_slope(fit, sums, c, room, scale):
 
 
 @parallel_kernel
-def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, carrier,
+def limited_faces(moving, offsets, indices, neighbor_coords, fit_weights, dual_areas, carrier,
                   min_carrier, values, velocity, shift, carrier_flux, carrier_boundary,
                   outflow_factor, dt, faces):
     """Pass 1: faces[e, k] = c_f of every CSR entry e = (i, j) of a vertex i that sends through
@@ -144,12 +144,14 @@ def limited_faces(offsets, indices, neighbor_coords, fit_weights, dual_areas, ca
     that sends nothing (dry ground) are left as they are: ``carry`` weighs each face by its
     entry's F_ij, which is 0 there.
 
-    offsets (n + 1,), indices (nnz,); neighbor_coords, fit_weights (nnz, 2); dual_areas,
+    moving (int64 list): the vertices that may send (schemes/active.py: the others have no
+    flux); offsets (n + 1,), indices (nnz,); neighbor_coords, fit_weights (nnz, 2); dual_areas,
     carrier h (n,); values c (n, k); velocity (n, 2) the carrier's, in each vertex's frame;
     shift (s): dt / 2 for a one-stage step, 0 inside a Runge-Kutta stage; carrier_flux F (nnz,),
     carrier_boundary F_b (n,) and outflow_factor alpha (n,) of this step. Writes faces (nnz, k).
     """
-    for i in numba.prange(0, carrier.shape[0]):
+    for k in numba.prange(0, moving.shape[0]):
+        i = moving[k]
         start, stop = offsets[i], offsets[i + 1]
         leaving = max(carrier_boundary[i], 0.0)  # an inflow (< 0) brings clear liquid
         sending = False
@@ -205,11 +207,14 @@ def settled(volume, value, net, leaving, dt, volume_out, upper):
 
 
 @parallel_kernel
-def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, values, faces,
-          carrier_flux, carrier_boundary, outflow_factor, dt, upper, values_out, outflow_volume):
+def carry(moving, resting, offsets, indices, reverse_edges, dual_areas, carrier, carrier_out,
+          values, faces, carrier_flux, carrier_boundary, outflow_factor, dt, upper, values_out,
+          outflow_volume):
     """Pass 2: c' = (tracer volume after the fluxes) / (A h'), within [0, upper].
 
-    reverse_edges (nnz,); carrier h and carrier_out h' (n,) (for the liquid its depths before and
+    moving, resting (int64 lists, together every vertex once; schemes/active.py): the vertices
+    computed, and those with no flux (F = 0, F_b = 0: what ``settled`` gives them with a zero
+    net flux); reverse_edges (nnz,); carrier h and carrier_out h' (n,) (for the liquid its depths before and
     after the continuity; for s ones); values (n, k); faces (nnz, k) from ``limited_faces``;
     fluxes as there. Writes values_out (n, k) and outflow_volume (n, k), the tracer volume (m^3)
     that left through the boundary. A vertex with no carrier after the step holds no tracer.
@@ -217,7 +222,8 @@ def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, val
     reverse entry if F_ij < 0; an entry with F_ij = 0 adds a zero), two tracers per walk of
     the ring.
     """
-    for i in numba.prange(0, carrier.shape[0]):
+    for k in numba.prange(0, moving.shape[0]):
+        i = moving[k]
         alpha_i = outflow_factor[i]
         leaving = dt * alpha_i * max(carrier_boundary[i], 0.0)
         volume = dual_areas[i] * carrier[i]
@@ -239,3 +245,14 @@ def carry(offsets, indices, reverse_edges, dual_areas, carrier, carrier_out, val
                 net_b += alpha * flux * faces[face, b]
             values_out[i, a] = settled(volume, values[i, a], net_a, leaving, dt, volume_out, upper)
             values_out[i, b] = settled(volume, values[i, b], net_b, leaving, dt, volume_out, upper)
+    for k in numba.prange(0, resting.shape[0]):
+        i = resting[k]
+        volume_out = dual_areas[i] * carrier_out[i]
+        for a in range(values.shape[1]):
+            outflow_volume[i, a] = 0.0 * values[i, a]
+            values_out[i, a] = 0.0
+        if volume_out <= 0.0:
+            continue
+        for a in range(values.shape[1]):
+            values_out[i, a] = settled(dual_areas[i] * carrier[i], values[i, a], 0.0, 0.0, dt,
+                                       volume_out, upper)

@@ -19,6 +19,7 @@ from ..kernels.friction import apply_friction
 from ..kernels.reconstruction import limited_gradients
 from ..kernels.riemann import (NO_BOUNDARY, TRANSMISSIVE, average_stages, boundary_fluxes,
                                conservative_stage, hll_edge_fluxes, outflow_factors)
+from .active import ActiveSet
 from .shared import carry_dyes, friction_coefficients, gravity_pressure
 
 
@@ -42,6 +43,7 @@ class ConservativeScheme:
         self.boundary_momentum = np.zeros((n, 2))
         self.outflow_factor = np.zeros(n)
         self.outflow_volume = np.zeros(n)
+        self.active = ActiveSet(n)  # never rebuilt: the dyes are carried at every vertex
         self.inflow_volume = np.zeros(n)
         self.stage_depth = np.zeros(n)
         self.stage_velocity = np.zeros((n, 2))
@@ -136,7 +138,7 @@ class ConservativeScheme:
         update, the holds and the friction."""
         p, g, f = self.params, geom, fields
         self.acceleration.fill(0.0)
-        gravity_pressure(g, f, state, p, bottom, depth, 1.0, self.acceleration)
+        gravity_pressure(g, f, state, p, self.active, bottom, depth, 1.0, self.acceleration)
         self.term_acceleration.fill(0.0)
         for accelerate, target in self.accelerations:
             accelerate(g, f, state, bottom, depth, velocity, target)
@@ -171,7 +173,7 @@ class ConservativeScheme:
                            self.momentum_flux, self.boundary_mass, self.boundary_momentum,
                            self.outflow_factor, p.min_depth, dt, depth_out, velocity_out,
                            self.outflow_volume, self.inflow_volume)
-        carry_dyes(g, f, p, depth, depth_out, velocity, 0.0, dye, self.mass_flux,
+        carry_dyes(g, f, p, self.active, depth, depth_out, velocity, 0.0, dye, self.mass_flux,
                    self.boundary_mass,
                    self.outflow_factor, dt, self.dye_faces, self.dye_outflow, dye_out)
         for hold in self.holds:

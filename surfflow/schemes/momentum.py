@@ -16,6 +16,7 @@ import numpy as np
 
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
+from .active import ActiveSet
 from .shared import carry_dyes, friction_coefficients, gravity_pressure
 
 
@@ -31,6 +32,7 @@ class MomentumScheme:
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
         self.term_acceleration = np.zeros((geom.n_vertices, 2))
+        self.active = ActiveSet(geom.n_vertices)
         self.bind([], None, [], [])
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
@@ -40,12 +42,14 @@ class MomentumScheme:
         self.accelerations, self.find_walls, self.holds = accelerations, find_walls, holds
 
     def use_geometry(self, geom, fields) -> None:
-        """Nothing derived from the geometry is kept."""
+        """Nothing derived from the geometry is kept (the active set is rebuilt every step)."""
 
     def push(self, geom, fields, state, bottom, dt: float) -> None:
-        """u += dt a, a = -|g| grad H (well balanced); then u += dt a for the terms'
-        accelerations a at (d, u); then the holds."""
-        gravity_pressure(geom, fields, state, self.params, bottom, state.depth, dt, state.velocity)
+        """u += dt a, a = -|g| grad H (well balanced), at the wet vertices of the active set
+        rebuilt here; then u += dt a for the terms' accelerations a at (d, u); then the holds."""
+        self.active.rebuild(geom, state.depth, self.params.min_depth)
+        gravity_pressure(geom, fields, state, self.params, self.active, bottom, state.depth, dt,
+                         state.velocity)
         if self.accelerations:
             self.term_acceleration.fill(0.0)
             for accelerate in self.accelerations:
@@ -61,19 +65,21 @@ class MomentumScheme:
                        self.laminar_friction, self.params.laminar_min_depth, dt, state.velocity)
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
-        """The walls, then the continuity on d and d u (and the dyes) on the fluxes of u;
-        returns the outflow (m^3)."""
-        f, s = fields, state
+        """The walls, then the continuity on d and d u (and the dyes) on the fluxes of u at the
+        vertices the push's active set moves (the depth is still the push's); returns the
+        outflow (m^3)."""
+        f, s, a = fields, state, self.active
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
-        edge_fluxes(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                    f.reverse_dual_edge_vectors, f.boundary_outflow_normals, geom.dual_areas,
+        edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
+                    geom.dual_edge_vectors, f.reverse_dual_edge_vectors, f.boundary_outflow_normals, geom.dual_areas,
                     s.shoreline_wall, s.depth, s.velocity, s.friction_share,
                     self.params.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor)
-        update_depth(geom.neighbor_offsets, geom.neighbor_indices, geom.edge_transforms,
+        update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
+                     geom.edge_transforms,
                      geom.dual_areas, s.depth, s.velocity, s.edge_flux, s.boundary_flux,
                      s.outflow_factor, self.params.min_depth, dt, s.depth_next, s.velocity_next,
                      s.outflow_volume)
-        carry_dyes(geom, f, self.params, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
+        carry_dyes(geom, f, self.params, a, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
                    s.edge_flux, s.boundary_flux, s.outflow_factor, dt, self.dye_faces,
                    self.dye_outflow, s.dye_next)
         s.swap_depth()

@@ -14,27 +14,29 @@ def friction_coefficients(params) -> tuple[float, float]:
     return (0.0 if laminar else params.friction), (3.0 * params.viscosity if laminar else 0.0)
 
 
-def gravity_pressure(geom, fields, state, params, bottom, depth, dt, velocity) -> None:
+def gravity_pressure(geom, fields, state, params, active, bottom, depth, dt, velocity) -> None:
     """velocity += dt a on the wet vertices of ``depth``, a the well-balanced gravity-pressure
-    acceleration (kernels/pressure.py)."""
-    apply_gravity_pressure(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
+    acceleration (kernels/pressure.py), looking at ``active.moving`` (schemes/active.py: every
+    wet vertex among them)."""
+    apply_gravity_pressure(active.moving, geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
                            geom.dual_areas, fields.fit_weights, state.friction_share,
                            fields.vertex_height, fields.normal_rise, fields.tangent_gravity,
                            params.gravity_magnitude, bottom, depth, params.min_depth, dt,
                            velocity)
 
 
-def carry_dyes(geom, fields, params, depth, depth_out, velocity, shift, dye, mass_flux,
+def carry_dyes(geom, fields, params, active, depth, depth_out, velocity, shift, dye, mass_flux,
                boundary_flux, outflow_factor, dt, faces, outflow, dye_out) -> None:
     """dye_out (n, n_dyes): the dyes carried on a continuity's limited mass fluxes from depth to
-    depth_out, second order (kernels/tracers.py, faces moved back by shift u); faces
-    (nnz, n_dyes), outflow (n, n_dyes) scratch. Nothing runs without dyes."""
+    depth_out, second order (kernels/tracers.py, faces moved back by shift u), at the vertices
+    ``active.moving`` (schemes/active.py; kept at ``active.resting``); faces (nnz, n_dyes),
+    outflow (n, n_dyes) scratch. Nothing runs without dyes."""
     if not dye.shape[1]:
         return
     g = geom
-    limited_faces(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords, fields.fit_weights,
+    limited_faces(active.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords, fields.fit_weights,
                   g.dual_areas, depth, params.min_depth, dye, velocity, shift, mass_flux,
                   boundary_flux, outflow_factor, dt, faces)
-    carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, depth,
+    carry(active.moving, active.resting, g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, depth,
           depth_out, dye, faces, mass_flux, boundary_flux, outflow_factor, dt, 1.0, dye_out,
           outflow)

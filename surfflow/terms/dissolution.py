@@ -24,6 +24,7 @@ from ..kernels.continuity import edge_fluxes
 from ..kernels.dissolution import exchange_drag, exchange_soluble_layer
 from ..kernels.friction import apply_friction
 from ..kernels.tracers import carry, limited_faces
+from ..schemes.active import ActiveSet
 from ..schemes.shared import friction_coefficients, gravity_pressure
 from .base import Term, Volumes
 
@@ -44,6 +45,7 @@ class Dissolution(Term):
         self.solute_faces = np.zeros((len(geom.neighbor_indices), 1))
         self.solute_outflow = np.zeros((n, 1))
         self.no_damping = np.zeros(n)
+        self.active = ActiveSet(n)  # never rebuilt: the solute moves wherever u_s does
         self.ones = np.ones(n)  # the solute's carrier (swept area per area) and upwind share
         linear, laminar = friction_coefficients(params)
         self.linear_friction = params.solute_friction * linear
@@ -66,7 +68,7 @@ class Dissolution(Term):
     def push(self, geom, fields, state, bottom, dt: float) -> None:
         """The liquid's gravity-pressure acceleration on u_s too, then the drag exchange."""
         p = self.params
-        gravity_pressure(geom, fields, state, p, bottom, state.depth, dt, state.solute_velocity)
+        gravity_pressure(geom, fields, state, p, self.active, bottom, state.depth, dt, state.solute_velocity)
         exchange_drag(state.depth, state.velocity, state.dissolved, state.solute_velocity,
                       p.solute_density_ratio, p.solute_drag, p.min_depth, dt)
 
@@ -80,19 +82,20 @@ class Dissolution(Term):
         """Carry s with u_s (kernels/tracers.py: the area fluxes of u_s, fully upwind, carry s
         reconstructed at the dual edges, second order and limited), then dissolve and
         precipitate; returns the dissolved volume that left through outflow boundaries (m^3)."""
-        p, g, one = self.params, geom, self.ones
+        p, g, one, a = self.params, geom, self.ones, self.active
         state.shoreline_wall.fill(False)  # the dissolved material crosses every dual edge
-        edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.dual_edge_vectors,
-                    fields.reverse_dual_edge_vectors, fields.boundary_outflow_normals,
-                    g.dual_areas, state.shoreline_wall, one, state.solute_velocity, one, 0.0, dt,
-                    state.edge_flux, state.boundary_flux, state.outflow_factor)
+        edge_fluxes(a.moving, a.resting, g.neighbor_offsets, g.neighbor_indices,
+                    g.dual_edge_vectors, fields.reverse_dual_edge_vectors,
+                    fields.boundary_outflow_normals, g.dual_areas, state.shoreline_wall, one,
+                    state.solute_velocity, one, 0.0, dt, state.edge_flux, state.boundary_flux,
+                    state.outflow_factor)
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
-        limited_faces(g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
+        limited_faces(a.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
                       fields.fit_weights, g.dual_areas, one, 0.0, solute,
                       state.solute_velocity, 0.5 * dt, state.edge_flux, state.boundary_flux,
                       state.outflow_factor, dt, self.solute_faces)
-        carry(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, one, one,
-              solute, self.solute_faces, state.edge_flux, state.boundary_flux,
+        carry(a.moving, a.resting, g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
+              g.dual_areas, one, one, solute, self.solute_faces, state.edge_flux, state.boundary_flux,
               state.outflow_factor, dt, math.inf, solute_next, self.solute_outflow)
         state.dissolved, self.solute_next = self.solute_next, state.dissolved
         exchange_soluble_layer(state.depth, state.velocity, state.soluble_layer, state.dissolved,

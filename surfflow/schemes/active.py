@@ -1,0 +1,42 @@
+"""The active set of a step: the vertices the continuity moves, and those at rest.
+
+``ActiveSet.moving`` (m,) lists the vertices that are wet or have a wet neighbour, in
+increasing order, ``resting`` (n - m,) the others (dry ground far from any water: no flux
+crosses their dual edges). Rebuilt once per step by ``rebuild`` at the start of the momentum
+scheme's push, from the step's depth, which no stage changes before the transport (the push and
+the friction move only velocities). The push's ``pressure.apply_gravity_pressure`` looks at the
+moving vertices alone (it skips dry ones anyway); the transport's ``continuity.edge_fluxes``,
+``update_depth``, ``tracers.limited_faces`` and ``carry`` compute the moving vertices and write
+the no-flux result (zero fluxes, depth, velocity and dyes kept) at the resting ones, bit for bit
+what a scan of every vertex gives (kernels/active.py). Until rebuilt, every vertex is moving:
+the conservative scheme and the dissolution term keep a set they never rebuild, and scan every
+vertex.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels.active import split_vertices
+
+
+class ActiveSet:
+    """The moving and resting vertex lists of a mesh of n vertices, buffers allocated once."""
+
+    def __init__(self, n_vertices: int):
+        self.marked = np.zeros(n_vertices, dtype=bool)
+        self.order = np.zeros(n_vertices, dtype=np.int64)
+        self.rest_order = np.zeros(n_vertices, dtype=np.int64)
+        self.moving, self.resting = everything(n_vertices)
+
+    def rebuild(self, geom, depth: np.ndarray, min_depth: float) -> None:
+        """Split the vertices by ``depth`` (n,): moving where a vertex or a neighbour is wet."""
+        count = split_vertices(geom.neighbor_offsets, geom.neighbor_indices, depth, min_depth,
+                               self.marked, self.order, self.rest_order)
+        self.moving = self.order[:count]
+        self.resting = self.rest_order[:len(depth) - count]
+
+
+def everything(n_vertices: int) -> tuple[np.ndarray, np.ndarray]:
+    """(moving, resting): every one of n vertices moving, none at rest (int64 lists)."""
+    return np.arange(n_vertices, dtype=np.int64), np.zeros(0, dtype=np.int64)
