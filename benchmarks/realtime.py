@@ -4,18 +4,20 @@
     python benchmarks/realtime.py                          # every example, 3 runs each
     python benchmarks/realtime.py --quick                  # the first 0.5 s, 1 run
     python benchmarks/realtime.py --example bunny_pour --until 1.0 --repeats 5
+    python benchmarks/realtime.py --example bunny_pour --no-outputs   # stepping alone
 
-Each run builds the scene (geometry cache in a temporary folder kept across runs), steps it
-once to compile and warm up, then advances frame by frame to the end of the scene (or
-``--until``), handing every frame to the writer thread in the scene's formats, into a temporary
-folder, as ``surfflow run`` does. Printed per example, medians over the runs: the real-time
-factor (simulated time / wall time of the stepping, the time the step's thread spends on
-outputs excluded; the writer thread runs beside it, as in ``surfflow run``), ms per step and its
-split: film (the rest of the step), dyes (the dyes' transport), droplets (the particle stage),
-and outputs (ms per step the step's thread spent on outputs: copying the frame's fields,
-waiting for a full queue and for the last frames at the end); then ``out %``, the outputs'
-share of the run's wall time (stepping and outputs), and ``writer``, the writer thread's CPU
-time in ms per step (on two cores it competes with the step's threads).
+Each run builds the scene (geometry cache in a temporary folder kept across runs), steps it once
+to compile and warm up, then advances frame by frame to the end of the scene (or ``--until``),
+handing every frame to the writer thread in the scene's formats, into a temporary folder, as
+``surfflow run`` does (``--no-outputs``: no frame is written, so the writer thread's compression
+does not compete with the step's threads for the cores). Printed per example, medians over the
+runs: the real-time factor (simulated time / wall time of the stepping, the time the step's thread
+spends on outputs excluded; the writer thread runs beside it, as in ``surfflow run``), ms per step
+and its split: film (the rest of the step), dyes (the dyes' transport), droplets (the particle
+stage), and outputs (ms per step the step's thread spent on outputs: copying the frame's fields,
+waiting for a full queue and for the last frames at the end); then ``out %``, the outputs' share
+of the run's wall time (stepping and outputs), and ``writer``, the writer thread's CPU time in ms
+per step (on two cores it competes with the step's threads).
 
 Reaches past the public API in two places, as benchmarks/timing/medians.py does: the dyes are
 timed by wrapping ``carry_dyes`` where the schemes import it, the droplets through
@@ -60,14 +62,16 @@ def timed_dyes() -> list[float]:
     return spent
 
 
-def run_once(example: str, until: float | None, cache_dir: str) -> dict[str, float]:
+def run_once(example: str, until: float | None, cache_dir: str,
+             outputs: bool = True) -> dict[str, float]:
     """One run of ``example``: {factor, ms_per_step, steps, film, dyes, droplets, outputs,
     share, writer}, the split in ms per step, share in % of the wall time."""
     scene = sf.load_scene(EXAMPLES_DIR / f"{example}.toml")
     with tempfile.TemporaryDirectory() as output:
         runner = sf.SceneRunner(scene, output_dir=output, cache_dir=cache_dir)
         sim = runner.simulation
-        writers = make_writers(Path(output), scene.output.formats, runner.geometry, scene=scene)
+        formats = scene.output.formats if outputs else ()
+        writers = make_writers(Path(output), formats, runner.geometry, scene=scene)
         sim.step()  # compile and warm up
         droplets = time_stages(sim, ("exchange",)) if scene.mode == "film" else {}  # a step's stages
         dyes = timed_dyes()
@@ -82,7 +86,8 @@ def run_once(example: str, until: float | None, cache_dir: str) -> dict[str, flo
                 begin = time.perf_counter()
                 sim.advance(max(0.0, target - sim.time))
                 middle = time.perf_counter()
-                thread.put(frame, sim.time, frame_fields(sim))
+                if outputs:
+                    thread.put(frame, sim.time, frame_fields(sim))
                 writing += time.perf_counter() - middle
                 stepping += middle - begin
             begin = time.perf_counter()
@@ -103,6 +108,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--until", type=float, help="stop at this simulated time (s)")
     parser.add_argument("--quick", action="store_true", help="--until 0.5 --repeats 1")
+    parser.add_argument("--no-outputs", action="store_true",
+                        help="step only: no frame is copied or written (the writer thread idles)")
     args = parser.parse_args()
     until, repeats = (0.5, 1) if args.quick else (args.until, args.repeats)
     print(f"{'example':24s} {'real-time':>9s} {'ms/step':>8s} {'steps':>6s}  "
@@ -111,7 +118,8 @@ def main() -> None:
           f"{repeats} run{'s' if repeats > 1 else ''})")
     with tempfile.TemporaryDirectory() as cache_dir:
         for example in args.example or example_names():
-            runs = [run_once(example, until, cache_dir) for _ in range(repeats)]
+            runs = [run_once(example, until, cache_dir, not args.no_outputs)
+                    for _ in range(repeats)]
             median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
             print(f"{example:24s} {median['factor']:9.3f} {median['ms_per_step']:8.2f} "
                   f"{median['steps']:6.0f}  " + "  ".join(f"{median[p]:8.2f}" for p in SPLIT)
