@@ -44,12 +44,13 @@ Precision in the npz frames, field by field (``FLOAT32_FIELDS``):
 * ``depth`` float64: a frame's volume, ``sum(dual_areas * depth)``, is the run's to round-off;
   so are ``dissolved``, ``soluble_layer``, ``height`` (volumes and heights of the ledger) and the
   droplets' fields (few).
-* ``velocity``, ``free_surface``, ``bottom`` and ``dye`` float32: a relative error of 6e-8 (a
-  nanometre on a centimetre of bottom, 1e-7 of a dye's concentration) is far below what the
-  model resolves or a picture shows, and no volume is computed from them; in float64 their
-  low bits are noise that does not deflate (they were 70 % of a frame).
-* ``bottom`` only where it differs from ``mesh.npz``'s (a dissolving layer): at rest it is the
-  same in every frame, 0.1 MB a frame for nothing on ``bunny_pour``.
+* ``dye`` float64 as well: a USD stage exported from the frames afterwards (``surfflow
+  export-usd``) colours the liquid from them exactly as the live stage did.
+* ``velocity``, ``free_surface`` and ``bottom`` float32: a relative error of 6e-8 (a nanometre
+  on a centimetre of bottom) is far below what the model resolves or a picture shows, and no
+  volume is computed from them; in float64 their low bits are noise that does not deflate.
+
+Every frame holds every field, so ``np.load`` of one frame is enough.
 
 The ParaView files hold every floating-point field in Float32 (a frame is for looking at), the
 VTU's in zlib blocks ParaView reads (:mod:`surfflow.io.vtu`). :class:`FrameWriterThread`
@@ -71,7 +72,7 @@ from .vtu import LEVEL, STORE_ABOVE, CompressedArray, triangle_cells, vertex_cel
 PVD_NAME = "frames.pvd"
 PARTICLE_PVD_NAME = "particles.pvd"
 BODY_PVD_NAME = "bodies.pvd"
-FLOAT32_FIELDS = frozenset({"velocity", "free_surface", "bottom", "dye"})  # in the npz frames
+FLOAT32_FIELDS = frozenset({"velocity", "free_surface", "bottom"})  # in the npz frames
 MESH_NAME = "mesh.npz"
 
 
@@ -155,17 +156,16 @@ class NpzFrameWriter:
     """Writes ``mesh.npz`` once and one compressed ``frame_NNNNN.npz`` per frame (a field that
     did not deflate below ``STORE_ABOVE`` of its size is stored from the next frame on).
 
-    ``mesh.npz`` holds the surface and its ``bottom`` at rest; a frame whose bottom equals that
-    one (every frame of a run without dissolution) leaves it out, and :func:`read_frame` puts
-    it back. The fields in ``FLOAT32_FIELDS`` are stored as float32, the others as given.
+    ``mesh.npz`` holds the surface and its ``bottom`` at rest. The fields in ``FLOAT32_FIELDS``
+    are stored as float32, the others as given.
     """
 
     def __init__(self, directory: str | os.PathLike, geometry):
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.stored: set[str] = set()
-        self.bottom = getattr(geometry, "bottom", None)
-        rest = {} if self.bottom is None else {"bottom": self.bottom}
+        bottom = getattr(geometry, "bottom", None)
+        rest = {} if bottom is None else {"bottom": bottom}
         self.written_once = [self.directory / MESH_NAME]
         save_npz(self.directory / MESH_NAME, {
             "vertices": geometry.vertices, "faces": geometry.faces, "normals": geometry.normals,
@@ -175,9 +175,7 @@ class NpzFrameWriter:
     def write(self, frame: int, time: float, fields: dict) -> Path:
         path = self.directory / frame_name(frame, ".npz")
         fields = {name: np.asarray(values, dtype=np.float32) if name in FLOAT32_FIELDS else values
-                  for name, values in fields.items()
-                  if not (name == "bottom" and self.bottom is not None
-                          and np.array_equal(values, self.bottom))}
+                  for name, values in fields.items()}
         ratios = save_npz(path, {"time": np.float64(time), "frame": np.int64(frame), **fields},
                           self.stored)
         self.stored |= {name for name, ratio in ratios.items() if ratio > STORE_ABOVE}
@@ -185,16 +183,11 @@ class NpzFrameWriter:
 
 
 def read_frame(path: str | os.PathLike) -> tuple[int, float, dict[str, np.ndarray]]:
-    """The frame number, time (s) and fields of a ``frame_NNNNN.npz`` as written, with its
-    ``bottom`` from the ``mesh.npz`` beside it when the frame leaves it out."""
+    """The frame number, time (s) and fields of a ``frame_NNNNN.npz`` as written."""
     path = Path(path)
     with np.load(path, allow_pickle=False) as data:
         fields = {name: data[name] for name in data.files if name not in ("time", "frame")}
         frame, time = int(data["frame"]), float(data["time"])
-    if "bottom" not in fields and (path.parent / MESH_NAME).is_file():
-        with np.load(path.parent / MESH_NAME, allow_pickle=False) as mesh:
-            if "bottom" in mesh.files:
-                fields["bottom"] = mesh["bottom"].astype(np.float32)
     return frame, time, fields
 
 
