@@ -228,9 +228,9 @@ def carry(moving, resting, offsets, indices, reverse_edges, dual_areas, carrier,
         leaving = dt * alpha_i * max(carrier_boundary[i], 0.0)
         volume = dual_areas[i] * carrier[i]
         volume_out = dual_areas[i] * carrier_out[i]
-        for k in range(values.shape[1]):
-            outflow_volume[i, k] = leaving * values[i, k]
-            values_out[i, k] = 0.0
+        for t in range(values.shape[1]):
+            outflow_volume[i, t] = leaving * values[i, t]
+            values_out[i, t] = 0.0
         if volume_out <= 0.0:
             continue
         for a in range(0, values.shape[1], 2):  # two tracers at a time: b = a + 1, if any

@@ -18,8 +18,8 @@ def gravity_pressure(geom, fields, state, params, active, bottom, depth, dt, vel
     """velocity += dt a on the wet vertices of ``depth``, a the well-balanced gravity-pressure
     acceleration (kernels/pressure.py), looking at ``active.moving`` (schemes/active.py: every
     wet vertex among them)."""
-    apply_gravity_pressure(active.moving, geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                           geom.dual_areas, fields.fit_weights, state.friction_share,
+    apply_gravity_pressure(active.moving, geom.neighbor_offsets, geom.neighbor_indices,
+                           geom.dual_edge_vectors, geom.dual_areas, fields.fit_weights, state.friction_share,
                            fields.vertex_height, fields.normal_rise, fields.tangent_gravity,
                            params.gravity_magnitude, bottom, depth, params.min_depth, dt,
                            velocity)
@@ -34,9 +34,9 @@ def carry_dyes(geom, fields, params, active, depth, depth_out, velocity, shift, 
     if not dye.shape[1]:
         return
     g = geom
-    limited_faces(active.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords, fields.fit_weights,
-                  g.dual_areas, depth, params.min_depth, dye, velocity, shift, mass_flux,
+    limited_faces(active.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
+                  fields.fit_weights, g.dual_areas, depth, params.min_depth, dye, velocity, shift, mass_flux,
                   boundary_flux, outflow_factor, dt, faces)
-    carry(active.moving, active.resting, g.neighbor_offsets, g.neighbor_indices, g.reverse_edges, g.dual_areas, depth,
-          depth_out, dye, faces, mass_flux, boundary_flux, outflow_factor, dt, 1.0, dye_out,
+    carry(active.moving, active.resting, g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
+          g.dual_areas, depth, depth_out, dye, faces, mass_flux, boundary_flux, outflow_factor, dt, 1.0, dye_out,
           outflow)

@@ -68,7 +68,8 @@ class Dissolution(Term):
     def push(self, geom, fields, state, bottom, dt: float) -> None:
         """The liquid's gravity-pressure acceleration on u_s too, then the drag exchange."""
         p = self.params
-        gravity_pressure(geom, fields, state, p, self.active, bottom, state.depth, dt, state.solute_velocity)
+        gravity_pressure(geom, fields, state, p, self.active, bottom, state.depth, dt,
+                         state.solute_velocity)
         exchange_drag(state.depth, state.velocity, state.dissolved, state.solute_velocity,
                       p.solute_density_ratio, p.solute_drag, p.min_depth, dt)
 
@@ -95,8 +96,8 @@ class Dissolution(Term):
                       state.solute_velocity, 0.5 * dt, state.edge_flux, state.boundary_flux,
                       state.outflow_factor, dt, self.solute_faces)
         carry(a.moving, a.resting, g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
-              g.dual_areas, one, one, solute, self.solute_faces, state.edge_flux, state.boundary_flux,
-              state.outflow_factor, dt, math.inf, solute_next, self.solute_outflow)
+              g.dual_areas, one, one, solute, self.solute_faces, state.edge_flux,
+              state.boundary_flux, state.outflow_factor, dt, math.inf, solute_next, self.solute_outflow)
         state.dissolved, self.solute_next = self.solute_next, state.dissolved
         exchange_soluble_layer(state.depth, state.velocity, state.soluble_layer, state.dissolved,
                                state.solute_velocity, state.bottom, p.dissolution_rate,
