@@ -112,14 +112,26 @@ class BodyCoupling(Term):
 
     def press_columns(self, bottom, depth) -> np.ndarray:
         """p (k, S) on the footprint rows' samples for this depth (n,)
-        (``press.body_pressure``); a row's pressure is its samples' mean. The penalty k acts
-        on rows wholly under a body; a row the body's edge crosses feels the hydrostatic
-        pressure of its level on the body's bottom (k = 1): its liquid stands beside the body."""
+        (``press.body_pressure``) with the rows' stiffness (``row_stiffness``); a row's
+        pressure is its samples' mean."""
         r = self.rows
         low = np.maximum(self.low, bottom[r][:, None])
-        stiffness = np.where((self.high > self.low).all(axis=1), self.stiffness, 1.0)[:, None]
         return body_pressure(self.gravity_normal[r][:, None], (bottom[r] + depth[r])[:, None],
-                             low, self.high, stiffness, self.params.density)
+                             low, self.high, self.row_stiffness()[:, None], self.params.density)
+
+    def row_stiffness(self) -> np.ndarray:
+        """k (k,) of the footprint rows: the penalty on rows wholly under a body, 1 / (1 - f)
+        on a row whose samples are a fraction f < 1 under it (the body's edge crosses it).
+
+        At rest such a column holds the volume of a cell whose covered part is pressed down to
+        the body's bottom s_lo and whose free part stands at the free surface H: its level is
+        L = H - f (H - s_lo). Its pressure, the samples' mean f rho g_n k (L - s_lo), must then
+        make L + p / (rho g_n) = H, which gives k = 1 / (1 - f): the liquid gives way by the
+        volume the body's part of the cell displaces (k = 1 gave way by f / (1 + f) of it, a
+        third instead of a half for a half-covered cell). Never more than the penalty."""
+        covered = (self.high > self.low).mean(axis=1)
+        free = np.maximum(1.0 - covered, 1.0 / (1.0 + self.stiffness))
+        return np.minimum(1.0 / free, self.stiffness)
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """pressure (n,) = the bodies' p; acceleration += -grad p / rho on the wet vertices."""
@@ -191,7 +203,7 @@ class BodyCoupling(Term):
         low, thickness = low.reshape(-1), thickness.reshape(-1)
         points = each(geom.vertices[r]) + self.shift.reshape(-1, 3) + low[:, None] * normals
         entered = each(level) - low
-        k = each(np.where((self.high > self.low).all(axis=1), self.stiffness, 1.0))
+        k = each(self.row_stiffness())
         penalised = (entered > 0.0) & (k * entered < thickness)
         stiffness = np.where(penalised, areas * (1.0 + k) * p.density * g_n, 0.0)
         liquid = each(np.einsum("ka,kaj->kj", state.velocity[r], geom.tangent_frames[r]))
