@@ -72,6 +72,13 @@ def drop_run(mesh, duration=0.1):
     return int(sim.state.step_count), sim, volume
 
 
+def mean_thickness(sim) -> float:
+    """The drop's volume-weighted mean depth int d^2 dA / int d dA (m): its height, whatever
+    vertex lies at its apex."""
+    volumes = sim.geometry.dual_areas * sim.depth
+    return float(volumes @ sim.depth / volumes.sum())
+
+
 @pytest.fixture(scope="module")
 def plain_run():
     return drop_run(icosphere(3, RADIUS))
@@ -79,9 +86,14 @@ def plain_run():
 
 @pytest.mark.parametrize("spoil", [
     pytest.param(sphere_with_cap_sliver, marks=pytest.mark.xfail(strict=True, reason=(
-        "issue 20: under the momentum scheme the clean sphere's drop keeps a higher peak "
-        "(1.97e-4 m against 1.83e-4 under the semi-Lagrangian advection) while the sliver "
-        "run's is unchanged (1.57e-4): 20.4 % apart, the test allows 20 %"))),
+        "issue 20: the clean sphere's peak is one vertex, the drop's exactly symmetric apex, "
+        "at 2.9 times its ring (1.97e-4 m; the conservative scheme's face fluxes leave none: "
+        "7.9e-5 against 8.2e-5): the apex's velocity is zero by symmetry, so its liquid leaves "
+        "on its ring's velocities, which the laminar friction at the ring's thinner depth "
+        "throttles (vertex velocities, no face mobility: continuity.py / friction.py). Any "
+        "asymmetry drains it: the same drop centred 0.3 or 0.7 mm off that vertex of the "
+        "clean sphere peaks 10 or 23 % lower; the sliver run (the apex vertex moved 1.3 mm) "
+        "20.4 %, while both drops' mean thickness agrees within 0.1 %"))),
     sphere_with_short_edge])
 def test_one_sliver_runs_at_nearly_the_pace_of_the_clean_sphere(spoil, plain_run):
     plain_steps, plain, _ = plain_run
@@ -93,6 +105,7 @@ def test_one_sliver_runs_at_nearly_the_pace_of_the_clean_sphere(spoil, plain_run
     # stable: the drop moves as on the clean sphere, nothing rings at the sliver
     plain_speed = np.abs(plain.velocity).max()
     assert np.abs(sim.velocity).max() < 1.5 * plain_speed
+    assert mean_thickness(sim) == pytest.approx(mean_thickness(plain), rel=0.05)
     assert sim.depth.max() == pytest.approx(plain.depth.max(), rel=0.2)
 
 
