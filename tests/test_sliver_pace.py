@@ -89,8 +89,9 @@ def plain_run():
         "issue 20: the clean sphere's peak is one vertex, the drop's exactly symmetric apex, "
         "at 2.9 times its ring (1.97e-4 m; the conservative scheme's face fluxes leave none: "
         "7.9e-5 against 8.2e-5): the apex's velocity is zero by symmetry, so its liquid leaves "
-        "on its ring's velocities, which the laminar friction at the ring's thinner depth "
-        "throttles (vertex velocities, no face mobility: continuity.py / friction.py). Any "
+        "only on its ring's velocities, which feel its higher potential only through their "
+        "own ring gradients (vertex velocities, no face-difference term in continuity.py's "
+        "flux; not the friction: with linear friction it stands 33 times its ring). Any "
         "asymmetry drains it: the same drop centred 0.3 or 0.7 mm off that vertex of the "
         "clean sphere peaks 10 or 23 % lower; the sliver run (the apex vertex moved 1.3 mm) "
         "20.4 %, while both drops' mean thickness agrees within 0.1 %"))),
