@@ -35,14 +35,22 @@ def near_liquid(geom, depth):
     return wet | (counts > 0)
 
 
+def active_set(geom, depth):
+    """The vertices near the liquid and the others, as the momentum scheme's steps split them."""
+    active = ActiveSet(geom.n_vertices)
+    active.rebuild(geom, depth, MIN_DEPTH)
+    return active
+
+
 def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_THETA):
     out, near = np.full(geom.n_vertices, np.nan), np.zeros(geom.n_vertices, bool)
     lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
     lift_free_surface(geom.vertices, geom.normals, np.zeros_like(depth), np.ones_like(depth),
                       bottom, depth, lifted, level)
-    surface_pressure(lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
-                     geom.is_boundary, geom.dual_areas, depth, wetting_depth, sigma, cos_theta,
-                     MIN_DEPTH, out, near)
+    active = active_set(geom, depth)
+    surface_pressure(active.moving, active.resting, lifted, geom.normals, geom.neighbor_offsets,
+                     geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
+                     wetting_depth, sigma, cos_theta, MIN_DEPTH, out, near)
     assert np.array_equal(near, near_liquid(geom, depth))
     return out
 
@@ -54,10 +62,12 @@ def run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, densit
     lift_free_surface(geom.vertices, geom.normals, fields.vertex_height, fields.normal_rise, bottom,
                       depth, lifted, level)
     out, walls = velocity.copy(), np.ones(len(geom.neighbor_indices), bool)
-    apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                          geom.dual_areas, fields.normal_rise, float(np.linalg.norm(gravity)),
-                          depth, level, pressure, near_liquid(geom, depth), MIN_DEPTH,
-                          1.0 / density, dt, out, walls)
+    active = active_set(geom, depth)
+    apply_capillary_force(active.moving, active.resting, geom.neighbor_offsets,
+                          geom.neighbor_indices, geom.dual_edge_vectors, geom.dual_areas,
+                          fields.normal_rise, float(np.linalg.norm(gravity)), depth, level,
+                          pressure, near_liquid(geom, depth), MIN_DEPTH, 1.0 / density, dt, out,
+                          walls)
     return out, walls
 
 

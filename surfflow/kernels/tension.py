@@ -118,17 +118,21 @@ def lifted_area_gradient(lifted, normals, offsets, indices, is_boundary, i):
 
 
 @parallel_kernel
-def surface_pressure(lifted, normals, offsets, indices, is_boundary, dual_areas, depth,
-                     wetting_depth, sigma, cos_contact_angle, min_depth, pressure, near_liquid):
+def surface_pressure(moving, resting, lifted, normals, offsets, indices, is_boundary,
+                     dual_areas, depth, wetting_depth, sigma, cos_contact_angle, min_depth,
+                     pressure, near_liquid):
     """p_s = (dE/dh) / A (Pa) at every vertex that is wet or has a wet neighbour, else 0.
 
+    moving, resting (int64 lists, together every vertex once; schemes/active.py): the vertices
+    looked at, and those that are dry with no wet neighbour (p_s = 0, not near, written);
     lifted (n, 3): the free-surface points x + (b + d) n (``lift_free_surface``); normals (n, 3);
     offsets (n + 1,), indices (nnz,), is_boundary (n,): CSR rings; dual_areas, depth,
     wetting_depth (eps_v) (n,); pressure (n,) and near_liquid (n,) bool (whether the vertex or
     a neighbour is wet, for ``apply_capillary_force``) are written.
     """
     wetting = sigma * (1.0 - cos_contact_angle)
-    for i in numba.prange(0, depth.shape[0]):
+    for k in numba.prange(0, moving.shape[0]):
+        i = moving[k]
         near = depth[i] >= min_depth          # or a neighbour: the scan stops at the first wet one
         for e in range(offsets[i], offsets[i + 1]):
             if near:
@@ -142,6 +146,10 @@ def surface_pressure(lifted, normals, offsets, indices, is_boundary, dual_areas,
         ramp = 1.0 - depth[i] / wetting_depth[i]
         disjoining = 2.0 * wetting * ramp / wetting_depth[i] if ramp > 0.0 else 0.0
         pressure[i] = sigma * area_gradient / dual_areas[i] + disjoining
+    for k in numba.prange(0, resting.shape[0]):
+        i = resting[k]
+        near_liquid[i] = False
+        pressure[i] = 0.0
 
 
 @serial_kernel
@@ -167,9 +175,9 @@ def capillary_wall(wet_pressure, dry_pressure, wet_level, dry_level, hydrostatic
 
 
 @parallel_kernel
-def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, normal_rise,
-                          gravity_magnitude, depth, level, pressure, near_liquid, min_depth,
-                          inverse_density, dt, velocity, wall):
+def apply_capillary_force(moving, resting, offsets, indices, dual_edge_vectors, dual_areas,
+                          normal_rise, gravity_magnitude, depth, level, pressure, near_liquid,
+                          min_depth, inverse_density, dt, velocity, wall):
     """u_i -= dt grad_S(p_s)_i / rho on every wet vertex, in place, with the contact-line rule;
     and its walls for the mass flux.
 
@@ -187,12 +195,18 @@ def apply_capillary_force(offsets, indices, dual_edge_vectors, dual_areas, norma
     antisymmetric. The ring of a dry vertex away from the liquid (not ``near_liquid``) is not
     read.
 
-    offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2); dual_areas, normal_rise,
-    depth (n,) as in ``pressure.apply_gravity_pressure``; level (n,) the free-surface heights H
-    (``lift_free_surface``); pressure (n,) and near_liquid (n,) bool from ``surface_pressure``;
-    velocity (n, 2) in each vertex's frame; wall (nnz,) bool is written.
+    moving, resting as in ``surface_pressure`` (a resting vertex is not near the liquid: no
+    wall on its ring); offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2);
+    dual_areas, normal_rise, depth (n,) as in ``pressure.apply_gravity_pressure``; level (n,)
+    the free-surface heights H (``lift_free_surface``); pressure (n,) and near_liquid (n,) bool
+    from ``surface_pressure``; velocity (n, 2) in each vertex's frame; wall (nnz,) bool is
+    written.
     """
-    for i in numba.prange(0, depth.shape[0]):
+    for k in numba.prange(0, resting.shape[0]):
+        i = resting[k]
+        wall[offsets[i]:offsets[i + 1]] = False
+    for k in numba.prange(0, moving.shape[0]):
+        i = moving[k]
         if not near_liquid[i]:
             wall[offsets[i]:offsets[i + 1]] = False
             continue
