@@ -54,8 +54,8 @@ class SurfaceTension(Term):
         ``bottom`` is the one gravity sees. The same pass finds the contact-line rule's walls
         (``find_walls``)."""
         p, a = self.params, state.active
-        lift_free_surface(geom.vertices, geom.normals, fields.vertex_height, fields.normal_rise,
-                          bottom, depth, self.lifted, self.level)
+        lift_free_surface(a.moving, a.border, geom.vertices, geom.normals, fields.vertex_height,
+                          fields.normal_rise, bottom, depth, self.lifted, self.level)
         surface_pressure(a.moving, a.resting, self.lifted, geom.normals, geom.neighbor_offsets,
                          geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
                          self.wetting_depth, p.surface_tension, self.cos_contact_angle,
