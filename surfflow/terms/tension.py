@@ -52,7 +52,8 @@ class SurfaceTension(Term):
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += -grad p_s / rho on the wet vertices of the stage's ``depth``;
         ``bottom`` is the one gravity sees. The same pass finds the contact-line rule's walls
-        (``find_walls``)."""
+        (``find_walls``). The kernels look at the step's active set (``state.active``: the
+        vertices near the liquid; the free surface is lifted where their rings reach)."""
         p, a = self.params, state.active
         lift_free_surface(a.moving, a.border, geom.vertices, geom.normals, fields.vertex_height,
                           fields.normal_rise, bottom, depth, self.lifted, self.level)
