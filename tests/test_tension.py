@@ -49,7 +49,7 @@ def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_
     out, near = np.full(geom.n_vertices, np.nan), np.zeros(geom.n_vertices, bool)
     lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
     active = active_set(geom, depth, split)
-    lift_free_surface(active.moving, active.border, geom.vertices, geom.normals,
+    lift_free_surface(active.reach, geom.vertices, geom.normals,
                       np.zeros_like(depth), np.ones_like(depth), bottom, depth, lifted, level)
     surface_pressure(active.moving, active.resting, lifted, geom.normals, geom.neighbor_offsets,
                      geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
@@ -64,7 +64,7 @@ def run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, densit
     fields = surface_fields(geom, gravity, "wall")
     lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
     active = active_set(geom, depth, split)
-    lift_free_surface(active.moving, active.border, geom.vertices, geom.normals,
+    lift_free_surface(active.reach, geom.vertices, geom.normals,
                       fields.vertex_height, fields.normal_rise, bottom, depth, lifted, level)
     out, walls = velocity.copy(), np.ones(len(geom.neighbor_indices), bool)
     apply_capillary_force(active.moving, active.resting, geom.neighbor_offsets,

@@ -71,35 +71,25 @@ def contact_line_depth(dual_areas: np.ndarray, contact_angle_degrees: float,
 
 
 @parallel_kernel
-def lift_free_surface(moving, border, vertices, normals, vertex_height, normal_rise, bottom,
-                      depth, lifted, level):
-    """The free surface over the vertices ``moving`` and ``border``, written: lifted (n, 3) =
-    P_i = x_i + (b_i + d_i) n_i, its points, and level (n,) = H_i, their heights along gravity
+def lift_free_surface(reach, vertices, normals, vertex_height, normal_rise, bottom, depth,
+                      lifted, level):
+    """The free surface over the vertices ``reach``, written: lifted (n, 3) = P_i = x_i +
+    (b_i + d_i) n_i, its points, and level (n,) = H_i, their heights along gravity
     (``pressure.free_surface_height``).
 
-    moving, border (int64 lists; schemes/active.py): the vertices near the liquid, and the
-    others their rings reach, where ``surface_pressure`` and ``apply_capillary_force`` read the
-    free surface (elsewhere it keeps older values); vertices, normals (n, 3); vertex_height,
-    normal_rise, bottom, depth (n,). One streaming pass: those kernels then gather one point or
-    height per ring vertex instead of four arrays (measured 30 % faster). The border, a thin
-    strip, runs on one thread (a second parallel loop costs more to start than it saves).
+    reach (int64 list; schemes/active.py): the vertices near the liquid and the others their
+    rings reach, where ``surface_pressure`` and ``apply_capillary_force`` read the free surface
+    (elsewhere it keeps older values); vertices, normals (n, 3); vertex_height, normal_rise,
+    bottom, depth (n,). One streaming pass: those kernels then gather one point or height per
+    ring vertex instead of four arrays (measured 30 % faster).
     """
-    for k in numba.prange(0, moving.shape[0]):
-        lift_vertex(moving[k], vertices, normals, vertex_height, normal_rise, bottom, depth,
-                    lifted, level)
-    for k in range(border.shape[0]):
-        lift_vertex(border[k], vertices, normals, vertex_height, normal_rise, bottom, depth,
-                    lifted, level)
-
-
-@serial_kernel
-def lift_vertex(i, vertices, normals, vertex_height, normal_rise, bottom, depth, lifted, level):
-    """lifted[i] = x_i + (b_i + d_i) n_i and level[i] = H_i (``lift_free_surface``)."""
-    h = bottom[i] + depth[i]
-    lifted[i, 0] = vertices[i, 0] + h * normals[i, 0]
-    lifted[i, 1] = vertices[i, 1] + h * normals[i, 1]
-    lifted[i, 2] = vertices[i, 2] + h * normals[i, 2]
-    level[i] = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
+    for k in numba.prange(0, reach.shape[0]):
+        i = reach[k]
+        h = bottom[i] + depth[i]
+        lifted[i, 0] = vertices[i, 0] + h * normals[i, 0]
+        lifted[i, 1] = vertices[i, 1] + h * normals[i, 1]
+        lifted[i, 2] = vertices[i, 2] + h * normals[i, 2]
+        level[i] = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
 
 
 @serial_kernel

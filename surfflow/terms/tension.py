@@ -55,7 +55,7 @@ class SurfaceTension(Term):
         (``find_walls``). The kernels look at the step's active set (``state.active``: the
         vertices near the liquid; the free surface is lifted where their rings reach)."""
         p, a = self.params, state.active
-        lift_free_surface(a.moving, a.border, geom.vertices, geom.normals, fields.vertex_height,
+        lift_free_surface(a.reach, geom.vertices, geom.normals, fields.vertex_height,
                           fields.normal_rise, bottom, depth, self.lifted, self.level)
         surface_pressure(a.moving, a.resting, self.lifted, geom.normals, geom.neighbor_offsets,
                          geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
