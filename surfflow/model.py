@@ -103,11 +103,16 @@ class SurfaceModel:
                         fields.normal_rise, bottom, depth, self.params.min_depth, walls)
 
     def _share_friction(self, dt: float) -> None:
-        """state.friction_share: the part of a velocity the implicit friction keeps over dt."""
+        """The step's active set ``state.active`` from its depth, where the scheme skips dry
+        ground (``skips_dry_ground``; else every vertex stays moving), then
+        state.friction_share at its moving vertices: the part of a velocity the implicit
+        friction keeps over dt."""
         s = self.state
-        friction_shares(self.geometry.friction_tensors, s.depth, s.damping, self._linear_friction,
-                        self._laminar_friction, self.params.laminar_min_depth, dt,
-                        s.friction_share)
+        if self.scheme.skips_dry_ground:
+            s.active.rebuild(self.geometry, s.depth, self.params.min_depth)
+        friction_shares(s.active.moving, self.geometry.friction_tensors, s.depth, s.damping,
+                        self._linear_friction, self._laminar_friction,
+                        self.params.laminar_min_depth, dt, s.friction_share)
 
     # ---- state in and out -------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import numpy as np
 from .errors import ParameterError
 from .geometry.surface import SurfaceGeometry
 from .kernels import fields as field_kernels, ring_fit
+from .schemes.active import ActiveSet
 
 LEDGER_ENTRIES = ("initial", "poured", "rained", "inflow", "sunk", "outflow", "solute_outflow",
                   "emitted", "absorbed", "lost")
@@ -103,6 +104,9 @@ class SimulationState:
     Scratch: edge_flux, shoreline_wall (nnz,: the walls of the flux at wet/dry faces),
     boundary_flux, outflow_factor, outflow_volume, inflow_rate, sink_rate, removed_depth,
     cell_volume, friction_share (n,), dye_inflow_rate (n, n_dyes).
+    The step's active set: ``active`` (schemes/active.py), the vertices that are wet or touch a
+    wet one (``moving``) and the others (``resting``), every vertex moving until rebuilt (the
+    momentum scheme's steps rebuild it, ``model._share_friction``).
     """
 
     def __init__(self, n_vertices: int, n_entries: int, n_dyes: int):
@@ -123,6 +127,7 @@ class SimulationState:
         self.saved_time = 0.0
         self.edge_flux = np.zeros(n_entries)
         self.shoreline_wall = np.zeros(n_entries, dtype=bool)
+        self.active = ActiveSet(n)
 
     def swap_depth(self) -> None:
         """Make the freshly written depth and dye buffers current."""

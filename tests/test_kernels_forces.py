@@ -36,8 +36,9 @@ def run_pressure(geom, bottom, depth, velocity, gravity, dt, share=0.0):
 
 def run_friction(geom, depth, velocity, damping, linear, laminar, dt):
     out, share = velocity.copy(), np.full(geom.n_vertices, np.nan)
-    friction_shares(geom.friction_tensors, depth, damping, linear, laminar, 1e-5, dt, share)
-    apply_friction(geom.friction_tensors, depth, damping, linear, laminar, 1e-5, dt, out)
+    every = np.arange(geom.n_vertices)
+    friction_shares(every, geom.friction_tensors, depth, damping, linear, laminar, 1e-5, dt, share)
+    apply_friction(every, geom.friction_tensors, depth, damping, linear, laminar, 1e-5, dt, out)
     return out, share
 
 

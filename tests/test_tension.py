@@ -35,29 +35,43 @@ def near_liquid(geom, depth):
     return wet | (counts > 0)
 
 
-def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_THETA):
+def active_set(geom, depth, split=True):
+    """The vertices near the liquid and the others, as the momentum scheme's steps split them
+    (``split``), else every vertex moving."""
+    active = ActiveSet(geom.n_vertices)
+    if split:
+        active.rebuild(geom, depth, MIN_DEPTH)
+    return active
+
+
+def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_THETA,
+                 split=True):
     out, near = np.full(geom.n_vertices, np.nan), np.zeros(geom.n_vertices, bool)
     lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
-    lift_free_surface(geom.vertices, geom.normals, np.zeros_like(depth), np.ones_like(depth),
-                      bottom, depth, lifted, level)
-    surface_pressure(lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
-                     geom.is_boundary, geom.dual_areas, depth, wetting_depth, sigma, cos_theta,
-                     MIN_DEPTH, out, near)
+    active = active_set(geom, depth, split)
+    lift_free_surface(active.reach, geom.vertices, geom.normals,
+                      np.zeros_like(depth), np.ones_like(depth), bottom, depth, lifted, level)
+    surface_pressure(active.moving, active.resting, lifted, geom.normals, geom.neighbor_offsets,
+                     geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
+                     wetting_depth, sigma, cos_theta, MIN_DEPTH, out, near)
     assert np.array_equal(near, near_liquid(geom, depth))
     return out
 
 
-def run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, density, dt):
+def run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, density, dt,
+                        split=True):
     """The capillary force's updated velocity (n, 2) and its walls (nnz,)."""
     fields = surface_fields(geom, gravity, "wall")
     lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
-    lift_free_surface(geom.vertices, geom.normals, fields.vertex_height, fields.normal_rise, bottom,
-                      depth, lifted, level)
+    active = active_set(geom, depth, split)
+    lift_free_surface(active.reach, geom.vertices, geom.normals,
+                      fields.vertex_height, fields.normal_rise, bottom, depth, lifted, level)
     out, walls = velocity.copy(), np.ones(len(geom.neighbor_indices), bool)
-    apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                          geom.dual_areas, fields.normal_rise, float(np.linalg.norm(gravity)),
-                          depth, level, pressure, near_liquid(geom, depth), MIN_DEPTH,
-                          1.0 / density, dt, out, walls)
+    apply_capillary_force(active.moving, active.resting, geom.neighbor_offsets,
+                          geom.neighbor_indices, geom.dual_edge_vectors, geom.dual_areas,
+                          fields.normal_rise, float(np.linalg.norm(gravity)), depth, level,
+                          pressure, near_liquid(geom, depth), MIN_DEPTH, 1.0 / density, dt, out,
+                          walls)
     return out, walls
 
 
@@ -112,6 +126,28 @@ def test_capillary_force_matches_naive(geom, gravity):
                                              MIN_DEPTH, velocity, 0.01)
     got = run_force(geom, bottom, depth, pressure, velocity, gravity, 1000.0, 0.01)
     assert np.allclose(got, expected, rtol=1e-10, atol=1e-13)
+
+
+def test_active_set_changes_nothing_and_lifts_only_where_the_rings_reach(geom):
+    """On mostly dry ground, pressure, force and walls over the active set (schemes/active.py;
+    the free surface lifted at its moving and border vertices alone, NaN elsewhere) equal a
+    scan of every vertex bit for bit; the border is every resting vertex with a moving
+    neighbour."""
+    depth, velocity, bottom, _ = random_state(geom, seed=8, dry_fraction=0.85)
+    active = active_set(geom, depth)
+    reached = np.zeros(geom.n_vertices, bool)
+    for i in active.moving:
+        reached[geom.neighbor_indices[geom.neighbor_offsets[i]:geom.neighbor_offsets[i + 1]]] = True
+    reached[active.moving] = False
+    assert len(active.border) and np.array_equal(np.sort(active.border), np.flatnonzero(reached))
+    eps = contact_line_depth(geom.dual_areas, 60.0, 1.0)
+    pressure = run_pressure(geom, bottom, depth, eps)
+    assert np.array_equal(pressure, run_pressure(geom, bottom, depth, eps, split=False))
+    for split, every in zip(
+            run_force_and_walls(geom, bottom, depth, pressure, velocity, (0, 0, -9.81), 1e3, 0.01),
+            run_force_and_walls(geom, bottom, depth, pressure, velocity, (0, 0, -9.81), 1e3, 0.01,
+                                split=False)):
+        assert np.array_equal(split, every)
 
 
 def test_uniform_pressure_pushes_nothing(geom):

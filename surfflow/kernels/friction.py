@@ -25,28 +25,36 @@ def implicit_diagonal(friction_tensors, depth, damping, linear_coefficient, lami
 
 
 @parallel_kernel
-def friction_shares(friction_tensors, depth, damping, linear_coefficient, laminar_coefficient,
-                    laminar_min_depth, dt, friction_share):
-    """friction_share (n,), written: min(1, dt k), k the mean friction rate (half the trace of
-    K_i + sigma_i I): how far friction slaves the velocity to the local depth within one step
-    (0 inviscid, 1 for a creeping film). Computed before the forces from the step's depth and
-    dt; the pressure gradient and the continuity blend by it."""
-    for i in numba.prange(0, depth.shape[0]):
+def friction_shares(moving, friction_tensors, depth, damping, linear_coefficient,
+                    laminar_coefficient, laminar_min_depth, dt, friction_share):
+    """friction_share (n,), written at the vertices ``moving``: min(1, dt k), k the mean
+    friction rate (half the trace of K_i + sigma_i I): how far friction slaves the velocity to
+    the local depth within one step (0 inviscid, 1 for a creeping film). Computed before the
+    forces from the step's depth and dt; the pressure gradient and the continuity blend by it.
+
+    moving (m,) int64: the step's active vertices (schemes/active.py: every wet vertex and its
+    neighbours), the only ones whose share is read (at a wet vertex, or a wet pair's ends); the
+    others keep what they had.
+    """
+    for k in numba.prange(0, moving.shape[0]):
+        i = moving[k]
         _, a00, a11 = implicit_diagonal(friction_tensors, depth, damping, linear_coefficient,
                                         laminar_coefficient, laminar_min_depth, dt, i)
         friction_share[i] = min(1.0, 0.5 * (a00 + a11) - 1.0)
 
 
 @parallel_kernel
-def apply_friction(friction_tensors, depth, damping, linear_coefficient, laminar_coefficient,
-                   laminar_min_depth, dt, velocity):
-    """Solve the 2x2 implicit friction system per vertex, in place.
+def apply_friction(moving, friction_tensors, depth, damping, linear_coefficient,
+                   laminar_coefficient, laminar_min_depth, dt, velocity):
+    """Solve the 2x2 implicit friction system per vertex of ``moving``, in place.
 
-    friction_tensors (n, 2, 2); depth (n,); damping (n,) 1/s; velocity (n, 2) in each frame.
-    A vertex at rest stays at rest: its row is not read (every dry vertex, as the schemes leave
-    them).
+    moving (m,) int64: the vertices solved (schemes/active.py; every vertex, or every wet one
+    and its neighbours where the others are at rest); friction_tensors (n, 2, 2); depth (n,);
+    damping (n,) 1/s; velocity (n, 2) in each frame. A vertex at rest stays at rest: its row is
+    not read (every dry vertex, as the schemes leave them).
     """
-    for i in numba.prange(0, depth.shape[0]):
+    for k in numba.prange(0, moving.shape[0]):
+        i = moving[k]
         if velocity[i, 0] == 0.0 and velocity[i, 1] == 0.0:
             continue
         rate, a00, a11 = implicit_diagonal(friction_tensors, depth, damping, linear_coefficient,

@@ -27,6 +27,7 @@ class ConservativeScheme:
     """Finite volumes on d and d u (kernels/riemann.py), second order in space and time."""
 
     stages = ("transport",)  # advection, gravity and friction act inside each Runge-Kutta stage
+    skips_dry_ground = False  # the state's active set stays every vertex (model._share_friction)
 
     def __init__(self, geom, params, n_dyes: int):
         self.params = params
@@ -178,5 +179,6 @@ class ConservativeScheme:
                    self.outflow_factor, dt, self.dye_faces, self.dye_outflow, dye_out)
         for hold in self.holds:
             hold(g, f, depth_out, velocity_out, dt)
-        apply_friction(g.friction_tensors, depth_out, state.damping, self.linear_friction,
-                       self.laminar_friction, p.laminar_min_depth, dt, velocity_out)
+        apply_friction(self.active.moving, g.friction_tensors, depth_out, state.damping,
+                       self.linear_friction, self.laminar_friction, p.laminar_min_depth, dt,
+                       velocity_out)

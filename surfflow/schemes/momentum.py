@@ -16,7 +16,6 @@ import numpy as np
 
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
-from .active import ActiveSet
 from .shared import carry_dyes, friction_coefficients, gravity_pressure
 
 
@@ -25,6 +24,7 @@ class MomentumScheme:
 
     stages = ("push", "apply_friction", "transport")
     segments = ()  # no open boundary segments
+    skips_dry_ground = True  # the step rebuilds the state's active set (model._share_friction)
 
     def __init__(self, geom, params, n_dyes: int):
         self.params = params
@@ -32,7 +32,6 @@ class MomentumScheme:
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
         self.term_acceleration = np.zeros((geom.n_vertices, 2))
-        self.active = ActiveSet(geom.n_vertices)
         self.bind([], None, [], [])
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
@@ -45,30 +44,33 @@ class MomentumScheme:
         """Nothing derived from the geometry is kept (the active set is rebuilt every step)."""
 
     def push(self, geom, fields, state, bottom, dt: float) -> None:
-        """u += dt a, a = -|g| grad H (well balanced), at the wet vertices of the active set
-        rebuilt here; then u += dt a for the terms' accelerations a at (d, u); then the holds."""
-        self.active.rebuild(geom, state.depth, self.params.min_depth)
-        gravity_pressure(geom, fields, state, self.params, self.active, bottom, state.depth, dt,
-                         state.velocity)
+        """u += dt a, a = -|g| grad H (well balanced), at the wet vertices of the step's active
+        set ``state.active`` (rebuilt from this depth, ``model._share_friction``); then
+        u += dt a for the terms' accelerations a at (d, u); then the holds."""
+        gravity_pressure(geom, fields, state, self.params, state.active, bottom, state.depth,
+                         dt, state.velocity)
         if self.accelerations:
-            self.term_acceleration.fill(0.0)
+            a = self.term_acceleration
+            a.fill(0.0)
             for accelerate in self.accelerations:
-                accelerate(geom, fields, state, bottom, state.depth, state.velocity,
-                           self.term_acceleration)
-            state.velocity += dt * self.term_acceleration
+                accelerate(geom, fields, state, bottom, state.depth, state.velocity, a)
+            np.multiply(a, dt, out=a)   # u += dt a with no array allocated
+            np.add(state.velocity, a, out=state.velocity)
         for hold in self.holds:
             hold(geom, fields, state.depth, state.velocity, dt)
 
     def apply_friction(self, geom, state, dt: float) -> None:
-        """Friction and damping on u, implicit."""
-        apply_friction(geom.friction_tensors, state.depth, state.damping, self.linear_friction,
-                       self.laminar_friction, self.params.laminar_min_depth, dt, state.velocity)
+        """Friction and damping on u, implicit, at the active set's moving vertices (at the
+        others, dry ground away from the liquid, u = 0 stays)."""
+        apply_friction(state.active.moving, geom.friction_tensors, state.depth, state.damping,
+                       self.linear_friction, self.laminar_friction,
+                       self.params.laminar_min_depth, dt, state.velocity)
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
         """The walls, then the continuity on d and d u (and the dyes) on the fluxes of u at the
         vertices the push's active set moves (the depth is still the push's); returns the
         outflow (m^3)."""
-        f, s, a = fields, state, self.active
+        f, s, a = fields, state, state.active
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
         edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors,

@@ -79,6 +79,14 @@ Every term also has ``name`` (``Simulation.term(name)`` finds it), ``use_geometr
 (called whenever the surface is replaced or moved) and ``state_dict()`` /
 ``load_state_dict(data)`` (numpy values, merged into the simulation's state dict).
 
+The step's active set ``state.active`` (``schemes/active.py``) lists the vertices that are wet
+or have a wet neighbour in the ``depth`` a term's ``accelerate`` gets (``moving``), the others
+(``resting``: dry, with dry neighbours) and the resting ones next to a moving one (``border``).
+The momentum scheme rebuilds it each step before the friction shares; the conservative one
+leaves every vertex moving (its stages' depths differ from the step's). A term may loop over
+``moving`` alone where nothing happens on dry ground away from the liquid (surface tension
+does; ``friction_share`` is written at the moving vertices only).
+
 Volumes moved in or out are returned, never booked by the term: a dict of ledger entries
 (``state.LEDGER_ENTRIES``: "poured", "outflow", "absorbed", ...) to m^3, which the simulation
 adds to its ledger.

@@ -75,9 +75,9 @@ class Dissolution(Term):
 
     def apply_friction(self, geom, state, dt: float) -> None:
         """kappa times the bottom friction on u_s, implicit."""
-        apply_friction(geom.friction_tensors, state.depth, self.no_damping, self.linear_friction,
-                       self.laminar_friction, self.params.laminar_min_depth, dt,
-                       state.solute_velocity)
+        apply_friction(self.active.moving, geom.friction_tensors, state.depth, self.no_damping,
+                       self.linear_friction, self.laminar_friction, self.params.laminar_min_depth,
+                       dt, state.solute_velocity)
 
     def transport(self, geom, fields, state, bottom, dt: float) -> Volumes:
         """Carry s with u_s (kernels/tracers.py: the area fluxes of u_s, fully upwind, carry s

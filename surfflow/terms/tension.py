@@ -52,18 +52,20 @@ class SurfaceTension(Term):
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += -grad p_s / rho on the wet vertices of the stage's ``depth``;
         ``bottom`` is the one gravity sees. The same pass finds the contact-line rule's walls
-        (``find_walls``)."""
-        p = self.params
-        lift_free_surface(geom.vertices, geom.normals, fields.vertex_height, fields.normal_rise,
-                          bottom, depth, self.lifted, self.level)
-        surface_pressure(self.lifted, geom.normals, geom.neighbor_offsets, geom.neighbor_indices,
-                         geom.is_boundary, geom.dual_areas, depth, self.wetting_depth,
-                         p.surface_tension, self.cos_contact_angle, p.min_depth, self.pressure,
-                         self.near_liquid)
-        apply_capillary_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                              geom.dual_areas, fields.normal_rise, p.gravity_magnitude, depth,
-                              self.level, self.pressure, self.near_liquid, p.min_depth,
-                              1.0 / p.density, 1.0, acceleration, self.walls)
+        (``find_walls``). The kernels look at the step's active set (``state.active``: the
+        vertices near the liquid; the free surface is lifted where their rings reach)."""
+        p, a = self.params, state.active
+        lift_free_surface(a.reach, geom.vertices, geom.normals, fields.vertex_height,
+                          fields.normal_rise, bottom, depth, self.lifted, self.level)
+        surface_pressure(a.moving, a.resting, self.lifted, geom.normals, geom.neighbor_offsets,
+                         geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
+                         self.wetting_depth, p.surface_tension, self.cos_contact_angle,
+                         p.min_depth, self.pressure, self.near_liquid)
+        apply_capillary_force(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
+                              geom.dual_edge_vectors, geom.dual_areas, fields.normal_rise,
+                              p.gravity_magnitude, depth, self.level, self.pressure,
+                              self.near_liquid, p.min_depth, 1.0 / p.density, 1.0, acceleration,
+                              self.walls)
 
     def find_walls(self, geom, fields, bottom, depth, walls) -> None:
         """walls (nnz,) = the contact-line rule of ``accelerate`` for every wet/dry entry, as
