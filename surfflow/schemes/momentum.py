@@ -17,7 +17,7 @@ import numpy as np
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
 from .active import ActiveSet
-from .shared import carry_dyes, friction_coefficients, gravity_pressure
+from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
 
 
 class MomentumScheme:
@@ -33,13 +33,16 @@ class MomentumScheme:
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
         self.term_acceleration = np.zeros((geom.n_vertices, 2))
         self.active = ActiveSet(geom.n_vertices)
+        self.summed_pressure = np.zeros(geom.n_vertices)  # the pressing terms' sum (zeros without)
         self.bind([], None, [], [])
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
         """The terms' methods (``terms/base.py``): those that add an acceleration, the one that
-        finds the walls, those that hold after the push (the terms' surface pressures are not
-        needed here: each acts through its term's ``accelerate``)."""
+        finds the walls, those that hold after the push; and the pressing terms' surface pressures
+        (n,) each, whose sum the continuity's compression flux sees (kernels/continuity.py; their
+        push acts through each term's ``accelerate``)."""
         self.accelerations, self.find_walls, self.holds = accelerations, find_walls, holds
+        self.pressures = pressures
 
     def use_geometry(self, geom, fields) -> None:
         """Nothing derived from the geometry is kept (the active set is rebuilt every step)."""
@@ -68,11 +71,14 @@ class MomentumScheme:
         """The walls, then the continuity on d and d u (and the dyes) on the fluxes of u at the
         vertices the push's active set moves (the depth is still the push's); returns the
         outflow (m^3)."""
-        f, s, a = fields, state, self.active
+        f, s, a, p = fields, state, self.active, self.params
+        head = 1.0 / (p.density * p.gravity_magnitude) if p.gravity_magnitude > 0.0 else 0.0
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
         edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors,
-                    f.boundary_outflow_normals, geom.dual_areas, s.shoreline_wall, s.depth,
+                    f.boundary_outflow_normals, geom.dual_areas, s.shoreline_wall,
+                    f.vertex_height, f.normal_rise, bottom,
+                    summed_pressure(self.pressures, self.summed_pressure), head, s.depth,
                     s.velocity, s.friction_share, self.params.min_depth, dt, s.edge_flux,
                     s.boundary_flux, s.outflow_factor)
         update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
