@@ -179,10 +179,10 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
                min_depth, dt, is_wall=None, level_shift=0.0):
     """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
     centred flux C = 0.5 (d_i a - d_j b) and the upwind flux U = d_up 0.5 (a - b), a = u_i . N_ij,
-    b = u_j . N_ji, phi the mean friction share, C plus max(0, a + b) times the smallest of
-    H_i - H_j, L_i - L_j and d_i - d_j where they agree in sign and the flow converges (H the
-    free-surface height, L = H + ``level_shift``, the surface pressure's head p / (rho |g|));
-    d_wet max(0, u_wet . N) out of a wet vertex into
+    b = u_j . N_ji, phi the mean friction share, C plus max(0, a + b) times the smaller of
+    L_i - L_j and d_i - d_j where they agree in sign and the flow converges (L = H +
+    ``level_shift``, H the free-surface height, the shift the surface pressure's head
+    p / (rho |g|)); d_wet max(0, u_wet . N) out of a wet vertex into
     a dry one that is no wall: ``is_wall(wet, dry)`` if given, else the dry one stands above the
     wet one's free surface. Each undirected edge is visited once and its flux scattered to both
     ends; the momentum A d u rides on the same limited fluxes with the donor's velocity (carried
@@ -208,7 +208,7 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
                     phi = 0.5 * (friction_share[i] + friction_share[j])
                     upwind = 0.5 * (normal_i - normal_j) * (depth[i] if normal_i > normal_j else depth[j])
                     centred = 0.5 * (depth[i] * normal_i - depth[j] * normal_j)
-                    drops = np.array([height[i] - height[j], level[i] - level[j], depth[i] - depth[j]])
+                    drops = np.array([level[i] - level[j], depth[i] - depth[j]])
                     agree = np.all(drops > 0) or np.all(drops < 0)
                     shared = np.min(np.abs(drops)) * np.sign(drops[0]) if agree else 0.0
                     compression = max(0.0, normal_i + normal_j) * shared

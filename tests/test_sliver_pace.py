@@ -78,11 +78,7 @@ def plain_run():
 
 
 @pytest.mark.parametrize("spoil", [
-    pytest.param(sphere_with_cap_sliver, marks=pytest.mark.xfail(strict=True, reason=(
-        "issue 20: under the momentum scheme the clean sphere's drop keeps a higher peak "
-        "(1.97e-4 m against 1.83e-4 under the semi-Lagrangian advection) while the sliver "
-        "run's is unchanged (1.57e-4): 20.4 % apart, the test allows 20 %"))),
-    sphere_with_short_edge])
+    sphere_with_cap_sliver, sphere_with_short_edge])
 def test_one_sliver_runs_at_nearly_the_pace_of_the_clean_sphere(spoil, plain_run):
     plain_steps, plain, _ = plain_run
     steps, sim, volume = drop_run(spoil())

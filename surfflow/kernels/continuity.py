@@ -5,7 +5,7 @@ Flux (m^3/s) through the dual edge of the CSR entry (i, j), N the ``dual_edge_ve
 
     F_ij = (1 - phi_ij) [0.5 (d_i a - d_j b) + max(0, a + b) D_ij] + phi_ij d_up 0.5 (a - b)
     a = u_i . N_ij,  b = u_j . N_ji,  d_up = d_i if a > b else d_j
-    D_ij = minmod(H_i - H_j, L_i - L_j, d_i - d_j),  L = H + p_s / (rho |g|)
+    D_ij = minmod(L_i - L_j, d_i - d_j),  L = H + p_s / (rho |g|)
 
 Computed from j's side the same expression gives exactly -F_ij, so what leaves i enters j. The
 centred flux of d u is minus the adjoint of the pressure gradient's Green-Gauss part
@@ -23,21 +23,24 @@ The compression flux max(0, a + b) D_ij acts only where the two ends close on ea
 (a + b > 0: a bore, or the odd-even ripples a centred flux leaves behind one) and moves liquid
 down the drop D_ij at the closing speed a + b (m^2/s), the jump of the normal velocity across
 the dual edge: in smooth flow a + b is O(h) and the flux O(h^2), at a bore it is the velocity
-jump. D_ij is the smallest of three drops where all three agree in sign, else 0 (``minmod``):
-the level drop H_i - H_j (so the flux is zero on a lake at rest, and moves nothing where nothing
-moves: a + b = 0 at rest), the head drop L_i - L_j with the pressing terms' surface pressure p_s
-(``terms/base.py``), and the depth drop d_i - d_j. It only removes energy (the flux runs down
-both the level and the head). On a flat bed without surface pressure all three are the depth
-drop. Each of the other two keeps a row: the head alone makes the flux a fourth-order
-diffusion of the depth through the surface tension, which the explicit step cannot carry
-(measured: the 90-degree drop released on an incline blew apart within 0.25 s); the level alone
-spreads a drop whose level the surface pressure holds up (the 10-degree drop spread over the
-strip in 0.25 s); and without the depth drop, on a steep film whose level falls by the slope
-times the edge from vertex to vertex, the flux slowed bunny_pour's films (the 99th percentile
-speed at 3 s 0.80 -> 0.23 m/s, 35 % more vertices wet; with it 0.64 m/s, 12 %).
-Measured on Stoker's strips (benchmarks/validation/anuga_compare.py): the relative L1 error
-from 1.01e-2 / 5.29e-3 / 2.70e-3 to 7.36e-3 / 3.92e-3 / 2.05e-3 at 603 / 2,005 / 7,209 vertices
-(half the closing speed: 8.1e-3 at 603, twice: 7.0e-3, four times: 7.3e-3).
+jump. At rest a + b = 0: it moves nothing on a lake or under a drop at rest. D_ij is the smaller
+of the head drop L_i - L_j and the depth drop d_i - d_j where the two agree in sign, else 0
+(``minmod``): L = H + p_s / (rho |g|), H the free-surface height (kernels/pressure.py), p_s the
+pressing terms' surface pressure (``terms/base.py``) plus rho a . (x + h n) on a surface
+accelerating at a (``MomentumScheme.head_pressure``: an accelerated surface is a tilted one).
+The flux runs down the head, so it only removes energy; the depth drop bounds it. Without the
+bound, the head alone makes the flux a fourth-order diffusion of the depth through the surface
+tension, which the explicit step cannot carry (measured: the 90-degree drop released on the
+incline blew apart within 0.25 s), and on a steep film, whose level falls by the slope times
+the edge from vertex to vertex, it slowed bunny_pour's films (the 99th percentile speed at 3 s
+0.80 -> 0.23 m/s, 35 % more vertices wet). The level H alone, without the surface pressure or
+the bound, spread the 10-degree drop on the incline over the strip in 0.25 s; the depth in
+place of the level (D = minmod(d_i - d_j, d_i - d_j + (p_i - p_j) / (rho |g|))) let the lakes
+at rest drift (4.6e-8 m where 1e-12 is allowed) and moved the 60 and 90 degree sessile drops 5
+and 7 degrees off. On a flat bed without a surface pressure D is the depth drop. On Stoker's
+strips (benchmarks/validation/anuga_compare.py) the relative L1 error falls from 1.01e-2 /
+5.29e-3 / 2.70e-3 / 1.55e-3 to 7.36e-3 / 3.92e-3 / 2.05e-3 / 1.18e-3 at 603 / 2,005 / 7,209 /
+27,217 vertices (half the closing speed: 8.1e-3 at 603, twice: 7.0e-3, four times: 7.3e-3).
 
 Wet/dry faces (d < d_min is dry): a dry vertex sends nothing and has no velocity, so the wet
 side's own normal velocity carries its own depth, F = d_wet max(0, u_wet . N) out of the wet
@@ -125,6 +128,19 @@ def minmod(a, b):
 
 
 @serial_kernel
+def compression_drop(i, j, level_i, vertex_height, normal_rise, bottom, surface_pressure,
+                     pressure_scale, depth):
+    """D_ij (m): the smaller of the depth drop and the head drop from i to j where the two agree
+    in sign, else 0 (see the module docstring); level_i = H_i."""
+    depth_drop = depth[i] - depth[j]
+    if depth_drop == 0.0:
+        return 0.0
+    head_drop = (level_i - free_surface_height(j, vertex_height, normal_rise, bottom, depth)
+                 + pressure_scale * (surface_pressure[i] - surface_pressure[j]))
+    return minmod(head_drop, depth_drop)
+
+
+@serial_kernel
 def face_flux(wet_i, wet_j, depth_i, depth_j, normal_i, normal_j, share, drop):
     """F_ij (m^3/s) from the two ends' wetness, depths, normal velocities a = u_i . N_ij and
     b = u_j . N_ji, the upwind share phi_ij and the compression flux's drop D_ij (m) (see the
@@ -178,11 +194,12 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
                         + velocity[i, 1] * dual_edge_vectors[e, 1])
             normal_j = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
                         + velocity[j, 1] * reverse_dual_edge_vectors[e, 1])
-            drop = level_i - free_surface_height(j, vertex_height, normal_rise, bottom, depth)
-            head_drop = drop + pressure_scale * (surface_pressure[i] - surface_pressure[j])
+            drop = 0.0
+            if wet_i and wet_j and normal_i + normal_j > 0.0:  # closing: the compression flux
+                drop = compression_drop(i, j, level_i, vertex_height, normal_rise, bottom,
+                                        surface_pressure, pressure_scale, depth)
             flux = face_flux(wet_i, wet_j, depth[i], depth[j], normal_i, normal_j,
-                             0.5 * (friction_share[i] + friction_share[j]),
-                             minmod(minmod(drop, head_drop), depth[i] - depth[j]))
+                             0.5 * (friction_share[i] + friction_share[j]), drop)
             edge_flux[e] = flux
             if flux > 0.0:
                 outgoing += flux
