@@ -176,10 +176,13 @@ def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt, back):
 
 
 def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outflow_normals,
-               min_depth, dt, is_wall=None):
+               min_depth, dt, is_wall=None, level_shift=0.0):
     """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
     centred flux C = 0.5 (d_i a - d_j b) and the upwind flux U = d_up 0.5 (a - b), a = u_i . N_ij,
-    b = u_j . N_ji, phi the mean friction share; d_wet max(0, u_wet . N) out of a wet vertex into
+    b = u_j . N_ji, phi the mean friction share, C plus max(0, a + b) times the smaller of
+    L_i - L_j and d_i - d_j where they agree in sign and the flow converges (L = H +
+    ``level_shift``, H the free-surface height, the shift the surface pressure's head
+    p / (rho |g|)); d_wet max(0, u_wet . N) out of a wet vertex into
     a dry one that is no wall: ``is_wall(wet, dry)`` if given, else the dry one stands above the
     wet one's free surface. Each undirected edge is visited once and its flux scattered to both
     ends; the momentum A d u rides on the same limited fluxes with the donor's velocity (carried
@@ -193,6 +196,7 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     if is_wall is None:
         def is_wall(wet_end, dry_end):
             return height[dry_end] > height[wet_end]
+    level = height + level_shift
     edges = []
     for i in range(n):
         for e, j in ring(geom, i):
@@ -203,7 +207,12 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
                 if wet[i] and wet[j]:
                     phi = 0.5 * (friction_share[i] + friction_share[j])
                     upwind = 0.5 * (normal_i - normal_j) * (depth[i] if normal_i > normal_j else depth[j])
-                    flux = (1 - phi) * 0.5 * (depth[i] * normal_i - depth[j] * normal_j) + phi * upwind
+                    centred = 0.5 * (depth[i] * normal_i - depth[j] * normal_j)
+                    drops = np.array([level[i] - level[j], depth[i] - depth[j]])
+                    agree = np.all(drops > 0) or np.all(drops < 0)
+                    shared = np.min(np.abs(drops)) * np.sign(drops[0]) if agree else 0.0
+                    compression = max(0.0, normal_i + normal_j) * shared
+                    flux = (1 - phi) * (centred + compression) + phi * upwind
                 elif wet[i] and not is_wall(i, j):
                     flux = depth[i] * max(normal_i, 0.0)
                 elif wet[j] and not is_wall(j, i):

@@ -21,14 +21,15 @@ CONSERVATIVE = {"gravity": (0.0, 0.0, -9.81), "friction": 0.0, "scheme": "conser
 
 def test_stoker_middle_state_and_bore_position():
     """The middle state within 1 %, the bore within one cell, and a smaller L1 error than the
-    momentum scheme's, the margin it is kept for (measured at 200 x 4: 0.0052 against 0.0100;
-    the semi-Lagrangian advection that scheme replaced: 0.027)."""
+    momentum scheme's, the margin it is kept for (measured at 200 x 4: 0.0052 against 0.0074
+    since the momentum scheme's compression flux, 0.0100 before it; the semi-Lagrangian
+    advection that scheme replaced: 0.027)."""
     figures = run_stoker(n_along=200, n_across=4)
     assert figures["middle_error"] < 0.01, figures
     assert figures["bore_cells"] < 1.0, figures
     assert_invariants(figures)
     velocity_form = run_stoker(n_along=200, n_across=4, scheme="momentum")
-    assert figures["error"] < 0.6 * velocity_form["error"], (figures, velocity_form)
+    assert figures["error"] < 0.8 * velocity_form["error"], (figures, velocity_form)
 
 
 def test_mass_flux_is_antisymmetric_bit_for_bit_on_a_curved_mesh():

@@ -29,7 +29,8 @@ def continuity_step(geom, depth, velocity, share, dt):
     every = ActiveSet(n)  # every vertex moving
     edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
                 geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], np.zeros((n, 2)), geom.dual_areas,
-                np.zeros(nnz, bool), depth, velocity, share, MIN_DEPTH, dt, flux, boundary, alpha)
+                np.zeros(nnz, bool), np.zeros(n), np.ones(n), np.zeros(n), np.zeros(n), 0.0, depth,
+                velocity, share, MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
                  geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary, alpha, MIN_DEPTH, dt,
@@ -79,8 +80,11 @@ def test_new_velocity_is_a_convex_combination_of_the_inflowing_ones(flat):
 
 def test_stoker_middle_state_and_bore_position():
     """Stoker's wet dam break at 200 x 4 cells: the middle state within 1 %, the bore within one
-    cell (the semi-Lagrangian advection this scheme replaced: 10 % and 9 cells behind)."""
+    cell (the semi-Lagrangian advection this scheme replaced: 10 % and 9 cells behind), and the
+    relative L1 error the compression flux brings (kernels/continuity.py; measured 0.0074,
+    0.0100 without it)."""
     figures = run_stoker(n_along=200, n_across=4, scheme="momentum")
+    assert figures["error"] < 0.008, figures
     assert figures["middle_error"] < 0.01, figures
     assert figures["bore_cells"] < 1.0, figures
     assert_invariants(figures)

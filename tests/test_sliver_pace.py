@@ -85,17 +85,7 @@ def plain_run():
 
 
 @pytest.mark.parametrize("spoil", [
-    pytest.param(sphere_with_cap_sliver, marks=pytest.mark.xfail(strict=True, reason=(
-        "issue 20: the clean sphere's peak is one vertex, the drop's exactly symmetric apex, "
-        "at 2.9 times its ring (1.97e-4 m; the conservative scheme's face fluxes leave none: "
-        "7.9e-5 against 8.2e-5): the apex's velocity is zero by symmetry, so its liquid leaves "
-        "only on its ring's velocities, which feel its higher potential only through their "
-        "own ring gradients (vertex velocities, no face-difference term in continuity.py's "
-        "flux; not the friction: with linear friction it stands 33 times its ring). Any "
-        "asymmetry drains it: the same drop centred 0.3 or 0.7 mm off that vertex of the "
-        "clean sphere peaks 10 or 23 % lower; the sliver run (the apex vertex moved 1.3 mm) "
-        "20.4 %, while both drops' mean thickness agrees within 0.1 %"))),
-    sphere_with_short_edge])
+    sphere_with_cap_sliver, sphere_with_short_edge])
 def test_one_sliver_runs_at_nearly_the_pace_of_the_clean_sphere(spoil, plain_run):
     plain_steps, plain, _ = plain_run
     steps, sim, volume = drop_run(spoil())

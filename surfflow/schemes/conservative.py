@@ -20,7 +20,7 @@ from ..kernels.reconstruction import limited_gradients
 from ..kernels.riemann import (NO_BOUNDARY, TRANSMISSIVE, average_stages, boundary_fluxes,
                                conservative_stage, hll_edge_fluxes, outflow_factors)
 from .active import ActiveSet
-from .shared import carry_dyes, friction_coefficients, gravity_pressure
+from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
 
 
 class ConservativeScheme:
@@ -143,10 +143,7 @@ class ConservativeScheme:
         self.term_acceleration.fill(0.0)
         for accelerate, target in self.accelerations:
             accelerate(g, f, state, bottom, depth, velocity, target)
-        if len(self.pressures) > 1:                 # summed in place: no (k, n) temporary
-            np.copyto(self.summed_pressure, self.pressures[0])
-            for pressure in self.pressures[1:]:
-                self.summed_pressure += pressure
+        summed_pressure(self.pressures, self.summed_pressure)  # the bound surface_pressure
         self.find_walls(g, f, bottom, depth, state.shoreline_wall)
         limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,

@@ -4,6 +4,8 @@ limited mass fluxes (``kernels/tracers.py``)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..kernels.pressure import apply_gravity_pressure
 from ..kernels.tracers import carry, limited_faces
 
@@ -23,6 +25,18 @@ def gravity_pressure(geom, fields, state, params, active, bottom, depth, dt, vel
                            fields.vertex_height, fields.normal_rise, fields.tangent_gravity,
                            params.gravity_magnitude, bottom, depth, params.min_depth, dt,
                            velocity)
+
+
+def summed_pressure(pressures, total):
+    """The pressing terms' surface pressures (n,) each (``terms/base.py``) as one (n,) array:
+    the only one, or their sum written into ``total`` (zeros without any)."""
+    if len(pressures) == 1:
+        return pressures[0]
+    if pressures:  # summed in place: no (k, n) temporary
+        np.copyto(total, pressures[0])
+        for pressure in pressures[1:]:
+            total += pressure
+    return total
 
 
 def carry_dyes(geom, fields, params, active, depth, depth_out, velocity, shift, dye, mass_flux,
