@@ -5,7 +5,8 @@ compiling run side by side on two cores.
     ahead = compile_ahead(scene)    # None when the kernels are in numba's cache already
     geometry = ...                  # load and precompute; meanwhile the step's kernels compile
     simulation = ...                # its set-up compiles the set-up's kernels (the spawned one skips them)
-    ahead.wait()                    # the first step then loads the step's kernels from the cache
+    ahead.wait()                    # compiles this one's share of the step's kernels; the first
+                                    # step then loads the others from the cache
 
 The spawned process (a new ``python`` running :func:`main` on the pickled scene, never a
 fork: numba's OpenMP layer does not survive one) builds the scene's run on a small icosphere
@@ -27,7 +28,8 @@ of this process's share interpreted, compiling the kernels of later steps (the d
 once there are droplets) beside this process's first steps. Compiled code is the same
 from the cache as compiled in place, so results do not change. Anything that fails in the
 spawned process (a scene whose boundaries or files do not fit the sphere) only means this process
-compiles what it needs itself, as without it. ``SURFFLOW_COMPILE_AHEAD=0`` turns it off.
+compiles what it needs itself, as without it (so does a listed kernel that does not compile
+here for the listed types). ``SURFFLOW_COMPILE_AHEAD=0`` turns it off.
 :class:`~surfflow.SceneRunner` (``surfflow run``, ``render``, sweeps) and the viewer use it.
 """
 
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib
 import os
 import pickle
 import subprocess
@@ -45,6 +48,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from numba.core.errors import NumbaError
 
 STEPS = 3
 FIRST_STEP = "first step done"
@@ -86,7 +90,8 @@ class CompileAhead:
         kernels = Path(self.folder.name) / KERNELS
         if kernels.exists():  # not yet, or never: the spawned compiler failed before its step
             listed = pickle.loads(kernels.read_bytes())
-            compile_share(self.folder.name, listed, reversed(range(len(listed))))
+            with contextlib.suppress(NumbaError):  # types the step does not give: it compiles
+                compile_share(self.folder.name, listed, reversed(range(len(listed))))
         reader.join(WAIT_LIMIT)
         if reader.is_alive():
             self.process.kill()
@@ -198,7 +203,7 @@ def compile_share(folder: str, kernels: list, indices) -> list:
             break
         module, name, signature = kernels[index]
         if signature is not None:
-            getattr(sys.modules[module], name).compile(signature)
+            getattr(importlib.import_module(module), name).compile(signature)
         compiled.append(index)
     return compiled
 
