@@ -162,17 +162,26 @@ def interpreted(names=None):
 
 def recording(function, key, called: dict):
     """``function``, setting ``called[key]`` to the numba types of its arguments in its first
-    call (None with keyword arguments: left for the call itself to compile; as are the types of
-    later calls, if they differ)."""
+    call (None with keyword arguments or an argument numba cannot type: left for the call itself
+    to compile; as are the types of later calls, if they differ)."""
     def run(*args, **kwargs):
         if key not in called:
-            called[key] = None if kwargs else tuple(map(numba.typeof, args))
+            called[key] = None if kwargs else argument_types(args)
         return function(*args, **kwargs)
     return run
 
 
-def called_from_python(called: set) -> set:
-    """Those of ``called`` (module, name) that no compiled function of the module calls: a
+def argument_types(args) -> tuple | None:
+    """The numba types of ``args``, None if one has none (the call compiles when it comes)."""
+    try:
+        return tuple(map(numba.typeof, args))
+    except ValueError:
+        return None
+
+
+def called_from_python(called) -> set:
+    """Those of ``called`` (module, name) (a set, or the keys of a dict) that no compiled
+    function of the module calls: a
     compiled caller looks its callees up among its module's names when it compiles, so only
     these may stay interpreted while others compile."""
     return {(module, name) for module, name in called
