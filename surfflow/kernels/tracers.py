@@ -222,19 +222,7 @@ def carry(moving, resting, offsets, indices, reverse_edges, dual_areas, carrier,
     reverse entry if F_ij < 0; an entry with F_ij = 0 adds a zero), two tracers per walk of
     the ring.
     """
-    sending = moving.shape[0]
-    for k in numba.prange(0, sending + resting.shape[0]):  # one loop: one parallel region
-        if k >= sending:
-            i = resting[k - sending]
-            volume_out = dual_areas[i] * carrier_out[i]
-            for a in range(values.shape[1]):
-                outflow_volume[i, a] = 0.0 * values[i, a]
-                values_out[i, a] = 0.0
-            if volume_out > 0.0:
-                for a in range(values.shape[1]):
-                    values_out[i, a] = settled(dual_areas[i] * carrier[i], values[i, a], 0.0,
-                                               0.0, dt, volume_out, upper)
-            continue
+    for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         alpha_i = outflow_factor[i]
         leaving = dt * alpha_i * max(carrier_boundary[i], 0.0)
@@ -257,3 +245,14 @@ def carry(moving, resting, offsets, indices, reverse_edges, dual_areas, carrier,
                 net_b += alpha * flux * faces[face, b]
             values_out[i, a] = settled(volume, values[i, a], net_a, leaving, dt, volume_out, upper)
             values_out[i, b] = settled(volume, values[i, b], net_b, leaving, dt, volume_out, upper)
+    for k in numba.prange(0, resting.shape[0]):
+        i = resting[k]
+        volume_out = dual_areas[i] * carrier_out[i]
+        for a in range(values.shape[1]):
+            outflow_volume[i, a] = 0.0 * values[i, a]
+            values_out[i, a] = 0.0
+        if volume_out <= 0.0:
+            continue
+        for a in range(values.shape[1]):
+            values_out[i, a] = settled(dual_areas[i] * carrier[i], values[i, a], 0.0, 0.0, dt,
+                                       volume_out, upper)
