@@ -1,9 +1,11 @@
 """Cold start: seconds from a fresh Python process's start until the first step of an example is
 done, with an empty numba cache and an empty geometry cache (a new user's first run), at four
 marks: python with numpy and numba imported; surfflow imported; the mesh loaded and
-precomputed and the simulation built (compiling the precompute's kernels on a cold start); the
-first step done (compiling the step's kernels); and when the spawned compiler of
-:mod:`surfflow.scene.compile_ahead`, which goes on with later steps' kernels, is done.
+precomputed and the simulation built (compiling the precompute's kernels on a cold start, then
+this process's share of the first step's kernels while the spawned compiler of
+:mod:`surfflow.scene.compile_ahead` compiles the rest); the first step done (loading the
+spawned compiler's share from the cache); and when the spawned compiler, which goes on with later
+steps' kernels, is done.
 
     python benchmarks/cold_start.py [--example bunny_pour] [--repeats 3] [--warm | --warm-kernels]
 

@@ -1,16 +1,18 @@
 """Compile ahead: the small scene a spawned process compiles the step's kernels on, its set-up
-run interpreted (compiling nothing), waiting only for the spawned compiler's first step, and
-that nothing is spawned on a warm cache."""
+run interpreted (compiling nothing), the first step's kernels listed and shared between the two
+processes, waiting only for the spawned compiler's share, and that nothing is spawned on a warm
+cache."""
 
 import time
 
 import numpy as np
+from numba import float64, int64, typeof
 from numba.core import event
 from scene_helpers import TINY_SCENE
 
 import surfflow as sf
 from surfflow.cli import EXAMPLES_DIR
-from surfflow.kernels import ring_fit
+from surfflow.kernels import reconstruction, ring_fit
 from surfflow.scene import compile_ahead as ahead
 from surfflow.scene.scene import parse_scene
 from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
@@ -71,3 +73,28 @@ def test_waiting_ends_at_the_spawned_compilers_first_step(tmp_path, monkeypatch)
     assert compiler.wait() and time.perf_counter() - started < 20.0  # not its end
     compiler.process.kill()
     compiler.process.wait()
+
+
+def test_the_first_steps_kernels_are_listed_in_call_order_with_their_types(tmp_path):
+    scene = ahead.small_scene(parse_scene(TINY_SCENE, tmp_path / "tiny.toml"))
+    with ahead.interpreted() as set_up:
+        sim = scene_simulation(scene, scene_geometry(scene, *scene_mesh(scene.mesh),
+                                                     cache_dir=tmp_path), crash_dir=tmp_path)
+    with ahead.interpreted() as stepped:
+        sim.step()
+    kernels = ahead.first_step_kernels(stepped, ahead.called_from_python(set_up))
+    names = [name for _, name, _ in kernels]
+    assert names.index("cfl_time_step") < names.index("carry")  # the time step comes first
+    assert "ring_fit_weights_serial" not in names  # the set-up's: the main process's own
+    module, name, types = kernels[names.index("cfl_time_step")]
+    assert module == "surfflow.simulation" and types[0] == typeof(sim.state.depth)
+
+
+def test_the_two_processes_share_the_kernels_from_both_ends_each_compiling_its_claims(tmp_path):
+    types = (float64, float64, typeof(np.zeros((3, 2))), int64, float64, float64)
+    kernels = [("surfflow.kernels.reconstruction", "offset_dot", None)] * 5
+    kernels[4] = ("surfflow.kernels.reconstruction", "offset_dot", types)
+    assert ahead.compile_share(tmp_path, kernels, [4, 3]) == [4, 3]  # the main process, set up
+    assert types in reconstruction.offset_dot.signatures
+    assert ahead.compile_share(tmp_path, kernels, range(5)) == [0, 1, 2]  # the spawned one
+    assert ahead.compile_share(tmp_path, kernels, reversed(range(3))) == []  # nothing left

@@ -5,7 +5,8 @@ compiling run side by side on two cores.
     ahead = compile_ahead(scene)    # None when the kernels are in numba's cache already
     geometry = ...                  # load and precompute; meanwhile the step's kernels compile
     simulation = ...                # its set-up compiles the set-up's kernels (the spawned one skips them)
-    ahead.wait()                    # the first step then loads the step's kernels from the cache
+    ahead.wait()                    # compiles this one's share of the step's kernels; the first
+                                    # step then loads the others from the cache
 
 The spawned process (a new ``python`` running :func:`main` on the pickled scene, never a
 fork: numba's OpenMP layer does not survive one) builds the scene's run on a small icosphere
@@ -15,12 +16,20 @@ process then reads them from there. What to compile is found by running the step
 the small scene's geometry and set-up run :func:`interpreted`, every kernel as plain Python
 (a fraction of a second on 162 vertices), and the set-up's kernels stay so in its steps (the
 nozzles' aim and the droplets' landings share one), so the spawned compiler compiles the step's
-kernels and nothing that this process compiles itself. It reports its first step on its standard output, and
-:meth:`CompileAhead.wait` returns then: the kernels of later steps (the droplets' meeting, once
-there are droplets) go on compiling beside this process's first steps. Compiled code is the same
+kernels and nothing that this process compiles itself. Its first step runs interpreted too,
+recording the kernels it calls from Python with their argument types, in call order; then it
+compiles them from the first on, and this process, once set up, from the last back
+(:meth:`CompileAhead.wait`), each claiming a kernel before compiling it (:func:`compile_share`),
+until they meet: the two cores share the step's kernels whichever process is set up first. The
+spawned one reports on its standard output when it has compiled its share, and
+:meth:`CompileAhead.wait` returns then (this process has its own share in memory, and loads the
+other's from the cache in its first step); it goes on with a few steps, the first step's kernels
+of this process's share interpreted, compiling the kernels of later steps (the droplets' meeting,
+once there are droplets) beside this process's first steps. Compiled code is the same
 from the cache as compiled in place, so results do not change. Anything that fails in the
 spawned process (a scene whose boundaries or files do not fit the sphere) only means this process
-compiles what it needs itself, as without it. ``SURFFLOW_COMPILE_AHEAD=0`` turns it off.
+compiles what it needs itself, as without it (so does a listed kernel that does not compile
+here for the listed types). ``SURFFLOW_COMPILE_AHEAD=0`` turns it off.
 :class:`~surfflow.SceneRunner` (``surfflow run``, ``render``, sweeps) and the viewer use it.
 """
 
@@ -28,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib
 import os
 import pickle
 import subprocess
@@ -36,10 +46,13 @@ import tempfile
 import threading
 from pathlib import Path
 
+import numba
 import numpy as np
+from numba.core.errors import NumbaError
 
 STEPS = 3
 FIRST_STEP = "first step done"
+KERNELS = "kernels.pickle"  # [(module, name, argument types)] of the first step, in call order
 COMMAND = "import sys; from surfflow.scene.compile_ahead import main; main(*sys.argv[1:3])"
 RADIUS = 0.2
 SUBDIVISIONS = 2
@@ -66,13 +79,19 @@ class CompileAhead:
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
     def wait(self) -> bool:
-        """Wait until the spawned compiler has taken its first step (at most WAIT_LIMIT s: then it
-        is stopped, and this process compiles what is left); True if it did. It goes on with the
+        """Compile this process's share of the first step's kernels, from the last back, then wait
+        until the spawned compiler has compiled its share (at most WAIT_LIMIT s: then it is
+        stopped, and this process compiles what is left); True if it did. It goes on with the
         later steps' kernels meanwhile, and ends by itself."""
         reported = []
         reader = threading.Thread(target=lambda: reported.append(self.process.stdout.readline()),
                                   daemon=True)
         reader.start()
+        kernels = Path(self.folder.name) / KERNELS
+        if kernels.exists():  # not yet, or never: the spawned compiler failed before its step
+            listed = pickle.loads(kernels.read_bytes())
+            with contextlib.suppress(NumbaError):  # types the step does not give: it compiles
+                compile_share(self.folder.name, listed, reversed(range(len(listed))))
         reader.join(WAIT_LIMIT)
         if reader.is_alive():
             self.process.kill()
@@ -126,8 +145,9 @@ def compiled_functions(module) -> list:
 def interpreted(names=None):
     """Meanwhile the kernels of surfflow's modules (those of ``names`` alone, a set of
     (module, name)) run as plain Python: each module's name for a compiled function points at
-    its Python function, and back at the end. Yields the set of (module, name) called."""
-    called = set()
+    its Python function, and back at the end. Yields {(module, name): argument types} of those
+    called, in the order of their first calls."""
+    called = {}
     swapped = [(module, name, value) for key, module in list(sys.modules.items())
                if key.split(".")[0] == "surfflow" for name, value in compiled_functions(module)
                if names is None or (module, name) in names]
@@ -140,16 +160,28 @@ def interpreted(names=None):
             setattr(module, name, value)
 
 
-def recording(function, key, called: set):
-    """``function``, adding ``key`` to ``called`` when called."""
+def recording(function, key, called: dict):
+    """``function``, setting ``called[key]`` to the numba types of its arguments in its first
+    call (None with keyword arguments or an argument numba cannot type: left for the call itself
+    to compile; as are the types of later calls, if they differ)."""
     def run(*args, **kwargs):
-        called.add(key)
+        if key not in called:
+            called[key] = None if kwargs else argument_types(args)
         return function(*args, **kwargs)
     return run
 
 
-def called_from_python(called: set) -> set:
-    """Those of ``called`` (module, name) that no compiled function of the module calls: a
+def argument_types(args) -> tuple | None:
+    """The numba types of ``args``, None if one has none (the call compiles when it comes)."""
+    try:
+        return tuple(map(numba.typeof, args))
+    except ValueError:
+        return None
+
+
+def called_from_python(called) -> set:
+    """Those of ``called`` (module, name) (a set, or the keys of a dict) that no compiled
+    function of the module calls: a
     compiled caller looks its callees up among its module's names when it compiles, so only
     these may stay interpreted while others compile."""
     return {(module, name) for module, name in called
@@ -158,18 +190,55 @@ def called_from_python(called: set) -> set:
                        if value.py_func.__globals__ is vars(module))}
 
 
+def first_step_kernels(stepped: dict, set_up: set) -> list:
+    """[(module name, name, argument types)] of the kernels of ``stepped`` (from
+    :func:`interpreted`) called from Python, in call order, but those of ``set_up`` (the main
+    process compiles them in its set-up)."""
+    kept = called_from_python(stepped) - set_up
+    return [(module.__name__, name, signature) for (module, name), signature in stepped.items()
+            if (module, name) in kept]
+
+
+def compile_share(folder: str, kernels: list, indices) -> list:
+    """Compile ``kernels[i]`` (from :func:`first_step_kernels`) for i in ``indices``, each once
+    claimed (creating the file ``claimed<i>`` in ``folder``: the first of the two processes to
+    create it compiles it), until one the other process has claimed; returns the indices
+    compiled."""
+    compiled = []
+    for index in indices:
+        try:
+            os.close(os.open(Path(folder) / f"claimed{index}", os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            break
+        module, name, signature = kernels[index]
+        if signature is not None:
+            getattr(importlib.import_module(module), name).compile(signature)
+        compiled.append(index)
+    return compiled
+
+
 def main(scene_file: str, folder: str) -> None:
-    """The spawned process: the small scene's geometry and simulation interpreted, then a few
-    steps, compiling their kernels (the set-up's stay interpreted: the main process compiles
-    them in its own set-up); prints FIRST_STEP after the first."""
+    """The spawned process: the small scene's geometry, simulation and first step interpreted,
+    recording the first step's kernels; its share of them compiled (:func:`compile_share`, from
+    the first on), then FIRST_STEP printed; then a few steps, compiling the later steps' kernels
+    (the set-up's and the main process's share stay interpreted: the main process compiles
+    them)."""
     from .scene_setup import scene_geometry, scene_mesh, scene_simulation
 
     scene = small_scene(pickle.loads(Path(scene_file).read_bytes()))
     with interpreted() as set_up:
         geom = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=folder)
         sim = scene_simulation(scene, geom, crash_dir=folder)
-    with interpreted(called_from_python(set_up)):
-        for step in range(STEPS):
+    with interpreted() as stepped:
+        sim.step()
+    set_up = called_from_python(set_up)
+    kernels = first_step_kernels(stepped, set_up)
+    listing = Path(folder) / (KERNELS + ".part")
+    listing.write_bytes(pickle.dumps(kernels))
+    listing.replace(Path(folder) / KERNELS)  # whole, for the main process to read
+    own = len(compile_share(folder, kernels, range(len(kernels))))
+    print(FIRST_STEP, flush=True)
+    shared = {(sys.modules[module], name) for module, name, _ in kernels[own:]}
+    with interpreted(set_up | shared):
+        for _ in range(STEPS):
             sim.step()
-            if step == 0:
-                print(FIRST_STEP, flush=True)
