@@ -212,7 +212,7 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
         outgoing += leaving
         volume = dual_areas[i] * depth[i]
         outflow_factor[i] = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
-    for k in numba.prange(0, resting.shape[0]):
+    for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
         i = resting[k]
         for e in range(offsets[i], offsets[i + 1]):
             edge_flux[e] = 0.0
@@ -268,7 +268,7 @@ def update_depth(moving, resting, offsets, indices, edge_transforms, dual_areas,
             u1 += share * (pull1 - inflow * u1)
         velocity_out[i, 0] = u0
         velocity_out[i, 1] = u1
-    for k in numba.prange(0, resting.shape[0]):
+    for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
         i = resting[k]
         depth_out[i] = depth[i]
         outflow_volume[i] = 0.0

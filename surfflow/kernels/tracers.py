@@ -245,7 +245,7 @@ def carry(moving, resting, offsets, indices, reverse_edges, dual_areas, carrier,
                 net_b += alpha * flux * faces[face, b]
             values_out[i, a] = settled(volume, values[i, a], net_a, leaving, dt, volume_out, upper)
             values_out[i, b] = settled(volume, values[i, b], net_b, leaving, dt, volume_out, upper)
-    for k in numba.prange(0, resting.shape[0]):
+    for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
         i = resting[k]
         volume_out = dual_areas[i] * carrier_out[i]
         for a in range(values.shape[1]):
