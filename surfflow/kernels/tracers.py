@@ -155,15 +155,14 @@ def limited_faces(moving, offsets, indices, neighbor_coords, fit_weights, dual_a
         start, stop = offsets[i], offsets[i + 1]
         leaving = max(carrier_boundary[i], 0.0)  # an inflow (< 0) brings clear liquid
         sending = False
+        active = carrier[i] >= min_carrier
         for e in range(start, stop):
             flux = carrier_flux[e]
             sending |= flux > 0.0
             leaving += flux if flux > 0.0 else 0.0
+            active &= carrier[indices[e]] >= min_carrier
         if not sending:
             continue
-        active = carrier[i] >= min_carrier
-        for e in range(start, stop):
-            active &= carrier[indices[e]] >= min_carrier
         scale = dt * outflow_factor[i]
         room = max(dual_areas[i] * carrier[i] - scale * leaving, 0.0)
         back0, back1 = shift * velocity[i, 0], shift * velocity[i, 1]
