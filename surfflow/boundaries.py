@@ -1,12 +1,12 @@
 """Open boundary segments of a mesh (SPEC §10): their kinds, how they are named and checked.
 
-A segment is a run of boundary vertices where the conservative scheme lets liquid in or out:
+A segment is a run of boundary vertices where liquid flows in or out (either scheme):
 
 * "inflow": a discharge q (m^2/s per unit length, a number or a callable of time) flows in;
 * "level": the free surface is held at a height (m along the up direction);
 * "transmissive": liquid leaves freely.
 
-``check_segment`` is the one check of a segment's kind, value and scheme, used by
+``check_segment`` is the one check of a segment's kind and value, used by
 ``Simulation.set_boundary`` and by the scene reader; ``select_boundary`` names the vertices by
 a mask or a plane; ``segment_normals`` gives the scheme their boundary normals.
 """
@@ -42,9 +42,9 @@ class BoundarySegment(NamedTuple):
         return value
 
 
-def check_segment(kind: str, discharge=None, level=None, scheme: str = "conservative"):
+def check_segment(kind: str, discharge=None, level=None):
     """The value of a segment of ``kind`` given ``discharge`` or ``level`` (None where not
-    given), under ``scheme``; raises ParameterError saying what the kind takes."""
+    given); raises ParameterError saying what the kind takes."""
     if kind not in BOUNDARY_KINDS:
         raise ParameterError(f"boundary kind {kind!r} is not allowed; use one of "
                              f"{', '.join(map(repr, BOUNDARY_KINDS))}")
@@ -54,10 +54,6 @@ def check_segment(kind: str, discharge=None, level=None, scheme: str = "conserva
                                                if name != needs):
         raise ParameterError(f"a {kind!r} boundary takes "
                              + (f"'{needs}' only" if needs else "neither 'discharge' nor 'level'"))
-    if scheme != "conservative":
-        raise ParameterError("boundary segments need the conservative scheme: build the "
-                             "simulation with Params(scheme='conservative') (scene: scheme = "
-                             "\"conservative\" in [solver])")
     return given[needs] if needs else 0.0
 
 

@@ -212,7 +212,7 @@ class SurfaceModel:
     # ---- open boundary segments ---------------------------------------------------------------
 
     def set_boundary(self, kind: str, discharge=None, level=None, mask=None, plane=None) -> None:
-        """Open a segment of the mesh's boundary (conservative scheme only; SPEC §10).
+        """Open a segment of the mesh's boundary (SPEC §10).
 
         kind: "inflow" (``discharge`` m^2/s per unit length flowing in, a number or a callable
         of time), "level" (a free-surface height ``level`` m along the up direction: water enters
@@ -220,9 +220,11 @@ class SurfaceModel:
         the (n,) bool ``mask``, or those on ``plane`` = (point, normal). Volumes are booked in
         the ledger as inflow and outflow.
         """
-        value = check_segment(kind, discharge, level, self.params.scheme)
+        value = check_segment(kind, discharge, level)
         segment = BoundarySegment(kind, value, select_boundary(self.geometry, mask, plane))
         self.scheme.set_boundary(segment, self.geometry, self.fields)
+        if not self.scheme.skips_dry_ground:
+            self.state.active.reset()
 
     @property
     def boundary_segments(self) -> tuple[BoundarySegment, ...]:

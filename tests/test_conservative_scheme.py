@@ -11,12 +11,14 @@ import builders
 import surfflow as sf
 import surfflow.schemes.conservative as conservative
 import surfflow.schemes.shared as shared
-from runtime_cases import curved_patch, dyed_pour_on_threads, lumpy_sphere, wet_simulation
+from runtime_cases import (curved_patch, dyed_pour_on_threads, lumpy_sphere, numba_threads,
+                           wet_simulation)
 from validation_cases import (donor_faces, run_lake_bowl, run_lake_bump, run_ritter, run_stoker,
                               run_transcritical_bump)
 from validation_harness import assert_invariants
 
 CONSERVATIVE = {"gravity": (0.0, 0.0, -9.81), "friction": 0.0, "scheme": "conservative"}
+SCHEMES = ["momentum", "conservative"]
 
 
 def test_stoker_middle_state_and_bore_position():
@@ -50,6 +52,17 @@ def test_lake_at_rest_over_a_bump(level):
     assert_invariants(figures)
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("level", [0.5, 0.1])
+def test_lake_at_rest_held_at_its_level_by_a_level_boundary(level, scheme):
+    """A level segment at the lake's level (and a zero discharge at the other end) moves
+    nothing: the ghost's level equals the lake's, so its push and flux vanish."""
+    figures = run_lake_bump(level, n_along=60, steps=500, scheme=scheme, held=True)
+    assert figures["max_speed"] < 1e-12, figures
+    assert figures["max_depth_change"] < 1e-14, figures
+    assert_invariants(figures)
+
+
 def test_lake_at_rest_in_a_bowl_with_round_off_noise():
     figures = run_lake_bowl(n_rings=16, steps=1000, scheme="conservative")
     assert figures["max_speed"] < 1e-8, figures
@@ -65,12 +78,22 @@ def test_ritter_front_within_two_cells_at_500_along():
 
 def test_transcritical_flow_over_a_bump_with_a_hydraulic_jump():
     """SWASHES: inflow 0.18 m^2/s, level 0.33 m at the outlet; depth L1 < 1 %, the jump within
-    two cells, and the inflow booked exactly as discharge x width x time."""
+    two cells, and the inflow booked exactly as discharge x width x time. The momentum scheme
+    places the jump and books the inflow as well, but its L1 error is 0.0169 (0.0037 here), the
+    margin this scheme is kept for: its upstream depth is 1.4 % low (its crest passes the flow
+    on an energy head 1.3 % below the critical one), first order (0.032 / 0.017 / 0.0077 at 50
+    / 100 / 200 along)."""
     figures = run_transcritical_bump(n_along=100, end_time=100.0)
     assert figures["error"] < 0.01, figures
     assert abs(figures["jump"] - figures["exact_jump"]) < 2 * figures["cell"], figures
     assert abs(figures["inflow"] - 1.0) < 1e-12, figures
     assert_invariants(figures)
+    velocity_form = run_transcritical_bump(n_along=100, end_time=100.0, scheme="momentum")
+    assert abs(velocity_form["jump"] - velocity_form["exact_jump"]) < 2 * figures["cell"], \
+        velocity_form
+    assert abs(velocity_form["inflow"] - 1.0) < 1e-12, velocity_form
+    assert_invariants(velocity_form)
+    assert figures["error"] < 0.5 * velocity_form["error"], (figures, velocity_form)
 
 
 def carry_dye_spot(monkeypatch, first_order):
@@ -140,10 +163,11 @@ def test_restart_from_a_state_dict_is_bit_identical():
         assert np.array_equal(getattr(sim, name), getattr(again, name)), name
 
 
-def test_a_level_boundary_fills_a_channel_to_its_level_and_books_the_inflow():
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_level_boundary_fills_a_channel_to_its_level_and_books_the_inflow(scheme):
     V, F = builders.strip(4.0, 0.4, 40, 4, seed=8)
     geom = sf.precompute((V, F), smoothing_iterations=0)
-    params = sf.Params(gravity=(0.0, 0.0, -9.81), friction=1.0, scheme="conservative")
+    params = sf.Params(gravity=(0.0, 0.0, -9.81), friction=1.0, scheme=scheme)
     sim = sf.Simulation(geom, params)
     sim.set_depth(np.full(geom.n_vertices, 0.05))
     sim.set_boundary("level", level=0.1, mask=geom.vertices[:, 0] > 3.99)
@@ -154,10 +178,11 @@ def test_a_level_boundary_fills_a_channel_to_its_level_and_books_the_inflow():
     assert abs(book["balance_error"]) < 1e-12 * book["current"]
 
 
-def test_a_discharge_may_be_a_function_of_time():
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_discharge_may_be_a_function_of_time(scheme):
     V, F = builders.strip(4.0, 0.4, 40, 4, seed=8)
     geom = sf.precompute((V, F), smoothing_iterations=0)
-    sim = sf.Simulation(geom, sf.Params(**CONSERVATIVE, max_dt=0.01))
+    sim = sf.Simulation(geom, sf.Params(**{**CONSERVATIVE, "scheme": scheme}, max_dt=0.01))
     sim.set_depth(np.full(geom.n_vertices, 0.05))
     sim.set_boundary("inflow", discharge=lambda t: 0.01 if t < 1.0 else 0.0,
                      plane=((0.0, 0.0, 0.0), (-1.0, 0.0, 0.0)))
@@ -182,11 +207,42 @@ def test_bad_boundary_segments_are_named(call, message):
         call(sim, geom.vertices[:, 0])
 
 
-def test_boundary_segments_need_the_conservative_scheme():
-    V, F = builders.strip(4.0, 0.4, 20, 2, seed=8)
-    sim = sf.Simulation(sf.precompute((V, F), smoothing_iterations=0), sf.Params())
-    with pytest.raises(sf.ParameterError, match="scheme='conservative'"):
-        sim.set_boundary("transmissive", plane=((0, 0, 0), (-1, 0, 0)))
+def channel_with_segments(scheme, threads=None):
+    """A 4 m channel over a bump, a discharge in at x = 0, a level held at x = 4, a dye poured;
+    ``scheme``'s simulation with its depth set (on ``threads`` numba threads if given)."""
+    V, F = builders.strip(4.0, 0.4, 40, 4, seed=8)
+    geom = sf.precompute((V, F), smoothing_iterations=0)
+    sim = sf.Simulation(geom, sf.Params(**{**CONSERVATIVE, "scheme": scheme}, max_dt=0.01),
+                        n_dyes=1)
+    x = geom.vertices[:, 0]
+    bottom = 0.02 * np.exp(-(x - 2.0) ** 2)
+    sim.set_bottom(bottom)
+    sim.set_depth(0.05 - bottom)
+    sim.set_boundary("inflow", discharge=0.01, plane=((0.0, 0.0, 0.0), (-1.0, 0.0, 0.0)))
+    sim.set_boundary("level", level=0.04, plane=((4.0, 0.0, 0.0), (1.0, 0.0, 0.0)))
+    sim.add_source(geom.vertices[60], 0.1, 1e-4, dye=0)
+    return sim
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_open_segments_restart_bit_for_bit_and_agree_on_one_and_two_threads(scheme):
+    sim = channel_with_segments(scheme)
+    sim.advance(0.2)
+    saved = sim.state_dict()
+    sim.advance(0.2)
+    again = channel_with_segments(scheme)
+    again.load_state_dict(saved)
+    again.advance(0.2)
+    with numba_threads(1):  # the others on every thread
+        other = channel_with_segments(scheme)
+        other.advance(0.2)
+        other.advance(0.2)
+    book = sim.ledger()
+    assert book["inflow"] > 0.0 and book["outflow"] > 0.0, book
+    assert abs(book["balance_error"]) < 1e-12 * book["current"], book
+    for name in ("depth", "velocity", "dye"):
+        assert np.array_equal(getattr(sim, name), getattr(again, name)), name
+        assert np.array_equal(getattr(sim, name), getattr(other, name)), name
 
 
 def test_unknown_scheme_is_refused():

@@ -28,13 +28,14 @@ def continuity_step(geom, depth, velocity, share, dt):
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
     every = ActiveSet(n)  # every vertex moving
     edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], np.zeros((n, 2)), geom.dual_areas,
+                geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], np.zeros((n, 2)), np.zeros(n),
+                geom.dual_areas,
                 np.zeros(nnz, bool), np.zeros(n), np.ones(n), np.zeros(n), np.zeros(n), 0.0, depth,
                 velocity, share, MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary, alpha, MIN_DEPTH, dt,
-                 depth_out, velocity_out, np.zeros(n))
+                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary,
+                 np.zeros((n, 2)), alpha, MIN_DEPTH, dt, depth_out, velocity_out, np.zeros(n))
     return depth_out, velocity_out, flux, alpha
 
 

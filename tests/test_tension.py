@@ -171,13 +171,14 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
     every = ActiveSet(n)  # every vertex moving
     edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], no_outflow, geom.dual_areas, walls,
+                geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], no_outflow, np.zeros(n),
+                geom.dual_areas, walls,
                 fields.vertex_height, fields.normal_rise, bottom, pressure, HEAD, depth, velocity,
                 np.zeros(n), MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary, alpha, MIN_DEPTH, dt,
-                 depth_out, velocity_out, np.zeros(n))
+                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary,
+                 np.zeros((n, 2)), alpha, MIN_DEPTH, dt, depth_out, velocity_out, np.zeros(n))
     return depth_out, velocity_out, flux, walls, hydrostatic
 
 

@@ -1,8 +1,8 @@
 """Thin viscous films with laminar friction (VALIDATION.md).
 
 Nusselt film: a 1 m plane tilted 30 degrees, 100 x 4 irregular cells, nu = 1e-4 m^2/s, fed at
-the top with the flux per width of a 2 mm film (an inflow boundary; a pour disc for the
-momentum scheme, which has no open boundaries) and drained by a sink at the bottom; the
+the top with the flux per width of a 2 mm film (an inflow boundary, in both schemes) and
+drained by a sink at the bottom; the
 steady depth on the middle part must equal (3 nu q / (g sin beta))^(1/3) within 1e-3 relative
 at every vertex, and what the sink takes must balance what is fed.
 

@@ -28,10 +28,12 @@ FRONT_DEPTH = 1e-4  # m: the depth that marks Ritter's wet front (2 % of the dam
 
 
 def run_lake_bump(level: float, n_along: int = 100, steps: int = 10_000, seed: int = 1,
-        scheme: str = "momentum") -> dict:
+        scheme: str = "momentum", held: bool = False) -> dict:
     """Lake at rest over the bump b = max(0, 0.2 - 0.05 (x - 10)^2) on a 25 m strip.
 
     level: free-surface height h = b + d (0.5 immerses the bump, 0.1 leaves its top dry).
+    held: a "level" boundary segment at x = 25 holds the lake's level (and one at x = 0 lets
+    nothing in: a discharge of 0).
     n_along cells along x, 4 square-ish cells across, ``steps`` adaptive steps. b is rounded to
     multiples of 2^-24 so that b + d equals the level exactly. Figures: max_speed (largest |u|
     seen, m/s) and max_depth_change (m) besides the invariants.
@@ -41,6 +43,9 @@ def run_lake_bump(level: float, n_along: int = 100, steps: int = 10_000, seed: i
     bottom = dyadic(exact.bump_bottom(geom.vertices[:, 0]))
     sim.set_bottom(bottom)
     sim.set_depth(np.maximum(0.0, level - bottom))
+    if held:
+        sim.set_boundary("level", level=level, plane=((25.0, 0.0, 0.0), (1.0, 0.0, 0.0)))
+        sim.set_boundary("inflow", discharge=0.0, plane=((0.0, 0.0, 0.0), (-1.0, 0.0, 0.0)))
     initial_depth = np.array(sim.depth)
     monitor = InvariantMonitor(sim)
     step_checked(sim, steps, monitor)
@@ -127,15 +132,12 @@ def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 10.0,
     The top edge lets in q = g sin(beta) d_N^3 / (3 nu) per width, the flux of a film of depth
     d_N = ``film_depth`` (an inflow boundary segment: exactly q on every part of the edge, as the
     Nusselt solution has it); a sink disc over the bottom end (s > 0.95 m) removes what arrives;
-    the other edges are walls. The momentum scheme has no open boundaries: a pour disc of
-    radius 0.1 m centred on the top edge feeds it q W. That disc is no Nusselt inflow for any
-    scheme: on the irregular mesh its edge row is cut (vertices at s = 0.0990 in, 0.0996 out),
-    so the flux per width differs across the strip (a cross-slope tilt of 1.6 % of the depth at
-    s = 0.1), and the shallow-water equations themselves carry that tilt downstream decaying as
-    exp(-lambda s), c lambda = D (k^2 - lambda^2) with c = g sin(beta) d^2 / nu, D = g cos(beta)
-    d^3 / (3 nu), k = pi / W: lambda = 7.06 / m, a factor 0.12 from s = 0.1 to 0.4 m, 1.9e-3
-    where the middle part starts. The conservative scheme carried it at 7.4 / m (max error
-    1.1e-3 there); fed by the boundary its error is 1e-9. The plane starts under a film
+    the other edges are walls. (A pour disc of radius 0.1 m centred on the top edge, which fed
+    the momentum scheme before it took open boundaries, is no Nusselt inflow: on the irregular
+    mesh its edge row is cut, so the flux per width differs across the strip, a cross-slope tilt
+    the shallow-water equations carry downstream decaying as exp(-lambda s), lambda = 7.06 / m;
+    fed by it the momentum scheme's error was 4.9e-4, fed by the boundary 1.7e-7, the
+    conservative scheme's 1.1e-3 and 1e-9.) The plane starts under a film
     of 0.9 d_N at rest (the 10 % deficit is washed out at about 2.7 U = 0.18 m/s, where a dry
     start needs the film's front speed U = 0.065 m/s). After ``duration`` seconds the depth on
     the middle part (0.4 m < s < 0.8 m) is compared with d_N. Figures: error (max relative
@@ -148,11 +150,8 @@ def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 10.0,
     sim, geom = make_simulation(V, F, scheme=scheme, gravity=GRAVITY_DOWN, friction_model="laminar",
                                 viscosity=viscosity, max_dt=0.05)
     rate = exact.nusselt_flux(film_depth, viscosity, angle) * width
-    if scheme == "conservative":
-        downhill_direction = (np.cos(angle), 0.0, -np.sin(angle))
-        sim.set_boundary("inflow", discharge=rate / width, plane=((0.0, 0.0, 0.0), downhill_direction))
-    else:
-        sim.add_source(center=(0.0, 0.5 * width, 0.0), radius=0.1, rate=rate)
+    downhill_direction = (np.cos(angle), 0.0, -np.sin(angle))
+    sim.set_boundary("inflow", discharge=rate / width, plane=((0.0, 0.0, 0.0), downhill_direction))
     bottom_end = (length * np.cos(angle), 0.5 * width, -length * np.sin(angle))
     sim.add_sink(center=bottom_end, radius=0.05, rate=100.0 * rate)
     sim.set_depth(np.full(len(V), 0.9 * film_depth))

@@ -50,7 +50,9 @@ neighbour's free surface (H_dry > H_wet, H as in kernels/pressure.py; ``shorelin
 it the contact-line rule of kernels/tension.py (``tension.apply_capillary_force``: wetting the dry
 vertex would not lower p_s / rho + |g| H).
 
-Open boundaries with outflow let F_b,i = d_i max(0, u_i . Nb_i) leave (Nb zero for walls).
+Open boundaries with outflow let F_b,i = d_i max(0, u_i . Nb_i) leave (Nb zero for walls);
+an open segment adds its F_b,i (kernels/riemann.py ``boundary_flux``: an inflow's discharge, a
+level's ghost-cell flux, a transmissive outflow), whose inflow (F_b,i < 0) is not limited.
 Outflow limiting keeps depth non-negative:
 
     alpha_i = min(1, A_i d_i / (dt (sum_j max(F_ij, 0) + F_b,i)))
@@ -161,7 +163,7 @@ def face_flux(wet_i, wet_j, depth_i, depth_j, normal_i, normal_j, share, drop):
 
 @parallel_kernel
 def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
-                reverse_dual_edge_vectors, boundary_outflow_normals, dual_areas, wall,
+                reverse_dual_edge_vectors, boundary_outflow_normals, open_flux, dual_areas, wall,
                 vertex_height, normal_rise, bottom, surface_pressure, pressure_scale, depth,
                 velocity, friction_share, min_depth, dt, edge_flux, boundary_flux,
                 outflow_factor):
@@ -171,13 +173,15 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
     computed, and those with no wet end on any entry (F = 0, F_b = 0, alpha = 1 written);
     offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2) N_ij and
     reverse_dual_edge_vectors (nnz, 2) N_ji, both at the entry (i, j); boundary_outflow_normals
-    (n, 2), zero where the boundary is a wall; dual_areas (n,); wall (nnz,) bool, True where the
+    (n, 2), zero where the boundary is a wall or an open segment; open_flux (n,) the open
+    segments' F_b (kernels/riemann.py ``boundary_flux``, < 0 an inflow; zeros without segments);
+    dual_areas (n,); wall (nnz,) bool, True where the
     dry end of a wet/dry entry is a wall (``shoreline_walls`` or ``tension.apply_capillary_force``, the
     same for (i, j) and (j, i)); vertex_height, normal_rise (n,) as in kernels/pressure.py and
     bottom (n,): the level H; surface_pressure (n,) p_s (Pa) and pressure_scale 1 / (rho |g|)
     (m/Pa; 0 without gravity): the head L = H + pressure_scale p_s; depth (n,); velocity (n, 2);
-    friction_share (n,) from kernels/friction.py. Writes edge_flux (nnz,), boundary_flux (n,),
-    outflow_factor (n,).
+    friction_share (n,) from kernels/friction.py. Writes edge_flux (nnz,), boundary_flux (n,)
+    F_b,i (the outflow plus open_flux), outflow_factor (n,).
     """
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
@@ -208,8 +212,9 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
             normal_b = (velocity[i, 0] * boundary_outflow_normals[i, 0]
                         + velocity[i, 1] * boundary_outflow_normals[i, 1])
             leaving = depth[i] * max(0.0, normal_b)
-        boundary_flux[i] = leaving
-        outgoing += leaving
+        flux_b = leaving + open_flux[i]
+        boundary_flux[i] = flux_b
+        outgoing += max(0.0, flux_b)
         volume = dual_areas[i] * depth[i]
         outflow_factor[i] = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
@@ -222,16 +227,19 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
 
 @parallel_kernel
 def update_depth(moving, resting, offsets, indices, edge_transforms, dual_areas, depth,
-                 velocity, edge_flux, boundary_flux, outflow_factor, min_depth, dt, depth_out,
-                 velocity_out, outflow_volume):
+                 velocity, edge_flux, boundary_flux, boundary_momentum, outflow_factor, min_depth,
+                 dt, depth_out, velocity_out, outflow_volume):
     """Pass 2: apply the limited fluxes to the depth and carry the momentum A d u on them.
 
-    With w_ij = -alpha_j F_ij > 0 the limited inflow from j and d_i' the new depth,
+    With w_ij = -alpha_j F_ij > 0 the limited inflow from j, w_b = -F_b,i > 0 an inflow through
+    an open segment at the velocity u_b = G_b,i / F_b,i, and d_i' the new depth,
 
-        u_i' = u_i + dt / (A_i d_i') sum_in w_ij (M_ij u_j - u_i)
+        u_i' = u_i + dt / (A_i d_i') (sum_in w_ij (M_ij u_j - u_i) + w_b (u_b - u_i))
 
     moving, resting as in ``edge_fluxes`` (a resting vertex keeps its depth and velocity: no
-    flux, d' = d - 0); edge_transforms (nnz, 2, 2); depth (n,), velocity (n, 2) read; depth_out,
+    flux, d' = d - 0); edge_transforms (nnz, 2, 2); depth (n,), velocity (n, 2) read;
+    boundary_flux (n,) F_b and boundary_momentum (n, 2) G_b, the momentum an inflow carries
+    (read where F_b < 0; kernels/riemann.py ``boundary_fluxes`` without the push); depth_out,
     velocity_out written; outflow_volume (n,) receives the volume that left through the
     boundary (m^3).
     """
@@ -254,7 +262,13 @@ def update_depth(moving, resting, offsets, indices, edge_transforms, dual_areas,
                 m = edge_transforms[e]
                 pull0 += weight * (m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1])
                 pull1 += weight * (m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1])
-        leaving = alpha_i * boundary_flux[i]
+        flux_b = boundary_flux[i]
+        leaving = alpha_i * flux_b if flux_b > 0.0 else 0.0
+        if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b
+            net += flux_b
+            inflow -= flux_b
+            pull0 -= boundary_momentum[i, 0]
+            pull1 -= boundary_momentum[i, 1]
         new_depth = depth[i] - dt * (net + leaving) / dual_areas[i]
         if new_depth < 0.0:  # round-off of a fully drained cell; NaN passes through to the check
             new_depth = 0.0

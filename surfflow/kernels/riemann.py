@@ -259,13 +259,15 @@ def hll_edge_fluxes(offsets, indices, reverse_edges, neighbor_coords, reverse_co
 @serial_kernel
 def boundary_flux(i, kind, value, segment_0, segment_1, vertex_height, normal_rise,
                   gravity_magnitude, bottom, depth, velocity, min_depth):
-    """(F_b, G_b0, G_b1): the mass and momentum flux out through i's boundary segment
-    (N_b = (segment_0, segment_1) in i's frame) for boundary ``kind`` with its ``value``."""
+    """(F_b, G_b0, G_b1, P_b): the mass flux and the momentum flux carried out through i's
+    boundary segment (N_b = (segment_0, segment_1) in i's frame) for boundary ``kind`` with its
+    ``value``, and the ghost's hydrostatic push P_b (m^3/s^2): the pressure kernel's missing
+    boundary term, whose momentum flux is P_b N_b."""
     if kind == NO_BOUNDARY:
-        return 0.0, 0.0, 0.0
+        return 0.0, 0.0, 0.0, 0.0
     length = math.hypot(segment_0, segment_1)
     if length == 0.0:
-        return 0.0, 0.0, 0.0
+        return 0.0, 0.0, 0.0, 0.0
     n0, n1 = segment_0 / length, segment_1 / length
     wet = depth[i] >= min_depth
     d = depth[i] if wet else 0.0
@@ -274,41 +276,46 @@ def boundary_flux(i, kind, value, segment_0, segment_1, vertex_height, normal_ri
     normal = u0 * n0 + u1 * n1
     if kind == TRANSMISSIVE:
         flux = length * d * max(0.0, normal)
-        return flux, flux * u0, flux * u1
+        return flux, flux * u0, flux * u1, 0.0
     rise = normal_rise[i]
     if kind == DISCHARGE:
         g_n = gravity_magnitude * max(rise, 0.0)
         critical = (value * value / g_n) ** (1.0 / 3.0) if g_n > 0.0 else min_depth
         speed = value / max(d, critical, min_depth)
         flux = -length * value
-        return flux, -flux * speed * n0, -flux * speed * n1
+        return flux, -flux * speed * n0, -flux * speed * n1, 0.0
     # LEVEL: a ghost cell at the free-surface height ``value``, moving with i's velocity
     d_ghost = max(0.0, (value - vertex_height[i]) / rise - bottom[i]) if rise > 0.0 else d
     c = celerity(gravity_magnitude * max(rise, 0.0), 0.0, d)
     c_ghost = celerity(gravity_magnitude * max(rise, 0.0), 0.0, d_ghost)
     s_left, s_right = hll_speeds(d, normal, c, d_ghost, normal, c_ghost)
+    push = 0.5 * gravity_magnitude * d * (d_ghost - d) * rise
     if s_right - s_left <= 0.0:
-        return 0.0, 0.0, 0.0
+        return 0.0, 0.0, 0.0, push
     flux = length * hll(s_left, s_right, d * normal, d_ghost * normal, d_ghost - d)
     q0 = length * hll(s_left, s_right, d * u0 * normal, d_ghost * u0 * normal, (d_ghost - d) * u0)
     q1 = length * hll(s_left, s_right, d * u1 * normal, d_ghost * u1 * normal, (d_ghost - d) * u1)
-    # the ghost's hydrostatic push on the segment, the pressure kernel's missing boundary term
-    push = 0.5 * gravity_magnitude * d * (d_ghost - d) * rise
-    return flux, q0 + push * segment_0, q1 + push * segment_1
+    return flux, q0, q1, push
 
 
 @parallel_kernel
 def boundary_fluxes(boundary_kind, boundary_value, boundary_segments, vertex_height, normal_rise,
-                    gravity_magnitude, bottom, depth, velocity, min_depth, boundary_mass,
-                    boundary_momentum):
-    """F_b (n,) and G_b (n, 2) of every vertex (``boundary_flux``); boundary_kind (n,) int64,
-    boundary_value (n,), boundary_segments (n, 2)."""
+                    gravity_magnitude, bottom, depth, velocity, min_depth, push_in_flux,
+                    boundary_mass, boundary_momentum, boundary_push):
+    """F_b (n,), G_b (n, 2) and P_b (n,) of every vertex (``boundary_flux``); boundary_kind (n,)
+    int64, boundary_value (n,), boundary_segments (n, 2). ``push_in_flux``: G_b includes the
+    push's momentum flux P_b N_b (the conservative scheme), else G_b is the carried momentum
+    alone and P_b acts as an acceleration (the momentum scheme's push)."""
     for i in numba.prange(0, depth.shape[0]):
-        flux, q0, q1 = boundary_flux(i, boundary_kind[i], boundary_value[i],
-                                     boundary_segments[i, 0], boundary_segments[i, 1],
-                                     vertex_height, normal_rise, gravity_magnitude, bottom, depth,
-                                     velocity, min_depth)
+        flux, q0, q1, push = boundary_flux(i, boundary_kind[i], boundary_value[i],
+                                           boundary_segments[i, 0], boundary_segments[i, 1],
+                                           vertex_height, normal_rise, gravity_magnitude, bottom,
+                                           depth, velocity, min_depth)
         boundary_mass[i] = flux
+        boundary_push[i] = push
+        if push_in_flux:
+            q0 += push * boundary_segments[i, 0]
+            q1 += push * boundary_segments[i, 1]
         boundary_momentum[i, 0] = q0
         boundary_momentum[i, 1] = q1
 

@@ -327,7 +327,7 @@ class _SceneReader:
             render=RenderSpec(**self.with_directory(sections["render"], Path("render") / name)),
             motion=self.motion(self.raw.get("motion")),
             droplets=self.droplets(sections["droplets"]) if "droplets" in self.raw else None,
-            boundaries=self.boundaries(self.raw.get("boundaries", []), sections["solver"]),
+            boundaries=self.boundaries(self.raw.get("boundaries", [])),
             emitters=self.emitters(self.raw.get("emitters", [])),
             bodies=body_specs(self.raw.get("bodies", []), self.table, self.fail, self.base),
             mode=top.get("mode", "film"),
@@ -481,7 +481,7 @@ class _SceneReader:
             raise self.fail(("motion",), str(exc)) from None
         return spec
 
-    def boundaries(self, entries, solver: dict) -> tuple:
+    def boundaries(self, entries) -> tuple:
         if not isinstance(entries, list):
             raise self.fail(("boundaries",), "write boundary segments as [[boundaries]] tables")
         specs = []
@@ -492,8 +492,7 @@ class _SceneReader:
                 raise self.fail(("boundaries", k), "every boundary needs 'type' (inflow, level or "
                                 "transmissive), 'point' [x, y, z] and 'normal' [x, y, z]")
             try:
-                check_segment(kind, values.get("discharge"), values.get("level"),
-                              solver.get("scheme"))
+                check_segment(kind, values.get("discharge"), values.get("level"))
             except ParameterError as exc:
                 raise self.fail(("boundaries", k), str(exc)) from None
             specs.append(BoundarySpec(kind=kind, **values))

@@ -37,6 +37,11 @@ class ActiveSet:
         self.moving, self.resting = everything(n_vertices)
         self.border, self.reach = self.resting, self.moving
 
+    def reset(self) -> None:
+        """Every vertex moving again (a scheme that stopped skipping dry ground)."""
+        self.moving, self.resting = everything(len(self.marked))
+        self.border, self.reach = self.resting, self.moving
+
     def rebuild(self, geom, depth: np.ndarray, min_depth: float) -> None:
         """Split the vertices by ``depth`` (n,): moving where a vertex or a neighbour is wet."""
         count, border_count = split_vertices(geom.neighbor_offsets, geom.neighbor_indices, depth,

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..boundaries import BOUNDARY_KINDS, BoundarySegment, segment_normals
 from ..kernels.friction import apply_friction
 from ..kernels.reconstruction import limited_gradients
-from ..kernels.riemann import (NO_BOUNDARY, TRANSMISSIVE, average_stages, boundary_fluxes,
-                               conservative_stage, hll_edge_fluxes, outflow_factors)
+from ..kernels.riemann import (average_stages, boundary_fluxes, conservative_stage,
+                               hll_edge_fluxes, outflow_factors)
 from .active import ActiveSet
+from .segments import OpenSegments
 from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
 
 
@@ -42,6 +42,7 @@ class ConservativeScheme:
         self.momentum_flux = np.zeros((nnz, 2))
         self.boundary_mass = np.zeros(n)
         self.boundary_momentum = np.zeros((n, 2))
+        self.boundary_push = np.zeros(n)
         self.outflow_factor = np.zeros(n)
         self.outflow_volume = np.zeros(n)
         self.active = ActiveSet(n)  # never rebuilt: the dyes are carried at every vertex
@@ -49,10 +50,7 @@ class ConservativeScheme:
         self.stage_depth = np.zeros(n)
         self.stage_velocity = np.zeros((n, 2))
         self.stage_dye = np.zeros((n, n_dyes))
-        self.boundary_kind = np.zeros(n, dtype=np.int64)
-        self.boundary_value = np.zeros(n)
-        self.boundary_segments = np.zeros((n, 2))
-        self.segments: tuple[BoundarySegment, ...] = ()
+        self.boundary = OpenSegments(n, params, global_outflow=True)
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
         self.sigma_over_density = params.surface_tension / params.density
         self.summed_pressure = np.zeros(n)  # the pressing terms' sum (zeros without)
@@ -79,45 +77,26 @@ class ConservativeScheme:
         self.pressures = pressures
         self.surface_pressure = pressures[0] if len(pressures) == 1 else self.summed_pressure
 
+    @property
+    def segments(self):
+        """The open boundary segments set (``schemes/segments.py``)."""
+        return self.boundary.segments
+
     def use_geometry(self, geom, fields) -> None:
         """Reset the boundary arrays from the global boundary kind, then the named segments."""
         self.reverse_coords = np.ascontiguousarray(geom.neighbor_coords[geom.reverse_edges])
         self.edge_lengths = np.linalg.norm(geom.dual_edge_vectors, axis=1)
         self.reverse_edge_lengths = np.ascontiguousarray(self.edge_lengths[geom.reverse_edges])
-        outflow = self.params.boundary == "outflow"
-        self.boundary_kind[:] = np.where(geom.is_boundary & outflow, TRANSMISSIVE, NO_BOUNDARY)
-        self.boundary_segments[:] = geom.boundary_normals if outflow else 0.0
-        self.boundary_value[:] = 0.0
-        for segment in self.segments:
-            self.place(segment, geom, fields)
-        self.open_boundary = bool(self.boundary_kind.any())  # else F_b = G_b = 0: not computed
+        self.boundary.use_geometry(geom, fields)
 
-    def set_boundary(self, segment: BoundarySegment, geom, fields) -> None:
+    def set_boundary(self, segment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
-        self.segments += (segment,)
-        self.place(segment, geom, fields)
-
-    def place(self, segment: BoundarySegment, geom, fields) -> None:
-        """Write a segment's kind, value and boundary normals; its vertices' slip projections keep
-        only the wall that meets the segment at its ends (a corner), if any."""
-        v = segment.vertices
-        open_normals, wall_normals = segment_normals(geom, v)
-        self.boundary_kind[v] = BOUNDARY_KINDS[segment.kind]
-        self.boundary_segments[v] = open_normals
-        self.boundary_value[v] = segment.value_at(0.0)
-        self.open_boundary = True
-        length = np.linalg.norm(wall_normals, axis=1)
-        if self.params.boundary == "outflow":
-            length[:] = 0.0
-        unit = wall_normals / np.where(length > 0.0, length, 1.0)[:, None]
-        fields.wall_projections[v] = np.eye(2) - unit[:, :, None] * unit[:, None, :]
+        self.boundary.add(segment, geom, fields)
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
         """Heun's two stages from the state and their average; returns the outflow and inflow
         (m^3) through the boundary."""
-        for segment in self.segments:
-            if callable(segment.value):
-                self.boundary_value[segment.vertices] = segment.value_at(state.time)
+        self.boundary.update(state.time)
         s = state
         self.stage(geom, fields, s, bottom, s.depth, s.velocity, s.dye, dt, s.depth_next,
                    s.velocity_next, s.dye_next)
@@ -158,10 +137,11 @@ class ConservativeScheme:
                         bottom, depth, velocity, self.grad_depth,
                         self.grad_velocity, self.surface_pressure, self.sigma_over_density,
                         1.0 / p.density, p.min_depth, self.mass_flux, self.momentum_flux)
-        if self.open_boundary:
-            boundary_fluxes(self.boundary_kind, self.boundary_value, self.boundary_segments,
-                            f.vertex_height, f.normal_rise, p.gravity_magnitude, bottom, depth,
-                            velocity, p.min_depth, self.boundary_mass, self.boundary_momentum)
+        o = self.boundary
+        if o.open:
+            boundary_fluxes(o.kind, o.value, o.normals, f.vertex_height, f.normal_rise,
+                            p.gravity_magnitude, bottom, depth, velocity, p.min_depth, True,
+                            self.boundary_mass, self.boundary_momentum, self.boundary_push)
         outflow_factors(g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
                         self.boundary_mass, dt, self.outflow_factor)
         conservative_stage(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,

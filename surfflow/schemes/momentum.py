@@ -7,7 +7,12 @@ continuity (6, kernels/continuity.py) across the walls the bound ``find_walls`` 
 depth moves on the limited mass fluxes of the new velocity, and in the same pass the momentum
 A d u rides on the same fluxes with the donor's velocity (Stelling & Duinmeijer 2003; Kramer &
 Stelling 2008), so momentum is conserved and a bore keeps its jump conditions; the dyes ride on
-them too. It has no open boundary segments.
+them too. Open boundary segments (``surfflow/boundaries.py``: inflow, level, transmissive;
+``schemes/segments.py``) enter through kernels/riemann.py's boundary fluxes: their mass flux
+F_b joins the continuity's boundary term, an inflow brings its momentum G_b like an inflow from
+a neighbour, an outflow takes u_i along, and a level's ghost pushes through the pressure
+gradient (``push_boundary``). With a segment open every vertex is computed (an inflow may wet
+dry ground far from any liquid).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import numpy as np
 
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
+from ..kernels.riemann import boundary_fluxes
+from .segments import OpenSegments
 from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
 
 
@@ -23,11 +30,14 @@ class MomentumScheme:
     """Velocity form: the push, then the continuity carrying d and d u on the same fluxes."""
 
     stages = ("push", "apply_friction", "transport")
-    segments = ()  # no open boundary segments
-    skips_dry_ground = True  # the step rebuilds the state's active set (model._share_friction)
 
     def __init__(self, geom, params, n_dyes: int):
         self.params = params
+        n = geom.n_vertices
+        self.boundary = OpenSegments(n, params, global_outflow=False)  # that one: the continuity
+        self.boundary_mass = np.zeros(n)  # F_b, G_b and P_b of the open segments
+        self.boundary_momentum = np.zeros((n, 2))
+        self.boundary_push = np.zeros(n)
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
@@ -47,15 +57,57 @@ class MomentumScheme:
         self.surface_accelerations = [accelerate.__self__.acceleration for accelerate
                                       in accelerations if accelerate.__self__.like_gravity]
 
+    @property
+    def segments(self):
+        """The open boundary segments set (``schemes/segments.py``)."""
+        return self.boundary.segments
+
+    @property
+    def skips_dry_ground(self) -> bool:
+        """Whether the step rebuilds the state's active set (``model._share_friction``): not
+        with a segment open."""
+        return not self.boundary.open
+
     def use_geometry(self, geom, fields) -> None:
-        """Nothing derived from the geometry is kept (the active set is rebuilt every step)."""
+        """Place the open segments again (the active set is rebuilt every step)."""
+        self.boundary.use_geometry(geom, fields)
+
+    def set_boundary(self, segment, geom, fields) -> None:
+        """Open ``segment`` (checked by ``boundaries.check_segment``)."""
+        self.boundary.add(segment, geom, fields)
+
+    def open_fluxes(self, fields, state, bottom) -> None:
+        """F_b, G_b (the carried momentum alone) and P_b of the open segments at the state."""
+        p, b = self.params, self.boundary
+        boundary_fluxes(b.kind, b.value, b.normals, fields.vertex_height, fields.normal_rise,
+                        p.gravity_magnitude, bottom, state.depth, state.velocity, p.min_depth,
+                        False, self.boundary_mass, self.boundary_momentum, self.boundary_push)
+
+    def push_boundary(self, geom, state, dt: float) -> None:
+        """u_i -= dt (1 - phi_i) P_b,i N_b,i / (A_i d_i) at the wet segment vertices: the ghost's
+        side of the Green-Gauss gradient's closed dual cell. With P_b = |g| d (d_ghost - d)
+        (e . n) / 2 this is -dt |g| (1 - phi_i) 0.5 (H_ghost - H_i) N_b / A_i, the boundary face
+        taken like every other at the mean of its two sides' levels (kernels/pressure.py): zero
+        for a lake at rest at the held level, and the conservative scheme's G_b pressure term
+        per unit depth."""
+        v = self.boundary.vertices
+        d = state.depth[v]
+        wet = d >= self.params.min_depth
+        scale = np.where(wet, dt * (1.0 - state.friction_share[v]) * self.boundary_push[v]
+                         / (geom.dual_areas[v] * np.where(wet, d, 1.0)), 0.0)
+        state.velocity[v] -= scale[:, None] * self.boundary.normals[v]
 
     def push(self, geom, fields, state, bottom, dt: float) -> None:
         """u += dt a, a = -|g| grad H (well balanced), at the wet vertices of the step's active
-        set ``state.active`` (rebuilt from this depth, ``model._share_friction``); then
+        set ``state.active`` (rebuilt from this depth, ``model._share_friction``), with the open
+        segments' ghost levels (``push_boundary``); then
         u += dt a for the terms' accelerations a at (d, u); then the holds."""
         gravity_pressure(geom, fields, state, self.params, state.active, bottom, state.depth,
                          dt, state.velocity)
+        if self.boundary.open:
+            self.boundary.update(state.time)
+            self.open_fluxes(fields, state, bottom)
+            self.push_boundary(geom, state, dt)
         if self.accelerations:
             a = self.term_acceleration
             a.fill(0.0)
@@ -93,26 +145,32 @@ class MomentumScheme:
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
         """The walls, then the continuity on d and d u (and the dyes) on the fluxes of u at the
-        vertices the push's active set moves (the depth is still the push's); returns the
-        outflow (m^3)."""
+        vertices the push's active set moves (the depth is still the push's), with the open
+        segments' fluxes; returns the outflow and inflow (m^3) through the boundary."""
         f, s, a, p = fields, state, state.active, self.params
         head = 1.0 / (p.density * p.gravity_magnitude) if p.gravity_magnitude > 0.0 else 0.0
         pressure = self.head_pressure(geom, f, bottom, s.depth)
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
+        if self.boundary.open:
+            self.open_fluxes(f, s, bottom)
         edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors,
-                    f.boundary_outflow_normals, geom.dual_areas, s.shoreline_wall,
+                    f.boundary_outflow_normals, self.boundary_mass, geom.dual_areas,
+                    s.shoreline_wall,
                     f.vertex_height, f.normal_rise, bottom,
                     pressure, head, s.depth,
                     s.velocity, s.friction_share, self.params.min_depth, dt, s.edge_flux,
                     s.boundary_flux, s.outflow_factor)
         update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                      geom.edge_transforms, geom.dual_areas, s.depth, s.velocity, s.edge_flux,
-                     s.boundary_flux, s.outflow_factor, self.params.min_depth, dt, s.depth_next,
+                     s.boundary_flux, self.boundary_momentum, s.outflow_factor, self.params.min_depth, dt, s.depth_next,
                      s.velocity_next, s.outflow_volume)
         carry_dyes(geom, f, self.params, a, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
                    s.edge_flux, s.boundary_flux, s.outflow_factor, dt, self.dye_faces,
                    self.dye_outflow, s.dye_next)
         s.swap_depth()
         s.swap_velocity()
-        return {"outflow": float(s.outflow_volume.sum())}
+        volumes = {"outflow": float(s.outflow_volume.sum())}
+        if self.boundary.open:
+            volumes["inflow"] = -dt * float(np.minimum(self.boundary_mass, 0.0).sum())
+        return volumes

@@ -88,7 +88,8 @@ class Dissolution(Term):
         state.shoreline_wall.fill(False)  # the dissolved material crosses every dual edge
         edge_fluxes(a.moving, a.resting, g.neighbor_offsets, g.neighbor_indices,
                     g.dual_edge_vectors, fields.reverse_dual_edge_vectors,
-                    fields.boundary_outflow_normals, g.dual_areas, state.shoreline_wall,
+                    fields.boundary_outflow_normals, self.flat, g.dual_areas,
+                    state.shoreline_wall,
                     self.flat, self.flat, self.flat, self.flat, 0.0, one, state.solute_velocity,
                     one, 0.0, dt, state.edge_flux, state.boundary_flux, state.outflow_factor)
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]

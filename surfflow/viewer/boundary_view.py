@@ -1,4 +1,4 @@
-"""Drawing the open boundary segments of the conservative scheme (SPEC §10) in polyscope.
+"""Drawing the open boundary segments (SPEC §10) in polyscope.
 
 Each segment's vertices (``sim.set_boundary`` or a scene's ``[[boundaries]]``) are shown as a
 point cloud coloured by kind: inflow blue, level green, transmissive orange. The cloud follows
