@@ -7,9 +7,9 @@
 The step's thread hands over each frame's fields (:func:`surfflow.io.writers.frame_fields`
 makes copies) and goes on; the writer thread runs every writer on them in order. At most
 ``max_pending`` frames wait (the step blocks when they do, so memory stays bounded). On Linux
-the thread runs ``NICE`` steps nicer than the process, so that on a machine with few cores it
-writes in the moments the step leaves a core idle (its serial parts) rather than slowing its
-parallel loops. A write
+the thread runs ``NICE`` steps nicer than the process (the lowest priority), so that on a
+machine with few cores it writes in the moments the step leaves a core idle rather than slowing
+its parallel loops. A write
 that fails stops the thread, and the next :meth:`~FrameWriterThread.put` or the closing raises
 :class:`surfflow.errors.OutputError` in the step's thread, naming the frame, the file and the
 cause. Closing waits for every queued frame to be written.
@@ -27,7 +27,14 @@ from pathlib import Path
 from ..errors import OutputError
 
 STOP = None
-NICE = 5  # the writer's niceness above the process's: it writes in the step's idle moments
+# The writer's niceness above the process's: the lowest priority (19, a weight of 15 against a
+# normal thread's 1024), so the step's OpenMP threads, which spin awake between its parallel
+# loops (kernels/_jit.py), keep their cores and the writer takes the idle moments. Measured with
+# `benchmarks/realtime.py` (outputs on, 2 cores, alternated): bunny_pour 0.74-0.79 times real
+# time at 5, 0.96-1.10 at 19 (the step waits more for the writer, but steps faster);
+# paint_grooves 7.7-7.9 -> 8.6-9.8. SCHED_IDLE (1.11-1.13, 10.4-12.5) would starve the writer
+# on a machine kept busy by other work, stalling the run.
+NICE = 19
 
 
 class FrameWriterThread:
