@@ -175,9 +175,9 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
     reverse_dual_edge_vectors (nnz, 2) N_ji, both at the entry (i, j); boundary_outflow_normals
     (n, 2), zero where the boundary is a wall or an open segment; open_flux (n,) the open
     segments' F_b (kernels/riemann.py ``boundary_flux``, < 0 an inflow; zeros without segments);
-    dual_areas (n,); wall (nnz,) bool, True where the
-    dry end of a wet/dry entry is a wall (``shoreline_walls`` or ``tension.apply_capillary_force``, the
-    same for (i, j) and (j, i)); vertex_height, normal_rise (n,) as in kernels/pressure.py and
+    dual_areas (n,); wall (nnz,) bool, True where the dry end of a wet/dry entry is a wall
+    (``shoreline_walls`` or ``tension.apply_capillary_force``, the same for (i, j) and (j, i));
+    vertex_height, normal_rise (n,) as in kernels/pressure.py and
     bottom (n,): the level H; surface_pressure (n,) p_s (Pa) and pressure_scale 1 / (rho |g|)
     (m/Pa; 0 without gravity): the head L = H + pressure_scale p_s; depth (n,); velocity (n, 2);
     friction_share (n,) from kernels/friction.py. Writes edge_flux (nnz,), boundary_flux (n,)

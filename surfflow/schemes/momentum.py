@@ -156,16 +156,14 @@ class MomentumScheme:
         edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors,
                     f.boundary_outflow_normals, self.boundary_mass, geom.dual_areas,
-                    s.shoreline_wall,
-                    f.vertex_height, f.normal_rise, bottom,
-                    pressure, head, s.depth,
-                    s.velocity, s.friction_share, self.params.min_depth, dt, s.edge_flux,
+                    s.shoreline_wall, f.vertex_height, f.normal_rise, bottom, pressure, head,
+                    s.depth, s.velocity, s.friction_share, p.min_depth, dt, s.edge_flux,
                     s.boundary_flux, s.outflow_factor)
         update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                      geom.edge_transforms, geom.dual_areas, s.depth, s.velocity, s.edge_flux,
-                     s.boundary_flux, self.boundary_momentum, s.outflow_factor, self.params.min_depth, dt, s.depth_next,
-                     s.velocity_next, s.outflow_volume)
-        carry_dyes(geom, f, self.params, a, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
+                     s.boundary_flux, self.boundary_momentum, s.outflow_factor, p.min_depth, dt,
+                     s.depth_next, s.velocity_next, s.outflow_volume)
+        carry_dyes(geom, f, p, a, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
                    s.edge_flux, s.boundary_flux, s.outflow_factor, dt, self.dye_faces,
                    self.dye_outflow, s.dye_next)
         s.swap_depth()
