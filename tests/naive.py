@@ -192,10 +192,10 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
     centred flux C = 0.5 (d_i a - d_j b) and the upwind flux U = d_up 0.5 (a - b), a = u_i . N_ij,
     b = u_j . N_ji, phi the larger of the mean friction share and ``froude_share``, C plus
-    max(0, a + b) times the smaller of L_i - L_j and d_i - d_j where they agree in sign and the flow converges (L = H +
-    ``level_shift``, H the free-surface height, the shift the surface pressure's head
-    p / (rho |g|)); d_wet max(0, u_wet . N) out of a wet vertex into
-    a dry one that is no wall: ``is_wall(wet, dry)`` if given, else the dry one stands above the
+    max(0, a + b) times the smaller of L_i - L_j and d_i - d_j where they agree in sign and the
+    flow converges (L = H + ``level_shift``, H the free-surface height, the shift the surface
+    pressure's head p / (rho |g|)); d_wet max(0, u_wet . N) out of a wet vertex into a dry one
+    that is no wall: ``is_wall(wet, dry)`` if given, else the dry one stands above the
     wet one's free surface. Each undirected edge is visited once and its flux scattered to both
     ends; the momentum A d u rides on the same limited fluxes with the donor's velocity (carried
     into the receiver's frame), so a vertex with inflow takes the new momentum over the new
@@ -209,7 +209,7 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
         def is_wall(wet_end, dry_end):
             return height[dry_end] > height[wet_end]
     level = height + level_shift
-    stiffness = np.linalg.norm(gravity) * (geom.normals @ (-gravity / np.linalg.norm(gravity)))
+    stiffness = -(geom.normals @ gravity)  # |g| (e . n), the normal gravity
     edges = []
     for i in range(n):
         for e, j in ring(geom, i):

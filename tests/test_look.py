@@ -69,7 +69,7 @@ def display_jumps(wetness_frames: np.ndarray) -> tuple[int, int]:
 
 def test_draining_film_does_not_blink(film):
     """The old display (shown iff d >= d_min) jumps on and off more than once per vertex as the
-    film drains (447 jumps over 242 vertices shown, measured; 2.2 per vertex before the
+    film drains (447 jumps over 242 vertices shown, measured; more than 2 per vertex before the
     continuity's flux went upwind where the thin film runs supercritical); the drawn film at
     most once per vertex (when the liquid arrives)."""
     faces, depths, min_depth, fps = film

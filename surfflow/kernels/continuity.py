@@ -202,8 +202,8 @@ def face_flux(wet_i, wet_j, depth_i, depth_j, normal_i, normal_j, share, drop):
 def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
                 reverse_dual_edge_vectors, boundary_outflow_normals, open_flux, dual_areas, wall,
                 vertex_height, normal_rise, bottom, surface_pressure, pressure_scale,
-                wave_stiffness, depth, velocity, friction_share, min_depth, dt, edge_flux, boundary_flux,
-                outflow_factor):
+                wave_stiffness, depth, velocity, friction_share, min_depth, dt, edge_flux,
+                boundary_flux, outflow_factor):
     """Pass 1: unlimited fluxes F_ij (m^3/s), boundary outflow F_b,i and the limiter alpha_i.
 
     moving, resting (int64 lists, together every vertex once; schemes/active.py): the vertices

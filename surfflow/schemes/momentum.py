@@ -75,17 +75,17 @@ class MomentumScheme:
         (pi / s) the mesh's shortest wave's number."""
         self.boundary.use_geometry(geom, fields)
         p = self.params
-        self.normal_gravity = p.gravity_magnitude * fields.normal_rise
-        self.wave_stiffness = self.normal_gravity + (p.surface_tension / p.density
-                                                     * (np.pi / fields.ring_spacing) ** 2)
+        self.wave_stiffness = (p.gravity_magnitude * fields.normal_rise
+                               + p.surface_tension / p.density * (np.pi / fields.ring_spacing) ** 2)
+        self.felt = np.empty_like(self.wave_stiffness)  # felt_stiffness's, on a moving surface
 
     def felt_stiffness(self, geom):
         """(n,) m/s^2: the wave stiffness K with the normal gravity the liquid feels, on a surface
         accelerating at a (a term ``like_gravity``) -(g - a) . n, not |g| (e . n)."""
         if not self.surface_accelerations:
             return self.wave_stiffness
-        felt = np.einsum("ij,ij->i", self.surface_accelerations[0], geom.normals)
-        return self.wave_stiffness + felt
+        np.einsum("ij,ij->i", self.surface_accelerations[0], geom.normals, out=self.felt)
+        return np.add(self.wave_stiffness, self.felt, out=self.felt)
 
     def set_boundary(self, segment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
@@ -172,8 +172,8 @@ class MomentumScheme:
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors,
                     f.boundary_outflow_normals, self.boundary_mass, geom.dual_areas,
                     s.shoreline_wall, f.vertex_height, f.normal_rise, bottom, pressure, head,
-                    self.felt_stiffness(geom), s.depth, s.velocity, s.friction_share, p.min_depth, dt, s.edge_flux,
-                    s.boundary_flux, s.outflow_factor)
+                    self.felt_stiffness(geom), s.depth, s.velocity, s.friction_share,
+                    p.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor)
         update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                      geom.edge_transforms, geom.dual_areas, s.depth, s.velocity, s.edge_flux,
                      s.boundary_flux, self.boundary_momentum, s.outflow_factor, p.min_depth, dt,
