@@ -118,7 +118,8 @@ def test_bunny_tensors_are_symmetric_positive_definite():
 
 
 def naive_feature_tensors(geom, bottom, gains):
-    """Slow reference: numpy least squares, solve and eigh, one vertex at a time."""
+    """Slow reference: numpy least squares (quadratic, or linear below 5 neighbours, as
+    ``kernels.ring_fit``) and eigh, one vertex at a time."""
     def ring(i):
         return range(geom.neighbor_offsets[i], geom.neighbor_offsets[i + 1])
 
@@ -130,13 +131,9 @@ def naive_feature_tensors(geom, bottom, gains):
     def gradient(i):
         c = geom.neighbor_coords[list(ring(i))]
         df = bottom[geom.neighbor_indices[list(ring(i))]] - bottom[i]
-        if len(c) >= 5:
-            basis = np.column_stack([c[:, 0], c[:, 1], c[:, 0] ** 2 / 2, c[:, 0] * c[:, 1], c[:, 1] ** 2 / 2])
-            return np.linalg.lstsq(basis, df, rcond=None)[0][:2]
-        weighted = [np.linalg.solve(geom.neighbor_coords[[a, b]], df[[a - ring(i)[0], b - ring(i)[0]]])
-                    * cross2(geom.neighbor_coords[a], geom.neighbor_coords[b]) for a, b in triangles(i)]
-        return np.sum(weighted, 0) / sum(cross2(geom.neighbor_coords[a], geom.neighbor_coords[b])
-                                         for a, b in triangles(i))
+        columns = [c[:, 0], c[:, 1], c[:, 0] ** 2 / 2, c[:, 0] * c[:, 1], c[:, 1] ** 2 / 2]
+        basis = np.column_stack(columns if len(c) >= 5 else columns[:2])  # the linear fit below 5
+        return np.linalg.lstsq(basis, df, rcond=None)[0][:2]
 
     g = np.array([gradient(i) for i in range(geom.n_vertices)])
     m = g / np.sqrt(1 + (g ** 2).sum(1))[:, None]

@@ -109,7 +109,7 @@ def update_positions(geom: SurfaceGeometry, vertices: np.ndarray,
         )
     bottom = geom.bottom if bottom is None else _checked_bottom(bottom, geom.n_vertices)
     out = moved_geometry_buffers(geom)
-    fill_moved_geometry(geom, vertices, bottom, out, np.empty((geom.n_vertices, 2)))
+    fill_moved_geometry(geom, vertices, bottom, out, friction_scratch(geom))
     return moved_geometry(geom, vertices, bottom, out)
 
 
@@ -123,11 +123,18 @@ def moved_geometry_buffers(geom: SurfaceGeometry) -> dict:
     return out
 
 
+def friction_scratch(geom: SurfaceGeometry) -> tuple:
+    """Work space of the feature friction for :func:`fill_moved_geometry`: (ring fit weights
+    (nnz, 2), slopes (n, 2))."""
+    return np.empty((len(geom.neighbor_indices), 2)), np.empty((geom.n_vertices, 2))
+
+
 def fill_moved_geometry(geom: SurfaceGeometry, vertices: np.ndarray, bottom: np.ndarray, out: dict,
-                        slopes: np.ndarray) -> None:
+                        scratch: tuple) -> None:
     """Fill ``out`` (from :func:`moved_geometry_buffers`) for the surface ``geom`` at vertices
-    (n, 3) with bottom heights (n,), both float64 and contiguous; slopes (n, 2) is scratch space.
-    The friction tensors are filled only where they come from the features."""
+    (n, 3) with bottom heights (n,), both float64 and contiguous; scratch (from
+    :func:`friction_scratch`) is work space. The friction tensors are filled only where they
+    come from the features."""
     topology = Topology(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
                         geom.is_boundary, geom.components)
     fill_position_arrays(vertices, topology, geom.normal_weighting, out)
@@ -135,7 +142,7 @@ def fill_moved_geometry(geom: SurfaceGeometry, vertices: np.ndarray, bottom: np.
         roughness.fill_feature_friction_tensors(
             bottom, topology.neighbor_offsets, topology.neighbor_indices, out["neighbor_coords"],
             out["edge_transforms"], out["dual_areas"], topology.is_boundary, geom.feature_gains,
-            slopes, out["friction_tensors"])
+            scratch, out["friction_tensors"])
     offset_along_normals(vertices, bottom, out["normals"], out["original_vertices"])
 
 

@@ -9,8 +9,9 @@ model (SOM) is the height field of the bottom over v's tangent plane: the ring v
 its tangent coordinates c_j (``neighbor_coords``, length preserving) and height b_j, v at the
 origin and height b_v. Its vertex normals are n_j ~ (-m_j, 1), with m_j = g_j / sqrt(1 + |g_j|^2)
 and g_j the gradient of b at j: that of the least-squares quadratic through j's own flattened
-ring (exact for quadratic bottoms on any mesh; the ring gradient below where j has fewer than 5
-neighbours), carried into v's frame by M_vj. On each one-ring triangle t = (v, j_a, j_b) the
+ring, g_j = sum_k w_jk (b_k - b_j) with the ring fit's weights (``kernels.ring_fit``: exact for
+quadratic bottoms on any flat mesh; the linear fit where j has fewer than 5 neighbours), carried
+into v's frame by M_vj. On each one-ring triangle t = (v, j_a, j_b) the
 shape operator is the derivative of the linearly interpolated normals along the triangle's edges,
 
     J_t [c_a  c_b] = [m_a - m_v   m_b - m_v],      S_t = (J_t + J_t^T) / 2,
@@ -37,10 +38,9 @@ from numba import prange
 
 from ..errors import ParameterError
 from ..kernels._jit import parallel_kernel, serial_kernel, serial_twin
-from ..kernels.ring_fit import solve_normal_equations
+from ..kernels.ring_fit import ring_fit_weights, ring_fit_weights_serial
 
 _SYMMETRY_TOLERANCE = 1e-9
-_BLOCK = 256  # vertices per scratch allocation in the slope kernel
 
 
 @serial_kernel
@@ -87,50 +87,21 @@ def _ring_gradients_kernel(values, offsets, indices, coords, is_boundary, gradie
         gradients[i, 0], gradients[i, 1] = _ring_gradient(values, offsets, indices, coords, is_boundary, i)
 
 
-@serial_kernel
-def _quadratic_fit_gradient(values, offsets, indices, coords, is_boundary, i, normal, rhs):
-    """Gradient (gx, gy) at i of the least-squares quadratic through (c_j, f_j - f_i), j in the
-    one-ring (exact for quadratic fields); the ring gradient where fewer than 5 neighbours or a
-    degenerate ring make the fit ill-posed. normal (5, 5) and rhs (5, 1) are scratch space."""
-    start, stop = offsets[i], offsets[i + 1]
-    if stop - start < 5:
-        return _ring_gradient(values, offsets, indices, coords, is_boundary, i)
-    squares = 0.0
-    for e in range(start, stop):
-        squares += coords[e, 0] ** 2 + coords[e, 1] ** 2
-    scale = np.sqrt(squares / (stop - start))
-    normal[:] = 0.0
-    rhs[:] = 0.0
-    for e in range(start, stop):
-        u, v = coords[e, 0] / scale, coords[e, 1] / scale
-        basis = (u, v, 0.5 * u * u, u * v, 0.5 * v * v)
-        difference = values[indices[e]] - values[i]
-        for row in range(5):
-            rhs[row, 0] += difference * basis[row]
-            for col in range(row + 1):
-                normal[row, col] += basis[row] * basis[col]
-    for row in range(5):
-        for col in range(row):
-            normal[col, row] = normal[row, col]  # symmetric
-    if not solve_normal_equations(normal, rhs):
-        return _ring_gradient(values, offsets, indices, coords, is_boundary, i)
-    return rhs[0, 0] / scale, rhs[1, 0] / scale
-
-
 @parallel_kernel
-def _som_slopes_kernel(bottom, offsets, indices, coords, is_boundary, slopes):
+def _som_slopes_kernel(bottom, offsets, indices, weights, slopes):
     """slopes[i] = g_i / sqrt(1 + |g_i|^2), the tangential part of the SOM normal at i (up to
-    sign), g_i the quadratic-fit gradient of the bottom. Vertices go in blocks of _BLOCK that
-    share one scratch allocation."""
-    n = bottom.shape[0]
-    for block in prange((n + _BLOCK - 1) // _BLOCK):
-        scratch = np.empty((5, 6))
-        normal, rhs = scratch[:, :5], scratch[:, 5:]  # the ring fit's layout: one compiled solver
-        for i in range(block * _BLOCK, min(n, (block + 1) * _BLOCK)):
-            gx, gy = _quadratic_fit_gradient(bottom, offsets, indices, coords, is_boundary, i, normal, rhs)
-            norm = np.sqrt(1.0 + gx * gx + gy * gy)
-            slopes[i, 0] = gx / norm
-            slopes[i, 1] = gy / norm
+    sign), with g_i = sum_j w_ij (b_j - b_i) the gradient of the bottom's least-squares quadratic
+    through i's one-ring (weights (nnz, 2) from ``kernels.ring_fit.ring_fit_weights``)."""
+    for i in prange(0, bottom.shape[0]):
+        gx = 0.0
+        gy = 0.0
+        for e in range(offsets[i], offsets[i + 1]):
+            difference = bottom[indices[e]] - bottom[i]
+            gx += weights[e, 0] * difference
+            gy += weights[e, 1] * difference
+        norm = np.sqrt(1.0 + gx * gx + gy * gy)
+        slopes[i, 0] = gx / norm
+        slopes[i, 1] = gy / norm
 
 
 _som_slopes_kernel_serial = serial_twin(_som_slopes_kernel)
@@ -231,21 +202,34 @@ def feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbo
                                   neighbor_indices, np.ascontiguousarray(neighbor_coords, dtype=np.float64),
                                   np.ascontiguousarray(edge_transforms, dtype=np.float64),
                                   np.ascontiguousarray(dual_areas, dtype=np.float64), is_boundary,
-                                  gains, np.empty((n, 2)), tensors, still)
+                                  gains, (np.empty((len(neighbor_indices), 2)), np.empty((n, 2))),
+                                  tensors, still)
     return tensors
 
 
 def fill_feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, neighbor_coords,
-                                  edge_transforms, dual_areas, is_boundary, gains, slopes, tensors,
+                                  edge_transforms, dual_areas, is_boundary, gains, scratch, tensors,
                                   still=False):
-    """``feature_friction_tensors`` into tensors (n, 2, 2), with slopes (n, 2) as scratch space;
-    every array float64 and contiguous (a deforming surface refills them every step; ``still``:
-    a one-off precompute, on the kernels' serial twins, ``kernels._jit.serial_twin``)."""
-    slopes_kernel, tensors_kernel = ((_som_slopes_kernel_serial, _feature_tensors_kernel_serial)
-                                     if still else (_som_slopes_kernel, _feature_tensors_kernel))
-    slopes_kernel(bottom, neighbor_offsets, neighbor_indices, neighbor_coords, is_boundary, slopes)
+    """``feature_friction_tensors`` into tensors (n, 2, 2), with scratch = (fit weights (nnz, 2),
+    slopes (n, 2)) as work space; every array float64 and contiguous (a deforming surface refills
+    them every step; ``still``: a one-off precompute, on the kernels' serial twins,
+    ``kernels._jit.serial_twin``)."""
+    weights, slopes = scratch
+    fit_kernel, slopes_kernel, tensors_kernel = (
+        (ring_fit_weights_serial, _som_slopes_kernel_serial, _feature_tensors_kernel_serial) if still
+        else (ring_fit_weights, _som_slopes_kernel, _feature_tensors_kernel))
+    fit_kernel(*map(read_only, (neighbor_offsets, neighbor_coords)), weights)
+    slopes_kernel(bottom, neighbor_offsets, neighbor_indices, weights, slopes)
     tensors_kernel(slopes, neighbor_offsets, neighbor_indices, neighbor_coords, edge_transforms,
                    dual_areas, is_boundary, float(gains[0]), float(gains[1]), tensors)
+
+
+def read_only(array):
+    """A read-only view of ``array``: the types of a geometry's arrays (``SurfaceGeometry``), with
+    which the simulation's set-up calls the same ring fit, so that it compiles once."""
+    view = array.view()
+    view.setflags(write=False)
+    return view
 
 
 def friction_from_scalar_field(values, neighbor_offsets, neighbor_indices, neighbor_coords,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .precompute import fill_moved_geometry, moved_geometry, moved_geometry_buffers
+from .precompute import fill_moved_geometry, friction_scratch, moved_geometry, moved_geometry_buffers
 from .surface import SurfaceGeometry
 
 
@@ -25,7 +25,7 @@ class GeometryWorkspace:
     def __init__(self, geom: SurfaceGeometry):
         self._sets = [moved_geometry_buffers(geom), moved_geometry_buffers(geom)]
         self._positions = [np.empty_like(geom.vertices), np.empty_like(geom.vertices)]
-        self._slopes = np.empty((geom.n_vertices, 2))
+        self._scratch = friction_scratch(geom)
         self._next = 0
 
     def update(self, geom: SurfaceGeometry, vertices: np.ndarray) -> SurfaceGeometry:
@@ -36,6 +36,6 @@ class GeometryWorkspace:
         arrays, positions = self._sets[self._next], self._positions[self._next]
         self._next = 1 - self._next
         positions[:] = vertices
-        fill_moved_geometry(geom, positions, geom.bottom, arrays, self._slopes)
+        fill_moved_geometry(geom, positions, geom.bottom, arrays, self._scratch)
         views = {name: array.view() for name, array in arrays.items()}
         return moved_geometry(geom, positions.view(), geom.bottom, views)
