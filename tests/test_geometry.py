@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import surfflow as sf
 from surfflow.geometry.precompute import update_positions
+from surfflow.geometry.topology import build_topology
 
 
 def flat_patch(nx=9, ny=7, jitter=0.3, seed=0):
@@ -58,6 +59,17 @@ def test_rings_are_ordered_fans_of_faces():
             tri = (i, ring[t], ring[(t + 1) % len(ring)])
             assert tuple(np.roll(tri, -np.argmin(tri))) in faces
         assert n_tri == sum(i in f for f in F)
+
+
+def test_a_vertex_of_two_fans_is_named():
+    """A bow tie (two triangles meeting at vertex 2 alone): its rings chain, but vertex 2's walk
+    stops after its first fan."""
+    F = np.array([[0, 1, 2], [2, 3, 4]])
+    with pytest.raises(sf.MeshError, match=r"^vertex 2 is non-manifold"):
+        build_topology(F, 5)
+    rings = build_topology(F[:1], 3)
+    assert rings.neighbor_indices.tolist() == [1, 2, 2, 0, 0, 1]
+    assert rings.is_boundary.all()
 
 
 def test_boundary_flags_reverse_edges_and_components():
