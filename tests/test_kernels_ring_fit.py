@@ -9,7 +9,7 @@ import naive
 import surfflow as sf
 from runtime_cases import lumpy_sphere
 from surfflow.kernels.pressure import apply_gravity_pressure
-from surfflow.kernels.ring_fit import ring_fit_weights
+from surfflow.kernels.ring_fit import ring_fit_weights, ring_fit_weights_numpy
 from surfflow.state import surface_fields
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
@@ -26,6 +26,26 @@ def fit_weights(geom):
     weights = np.full_like(geom.neighbor_coords, np.nan)
     ring_fit_weights(geom.neighbor_offsets, geom.neighbor_coords, weights)
     return weights
+
+
+def test_the_numpy_fill_is_the_kernel_bit_for_bit(flat_patch):
+    """The set-up's numpy fill against the kernel: the flat patch (valences 2 to 8), and rings
+    where the quadratic is singular (every uv = 0: the linear fit) or no fit is (on a line: zero
+    weights), or one neighbour."""
+    rng = np.random.default_rng(0)
+    rings = [rng.normal(size=(k, 2)) for k in (1, 3, 5, 9)] + [
+        np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0], [2.0, 0.0], [0.0, 3.0]]),
+        np.array([[1.0, 1.0], [2.0, 2.0], [-1.0, -1.0], [3.0, 3.0], [-2.0, -2.0]])]
+    synthetic = (np.concatenate([[0], np.cumsum([len(r) for r in rings])]), np.concatenate(rings))
+    fills = []
+    for offsets, coords in (synthetic, (flat_patch.neighbor_offsets, flat_patch.neighbor_coords)):
+        compiled, numpy = np.full_like(coords, np.nan), np.full_like(coords, np.nan)
+        ring_fit_weights(offsets, coords, compiled)
+        ring_fit_weights_numpy(offsets, coords, numpy)
+        assert np.array_equal(compiled, numpy)
+        fills.append(numpy)
+    singular, on_a_line = synthetic[0][-3:-1]
+    assert fills[0][singular:on_a_line].any() and not fills[0][on_a_line:].any()
 
 
 def ring_gradients(geom, weights, values):

@@ -38,7 +38,7 @@ from numba import prange
 
 from ..errors import ParameterError
 from ..kernels._jit import parallel_kernel, serial_kernel, serial_twin
-from ..kernels.ring_fit import ring_fit_weights, ring_fit_weights_serial
+from ..kernels.ring_fit import ring_fit_weights, ring_fit_weights_numpy
 
 _SYMMETRY_TOLERANCE = 1e-9
 
@@ -216,7 +216,7 @@ def fill_feature_friction_tensors(bottom, neighbor_offsets, neighbor_indices, ne
     ``kernels._jit.serial_twin``)."""
     weights, slopes = scratch
     fit_kernel, slopes_kernel, tensors_kernel = (
-        (ring_fit_weights_serial, _som_slopes_kernel_serial, _feature_tensors_kernel_serial) if still
+        (ring_fit_weights_numpy, _som_slopes_kernel_serial, _feature_tensors_kernel_serial) if still
         else (ring_fit_weights, _som_slopes_kernel, _feature_tensors_kernel))
     fit_kernel(*map(read_only, (neighbor_offsets, neighbor_coords)), weights)
     slopes_kernel(bottom, neighbor_offsets, neighbor_indices, weights, slopes)

@@ -20,7 +20,7 @@ line, no valid mesh has it) gets zero weights.
 import numba
 import numpy as np
 
-from ._jit import parallel_kernel, serial_kernel, serial_twin
+from ._jit import parallel_kernel, serial_kernel
 
 PIVOT_FLOOR = 1e-9
 CHUNK = 256  # vertices per block of ring_fit_weights: one scratch allocation per block
@@ -120,4 +120,72 @@ def ring_fit_weights(offsets, neighbor_coords, weights):
                 weights[start:stop] = 0.0  # no linear fit either
 
 
-ring_fit_weights_serial = serial_twin(ring_fit_weights)  # the set-up's, once (``_jit.serial_twin``)
+def ring_fit_weights_numpy(offsets, neighbor_coords, weights):
+    """:func:`ring_fit_weights` in numpy, the same numbers bit for bit (the same operations in
+    the same order, vectorised over the vertices of one valence): a still surface's one fill at
+    the set-up, for which the kernel's compile (1.2 s on a cold start, with :func:`fit_ring` and
+    :func:`solve_normal_equations`) cost far more than this does (60 ms on 28k vertices).
+    Arrays as in :func:`ring_fit_weights`."""
+    valences = np.diff(offsets)
+    with np.errstate(all="ignore"):  # a failed fit goes on with garbage, then is redone
+        for k in np.unique(valences):
+            vertices = np.flatnonzero(valences == k)
+            entries = offsets[vertices][:, None] + np.arange(k)
+            coords = neighbor_coords[entries]  # (m, k, 2)
+            fitted = np.zeros(len(vertices), dtype=bool)
+            for n_terms in (5, 2):
+                left = ~fitted & (k >= n_terms)
+                rows, done = fit_rings(coords[left], n_terms)
+                weights[entries[left][done]] = rows[done]
+                fitted[np.flatnonzero(left)[done]] = True
+            weights[entries[~fitted]] = 0.0  # no linear fit either
+
+
+def fit_rings(coords, n_terms):
+    """:func:`fit_ring` for m rings of k neighbours each, coords (m, k, 2): the weights (m, k, 2)
+    and whether each fit succeeded, (m,) bool."""
+    k = coords.shape[1]
+    total = np.zeros(len(coords))
+    for m in range(k):
+        total += coords[:, m, 0] ** 2 + coords[:, m, 1] ** 2
+    scale = np.sqrt(total / k)
+    u, v = coords[:, :, 0] / scale[:, None], coords[:, :, 1] / scale[:, None]
+    basis = np.stack([u, v, 0.5 * u * u, u * v, 0.5 * v * v][:n_terms], axis=1)  # (m, p, k)
+    normal = np.empty((len(coords), n_terms, n_terms))
+    for row in range(n_terms):
+        for col in range(row + 1):
+            column_sum = np.zeros(len(coords))
+            for m in range(k):
+                column_sum += basis[:, row, m] * basis[:, col, m]
+            normal[:, row, col] = column_sum
+            normal[:, col, row] = column_sum
+    solved = solve_all_normal_equations(normal, basis)
+    return np.stack([basis[:, 0] / scale[:, None], basis[:, 1] / scale[:, None]], axis=2), solved
+
+
+def solve_all_normal_equations(normal, rhs):
+    """:func:`solve_normal_equations` for m systems at once, normal (m, p, p) and rhs (m, p, k),
+    in place; returns which succeeded, (m,) bool."""
+    size = normal.shape[1]
+    every = np.arange(len(normal))
+    largest = np.zeros(len(normal))
+    for d in range(size):
+        largest = np.maximum(largest, np.abs(normal[:, d, d]))
+    floor = PIVOT_FLOOR * largest
+    solved = np.ones(len(normal), dtype=bool)
+    for col in range(size):
+        pivot = col + np.argmax(np.abs(normal[:, col:, col]), axis=1)
+        solved &= np.abs(normal[every, pivot, col]) > floor
+        for array in (normal, rhs):
+            pivot_rows = array[every, pivot].copy()
+            array[every, pivot] = array[:, col]
+            array[:, col] = pivot_rows
+        for row in range(col + 1, size):
+            factor = normal[:, row, col] / normal[:, col, col]
+            normal[:, row, col:] -= factor[:, None] * normal[:, col, col:]
+            rhs[:, row] -= factor[:, None] * rhs[:, col]
+    for row in range(size - 1, -1, -1):
+        for m in range(row + 1, size):
+            rhs[:, row] -= normal[:, row, m][:, None] * rhs[:, m]
+        rhs[:, row] /= normal[:, row, row][:, None]
+    return solved
