@@ -67,13 +67,13 @@ def empty_surface_fields(n_vertices: int, n_entries: int) -> SurfaceFields:
 def update_surface_fields(fields: SurfaceFields, geom: SurfaceGeometry, gravity, boundary: str,
                           first: bool = False) -> None:
     """Fill ``fields`` in place from the geometry (a deforming surface does it every step, on the
-    parallel kernels; ``first``: the set-up's one fill, on their serial twins, which compile
-    faster, ``kernels._jit.serial_twin``, and the ring fit in numpy, which compiles nothing)."""
-    suffix = "_serial" if first else ""  # looked up now: compile_ahead.interpreted swaps them
+    parallel kernels; ``first``: the set-up's one fill, on their numpy twins, the same numbers
+    compiling nothing)."""
+    suffix = "_numpy" if first else ""  # looked up now: compile_ahead.interpreted swaps them
     vertex_gravity_fields = getattr(field_kernels, "vertex_gravity_fields" + suffix)
     ring_edge_fields = getattr(field_kernels, "ring_edge_fields" + suffix)
     wall_slip_projections = getattr(field_kernels, "wall_slip_projections" + suffix)
-    ring_fit_weights = ring_fit.ring_fit_weights_numpy if first else ring_fit.ring_fit_weights
+    ring_fit_weights = getattr(ring_fit, "ring_fit_weights" + suffix)
     gravity = np.asarray(gravity, dtype=np.float64)
     magnitude = float(np.linalg.norm(gravity))
     up = -gravity / magnitude if magnitude > 0.0 else np.zeros(3)

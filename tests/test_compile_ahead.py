@@ -12,7 +12,8 @@ from scene_helpers import TINY_SCENE
 
 import surfflow as sf
 from surfflow.cli import EXAMPLES_DIR
-from surfflow.kernels import fields, reconstruction
+from surfflow.geometry import precompute, transport
+from surfflow.kernels import reconstruction
 from surfflow.scene import compile_ahead as ahead
 from surfflow.scene.scene import parse_scene
 from surfflow.scene.scene_setup import scene_geometry, scene_mesh, scene_simulation
@@ -49,19 +50,20 @@ def test_nothing_is_spawned_on_a_warm_cache_or_when_turned_off(tmp_path, monkeyp
 
 def test_the_small_scene_is_set_up_interpreted_compiling_nothing(tmp_path):
     scene = ahead.small_scene(parse_scene(TINY_SCENE, tmp_path / "tiny.toml"))
-    kernel = fields.ring_edge_fields_serial  # the set-up fills the fields on serial twins
+    kernel = transport.ring_edge_geometry_serial  # a still surface's precompute: serial twins
     with event.install_recorder("numba:compile") as recorder, ahead.interpreted() as called:
-        assert fields.ring_edge_fields_serial is not kernel
+        assert transport.ring_edge_geometry_serial is not kernel
         geom = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir=tmp_path)
         scene_simulation(scene, geom, crash_dir=tmp_path)
     assert geom.n_vertices == 162 and np.allclose(np.linalg.norm(geom.vertices, axis=1), 0.2, atol=0.01)
     assert recorder.buffer == []
-    assert fields.ring_edge_fields_serial is kernel  # back after the set-up
+    assert transport.ring_edge_geometry_serial is kernel  # back after the set-up
     # the set-up's kernels stay interpreted in the compiler's steps, not the helpers that
-    # compiled kernels call (dual_cell_size: ring_edge_fields_serial calls it)
-    assert (fields, "dual_cell_size") in called and (fields, "ring_edge_fields_serial") in called
+    # compiled kernels call (rotation_onto: ring_edge_geometry_serial, which precompute calls
+    # under its own name for it, calls it)
+    assert (transport, "rotation_onto") in called and (precompute, "ring_edge_geometry_serial") in called
     kept = ahead.called_from_python(called)
-    assert (fields, "ring_edge_fields_serial") in kept and (fields, "dual_cell_size") not in kept
+    assert (precompute, "ring_edge_geometry_serial") in kept and (transport, "rotation_onto") not in kept
 
 
 def test_waiting_ends_at_the_spawned_compilers_first_step(tmp_path, monkeypatch):
@@ -85,7 +87,7 @@ def test_the_first_steps_kernels_are_listed_in_call_order_with_their_types(tmp_p
     kernels = ahead.first_step_kernels(stepped, ahead.called_from_python(set_up))
     names = [name for _, name, _ in kernels]
     assert names.index("cfl_time_step") < names.index("carry")  # the time step comes first
-    assert "ring_edge_fields_serial" not in names  # the set-up's: the main process's own
+    assert "ring_edge_geometry_serial" not in names  # the set-up's: the main process's own
     module, name, types = kernels[names.index("cfl_time_step")]
     assert module == "surfflow.simulation" and types[0] == typeof(sim.state.depth)
 

@@ -11,12 +11,24 @@ from surfflow.kernels.boundaries import apply_wall_slip
 from surfflow.kernels.checks import clear_dry_find_nonfinite
 from surfflow.kernels.sources import add_footprint, apply_sources
 from surfflow.kernels.timestep import cfl_time_step
-from surfflow.state import surface_fields
+from surfflow.state import empty_surface_fields, surface_fields, update_surface_fields
 
 
 @pytest.fixture(scope="module")
 def geom():
     return curved_patch(seed=2)
+
+
+@pytest.mark.parametrize("boundary", ["wall", "outflow"])
+def test_the_set_ups_numpy_fields_are_the_kernels_bit_for_bit(geom, boundary):
+    """A still surface's one fill (numpy) against a deforming one's (the parallel kernels), on an
+    open curved patch: walls with corners, valences 2 to 8."""
+    gravity = np.array([0.4, -1.1, -9.7])
+    kernels = empty_surface_fields(geom.n_vertices, len(geom.neighbor_indices))
+    update_surface_fields(kernels, geom, gravity, boundary)
+    for still, moving in zip(surface_fields(geom, gravity, boundary), kernels):
+        assert np.array_equal(still, moving)
+    assert (kernels.wall_projections == 0.0).all(axis=(1, 2)).any() == (boundary == "wall")
 
 
 def gravity_time_step(depth, velocity, spacing, max_dt):

@@ -1,13 +1,14 @@
 """Geometry-derived fields of a simulation, filled in place (see ``state.SurfaceFields``).
 
-A still surface fills them once; a deforming one every step, into the same arrays, so these
-kernels only gather: each iteration writes its own vertex or its own CSR entries.
+A still surface fills them once (their numpy twins); a deforming one every step, into the same
+arrays, so these kernels only gather: each iteration writes its own vertex or its own CSR
+entries.
 """
 
 import numba
 import numpy as np
 
-from ._jit import parallel_kernel, serial_kernel, serial_twin
+from ._jit import parallel_kernel, serial_kernel
 
 
 @parallel_kernel
@@ -86,7 +87,54 @@ def unit2(x, y):
     return x / length, y / length
 
 
-# a still surface fills the fields once, at the set-up: the serial twins (``_jit.serial_twin``)
-vertex_gravity_fields_serial = serial_twin(vertex_gravity_fields)
-ring_edge_fields_serial = serial_twin(ring_edge_fields)
-wall_slip_projections_serial = serial_twin(wall_slip_projections)
+# a still surface fills the fields once, at the set-up, in numpy: the kernels' operations in the
+# same order (the same numbers bit for bit), compiling nothing (the serial twins were 0.5 s of a
+# cold start's compiling, ``benchmarks/cold_start.py``; these take 10 ms on 28k vertices)
+def vertex_gravity_fields_numpy(vertices, normals, tangent_frames, gravity, up, vertex_height,
+                                normal_rise, tangent_gravity):
+    """:func:`vertex_gravity_fields` in numpy."""
+    vertex_height[:] = vertices[:, 0] * up[0] + vertices[:, 1] * up[1] + vertices[:, 2] * up[2]
+    normal_rise[:] = normals[:, 0] * up[0] + normals[:, 1] * up[1] + normals[:, 2] * up[2]
+    for a in range(2):
+        t = tangent_frames[:, a]
+        tangent_gravity[:, a] = t[:, 0] * gravity[0] + t[:, 1] * gravity[1] + t[:, 2] * gravity[2]
+
+
+def ring_edge_fields_numpy(offsets, dual_edge_vectors, reverse_edges, dual_areas, ring_spacing,
+                           reverse_dual_edge_vectors):
+    """:func:`ring_edge_fields` in numpy: each ring's perimeter summed in ring order, over the
+    vertices of one valence at a time."""
+    reverse_dual_edge_vectors[:] = dual_edge_vectors[reverse_edges]
+    lengths = np.sqrt(dual_edge_vectors[:, 0] ** 2 + dual_edge_vectors[:, 1] ** 2)
+    valences = np.diff(offsets)
+    for k in np.unique(valences):
+        vertices = np.flatnonzero(valences == k)
+        perimeter = np.zeros(len(vertices))
+        for m in range(k):
+            perimeter += lengths[offsets[vertices] + m]
+        ring_spacing[vertices] = 4.0 * dual_areas[vertices] / perimeter
+
+
+def wall_slip_projections_numpy(offsets, neighbor_coords, boundary_normals, is_boundary, walls,
+                                cos_corner, projections):
+    """:func:`wall_slip_projections` in numpy."""
+    projections[:] = np.eye(2)
+    if not walls:
+        return
+    wall = np.flatnonzero(is_boundary)
+    first, last = neighbor_coords[offsets[wall]], neighbor_coords[offsets[wall + 1] - 1]
+    first_x, first_y = unit2_numpy(first[:, 1], -first[:, 0])
+    last_x, last_y = unit2_numpy(-last[:, 1], last[:, 0])
+    corner = first_x * last_x + first_y * last_y < cos_corner
+    nx, ny = unit2_numpy(boundary_normals[wall, 0], boundary_normals[wall, 1])
+    projections[wall, 0, 0] -= nx * nx
+    projections[wall, 0, 1] -= nx * ny
+    projections[wall, 1, 0] -= ny * nx
+    projections[wall, 1, 1] -= ny * ny
+    projections[wall[corner]] = 0.0
+
+
+def unit2_numpy(x, y):
+    """:func:`unit2` of arrays x, y (k,)."""
+    length = np.sqrt(x * x + y * y)
+    return x / length, y / length
