@@ -3,6 +3,7 @@ run interpreted (compiling nothing), the first step's kernels listed and shared 
 processes, waiting only for the spawned compiler's share, and that nothing is spawned on a warm
 cache."""
 
+import sys
 import time
 
 import numpy as np
@@ -77,7 +78,7 @@ def test_waiting_ends_at_the_spawned_compilers_first_step(tmp_path, monkeypatch)
     compiler.process.wait()
 
 
-def test_the_first_steps_kernels_are_listed_in_call_order_with_their_types(tmp_path):
+def test_the_first_steps_kernels_are_listed_largest_first_with_their_types(tmp_path):
     scene = ahead.small_scene(parse_scene(TINY_SCENE, tmp_path / "tiny.toml"))
     with ahead.interpreted() as set_up:
         sim = scene_simulation(scene, scene_geometry(scene, *scene_mesh(scene.mesh),
@@ -86,7 +87,10 @@ def test_the_first_steps_kernels_are_listed_in_call_order_with_their_types(tmp_p
         sim.step()
     kernels = ahead.first_step_kernels(stepped, ahead.called_from_python(set_up))
     names = [name for _, name, _ in kernels]
-    assert names.index("cfl_time_step") < names.index("carry")  # the time step comes first
+    sizes = [ahead.compile_size(getattr(sys.modules[module], name).py_func)
+             for module, name, _ in kernels]
+    assert sizes == sorted(sizes, reverse=True)  # the largest first: they meet among small ones
+    assert names.index("carry") < names.index("cfl_time_step")
     assert "ring_edge_geometry_serial" not in names  # the set-up's: the main process's own
     module, name, types = kernels[names.index("cfl_time_step")]
     assert module == "surfflow.simulation" and types[0] == typeof(sim.state.depth)

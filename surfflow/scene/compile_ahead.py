@@ -17,8 +17,9 @@ the small scene's geometry and set-up run :func:`interpreted`, every kernel as p
 (a fraction of a second on 162 vertices), and the set-up's kernels stay so in its steps (the
 nozzles' aim and the droplets' landings share one), so the spawned compiler compiles the step's
 kernels and nothing that this process compiles itself. Its first step runs interpreted too,
-recording the kernels it calls from Python with their argument types, in call order; then it
-compiles them from the first on, and this process, once set up, from the last back
+recording the kernels it calls from Python with their argument types, listed largest first
+(:func:`compile_size`); then it compiles them from the first on, and this process, once set up,
+from the last back
 (:meth:`CompileAhead.wait`), each claiming a kernel before compiling it (:func:`compile_share`),
 until they meet: the two cores share the step's kernels whichever process is set up first. The
 spawned one reports on its standard output when it has compiled its share, and
@@ -52,7 +53,7 @@ from numba.core.errors import NumbaError
 
 STEPS = 3
 FIRST_STEP = "first step done"
-KERNELS = "kernels.pickle"  # [(module, name, argument types)] of the first step, in call order
+KERNELS = "kernels.pickle"  # [(module, name, argument types)] of the first step, largest first
 COMMAND = "import sys; from surfflow.scene.compile_ahead import main; main(*sys.argv[1:3])"
 RADIUS = 0.2
 SUBDIVISIONS = 2
@@ -192,11 +193,32 @@ def called_from_python(called) -> set:
 
 def first_step_kernels(stepped: dict, set_up: set) -> list:
     """[(module name, name, argument types)] of the kernels of ``stepped`` (from
-    :func:`interpreted`) called from Python, in call order, but those of ``set_up`` (the main
-    process compiles them in its set-up)."""
+    :func:`interpreted`) called from Python, but those of ``set_up`` (the main process compiles
+    them in its set-up), largest first (:func:`compile_size`; in call order where equal): the
+    two processes then meet among the small ones, and the one that is done first waits for a
+    short compile, not for the longest (measured: up to 1 s idle when they met at tracers.carry
+    or limited_faces, which come late in a step)."""
     kept = called_from_python(stepped) - set_up
-    return [(module.__name__, name, signature) for (module, name), signature in stepped.items()
-            if (module, name) in kept]
+    listed = [(module, name, signature) for (module, name), signature in stepped.items()
+              if (module, name) in kept]
+    listed.sort(key=lambda kernel: -compile_size(getattr(kernel[0], kernel[1]).py_func))
+    return [(module.__name__, name, signature) for module, name, signature in listed]
+
+
+def compile_size(function, counted=None) -> int:
+    """Bytes of Python bytecode of ``function`` and of the compiled functions it calls, each
+    counted once: a guess at its compile time (across the first step's kernels it goes with
+    it, 0.04-1.5 s)."""
+    from numba.core.registry import CPUDispatcher
+
+    counted = set() if counted is None else counted
+    counted.add(function)
+    size = len(function.__code__.co_code)
+    for name in function.__code__.co_names:
+        value = function.__globals__.get(name)
+        if isinstance(value, CPUDispatcher) and value.py_func not in counted:
+            size += compile_size(value.py_func, counted)
+    return size
 
 
 def compile_share(folder: str, kernels: list, indices) -> list:
