@@ -84,15 +84,20 @@ dt w_ij / (A_i d_i') sum to at most 1 whenever the outflow limiter holds), bound
 the limiter allows; at rest (u = 0 on the ring) every face is 0 and nothing changes. A dry
 vertex (d_i u_i = 0) takes the inflow-weighted velocity of what flows in, so a front keeps the
 momentum that reaches it. The face velocity is second order where the donor's ring diverges
-(the trace of its velocity gradient >= 0: a rarefaction, a flow accelerating over a crest) and
-the donor's velocity, first-order upwind, where it converges (a bore, whose ripple grows
-otherwise) or next to a dry vertex. Measured against the first-order donor velocity (the
-face velocity u_j everywhere): SWASHES' transcritical bump's depth L1 0.032 / 0.017 / 0.0077
--> 0.029 / 0.015 / 0.0061 at 50 / 100 / 200 cells along (the upstream depth 1.4 % -> 0.6 %
-low); Stoker's strips 7.35e-3 / 3.92e-3 / 2.05e-3 -> 8.00e-3 / 3.92e-3 / 1.81e-3 at 603 /
-2,005 / 7,209 vertices. Tried: second order everywhere (Stoker 9.0e-3 / 4.6e-3, the middle
-state 1.1 % off at 603; bump 0.0172), the dyes' compression cap on the velocity (Stoker
-8.9e-3 / 4.6e-3, bump 0.0143), no half-step shift (8.4e-3 / 4.1e-3, bump 0.0145).
+(the trace of its velocity gradient >= 0: a rarefaction, a flow accelerating to a crest) and
+the flow is subcritical, and it is the donor's velocity (first-order upwind) where the ring
+converges (a bore, whose ripple grows otherwise), where the flow is supercritical (a front's
+thin tip) or next to a dry vertex. Measured against the donor's velocity everywhere: SWASHES'
+transcritical bump's depth L1 0.032 / 0.017 / 0.0077 -> 0.030 / 0.015 / 0.0073 at 50 / 100 /
+200 cells along (the upstream depth 1.4 % -> 0.9 % low); Stoker's strips 7.35e-3 / 3.92e-3 /
+2.05e-3 -> 7.99e-3 / 3.92e-3 / 1.81e-3 at 603 / 2,005 / 7,209 vertices (at 7,209 the
+rarefaction's error 1.25e-3 -> 8.3e-4, the bore's 7.5e-4 -> 9.1e-4); Ritter's L1 1.00e-2 /
+6.1e-3 -> 8.6e-3 / 5.5e-3 at 250 / 500 cells along. Tried: second order wherever the ring
+diverges (Ritter's front ran 0.23 m ahead at 500 cells, its convergence broken), and without
+the subcritical switch: everywhere
+(Stoker 9.0e-3 / 4.6e-3 at 603 / 2,005, the middle state 1.1 % off; bump 0.0172), the dyes'
+compression cap on the velocity (Stoker 8.9e-3 / 4.6e-3, bump 0.0143), no half-step shift
+(Stoker 8.4e-3 / 4.1e-3, bump 0.0145).
 Dye volumes A d c ride on the same limited fluxes with the donor's concentration reconstructed
 at the dual edge (kernels/tracers.py, after ``update_depth``). Three passes: ``edge_fluxes``,
 ``momentum_faces.velocity_slopes`` then ``update_depth``, each gathering only.

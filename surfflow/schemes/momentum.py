@@ -40,6 +40,8 @@ class MomentumScheme:
         self.boundary_momentum = np.zeros((n, 2))
         self.boundary_push = np.zeros(n)
         self.velocity_slopes = np.zeros((n, 2, 2))  # the face velocities' (momentum_faces.py)
+        self.gravity = np.asarray(params.gravity, dtype=float)
+        self.no_acceleration = np.zeros((n, 3))
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
@@ -58,6 +60,8 @@ class MomentumScheme:
         self.pressures = pressures
         self.surface_accelerations = [accelerate.__self__.acceleration for accelerate
                                       in accelerations if accelerate.__self__.like_gravity]
+        self.surface_acceleration = (self.surface_accelerations[0] if self.surface_accelerations
+                                     else self.no_acceleration)  # the face velocities' g - a
 
     @property
     def segments(self):
@@ -163,7 +167,8 @@ class MomentumScheme:
                     s.boundary_flux, s.outflow_factor)
         velocity_slopes(a.moving, geom.neighbor_offsets, geom.neighbor_indices,
                         geom.edge_transforms, geom.neighbor_coords, f.fit_weights,
-                        geom.dual_areas, s.depth, p.min_depth, s.velocity, 0.5 * dt, s.edge_flux,
+                        geom.dual_areas, s.depth, p.min_depth, geom.normals, self.gravity,
+                        self.surface_acceleration, s.velocity, 0.5 * dt, s.edge_flux,
                         s.boundary_flux, s.outflow_factor, dt, self.velocity_slopes)
         update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                      geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords,
