@@ -247,10 +247,14 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
 
 
 @serial_kernel
-def donor_face(j, entry, velocity, velocity_slopes, neighbor_coords, shift):
-    """u_f of the donor j at its CSR entry ``entry`` (j's frame): u_j + S_j (c / 2 - shift u_j)."""
+def donor_face(j, e, reverse_edges, velocity, velocity_slopes, neighbor_coords, shift):
+    """u_f of the donor j sending through the entry e = (i, j) (j's frame), at its own entry
+    (j, i): u_j + S_j (c_ji / 2 - shift u_j)."""
     s = velocity_slopes[j]
+    if s[0, 0] == 0.0 and s[0, 1] == 0.0 and s[1, 0] == 0.0 and s[1, 1] == 0.0:  # upwind
+        return velocity[j, 0], velocity[j, 1]
     back0, back1 = shift * velocity[j, 0], shift * velocity[j, 1]
+    entry = reverse_edges[e]
     return (velocity[j, 0] + offset_dot(s[0, 0], s[0, 1], neighbor_coords, entry, back0, back1),
             velocity[j, 1] + offset_dot(s[1, 0], s[1, 1], neighbor_coords, entry, back0, back1))
 
@@ -289,11 +293,14 @@ def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transfor
         excess0 = 0.0  # sum_out F_ij (u_f,ij - u_i): what leaves beyond u_i
         excess1 = 0.0
         s = velocity_slopes[i]
+        second = s[0, 0] != 0.0 or s[0, 1] != 0.0 or s[1, 0] != 0.0 or s[1, 1] != 0.0
         back0, back1 = shift * velocity[i, 0], shift * velocity[i, 1]
         for e in range(offsets[i], offsets[i + 1]):
             flux = edge_flux[e]
             if flux > 0.0:
                 net += flux * alpha_i
+                if not second:
+                    continue
                 excess0 += flux * offset_dot(s[0, 0], s[0, 1], neighbor_coords, e, back0, back1)
                 excess1 += flux * offset_dot(s[1, 0], s[1, 1], neighbor_coords, e, back0, back1)
             elif flux < 0.0:
@@ -301,7 +308,7 @@ def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transfor
                 weight = -flux * outflow_factor[j]
                 net -= weight
                 inflow += weight
-                face0, face1 = donor_face(j, reverse_edges[e], velocity, velocity_slopes,
+                face0, face1 = donor_face(j, e, reverse_edges, velocity, velocity_slopes,
                                           neighbor_coords, shift)
                 m = edge_transforms[e]
                 pull0 += weight * (m[0, 0] * face0 + m[0, 1] * face1)

@@ -68,20 +68,19 @@ def velocity_slopes(moving, offsets, indices, edge_transforms, neighbor_coords, 
         if not sending:
             continue
         u0, u1 = velocity[i, 0], velocity[i, 1]
+        normal_gravity = -((gravity[0] - surface_acceleration[i, 0]) * normals[i, 0]
+                           + (gravity[1] - surface_acceleration[i, 1]) * normals[i, 1]
+                           + (gravity[2] - surface_acceleration[i, 2]) * normals[i, 2])
+        upwind = not active or u0 * u0 + u1 * u1 > normal_gravity * depth[i]  # dry, supercritical
         fit0, fit1 = (0.0, 0.0, u0, u0), (0.0, 0.0, u1, u1)
-        for e in range(start, stop if active else start):  # no gradient next to a dry vertex
+        for e in range(start, start if upwind else stop):  # the fit only where it may be used
             j, m = indices[e], edge_transforms[e]
             weight0, weight1 = fit_weights[e, 0], fit_weights[e, 1]
             fit0 = fit_entry(fit0, weight0, weight1,
                              m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1], u0)
             fit1 = fit_entry(fit1, weight0, weight1,
                              m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1], u1)
-        converging = fit0[0] + fit1[1] < 0.0
-        normal_gravity = -((gravity[0] - surface_acceleration[i, 0]) * normals[i, 0]
-                           + (gravity[1] - surface_acceleration[i, 1]) * normals[i, 1]
-                           + (gravity[2] - surface_acceleration[i, 2]) * normals[i, 2])
-        supercritical = u0 * u0 + u1 * u1 > normal_gravity * depth[i]
-        if not active or converging or supercritical:  # upwind: the donor's velocity
+        if upwind or fit0[0] + fit1[1] < 0.0:  # or a converging ring: the donor's velocity
             slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
             continue
         back0, back1 = shift * u0, shift * u1
