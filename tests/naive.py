@@ -175,12 +175,24 @@ def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt, back):
     return faces
 
 
+def froude_share(jump, depth_sum, stiffness_sum, normal, reverse_normal):
+    """clamp(Fr - 1, 0, 1) of a dual edge: Fr = |jump / 2| / (|N| sqrt(K d)), the mean normal
+    velocity over the wave speed, K = stiffness_sum / 2, d = depth_sum / 2, |N|^2 the mean of the
+    two dual edge vectors' squares; 1 where nothing supports a wave."""
+    speed2 = (0.5 * jump) ** 2
+    support = (0.25 * stiffness_sum * depth_sum
+               * 0.5 * (normal @ normal + reverse_normal @ reverse_normal))
+    if speed2 <= support:
+        return 0.0
+    return 1.0 if support <= 0.0 else min(1.0, np.sqrt(speed2 / support) - 1.0)
+
+
 def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outflow_normals,
                min_depth, dt, is_wall=None, level_shift=0.0):
     """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
     centred flux C = 0.5 (d_i a - d_j b) and the upwind flux U = d_up 0.5 (a - b), a = u_i . N_ij,
-    b = u_j . N_ji, phi the mean friction share, C plus max(0, a + b) times the smaller of
-    L_i - L_j and d_i - d_j where they agree in sign and the flow converges (L = H +
+    b = u_j . N_ji, phi the larger of the mean friction share and ``froude_share``, C plus
+    max(0, a + b) times the smaller of L_i - L_j and d_i - d_j where they agree in sign and the flow converges (L = H +
     ``level_shift``, H the free-surface height, the shift the surface pressure's head
     p / (rho |g|)); d_wet max(0, u_wet . N) out of a wet vertex into
     a dry one that is no wall: ``is_wall(wet, dry)`` if given, else the dry one stands above the
@@ -197,6 +209,7 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
         def is_wall(wet_end, dry_end):
             return height[dry_end] > height[wet_end]
     level = height + level_shift
+    stiffness = np.linalg.norm(gravity) * (geom.normals @ (-gravity / np.linalg.norm(gravity)))
     edges = []
     for i in range(n):
         for e, j in ring(geom, i):
@@ -205,7 +218,10 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
                 normal_i = velocity[i] @ geom.dual_edge_vectors[e]
                 normal_j = velocity[j] @ geom.dual_edge_vectors[r]
                 if wet[i] and wet[j]:
-                    phi = 0.5 * (friction_share[i] + friction_share[j])
+                    phi = max(0.5 * (friction_share[i] + friction_share[j]),
+                              froude_share(normal_i - normal_j, depth[i] + depth[j],
+                                           stiffness[i] + stiffness[j],
+                                           geom.dual_edge_vectors[e], geom.dual_edge_vectors[r]))
                     upwind = 0.5 * (normal_i - normal_j) * (depth[i] if normal_i > normal_j else depth[j])
                     centred = 0.5 * (depth[i] * normal_i - depth[j] * normal_j)
                     drops = np.array([level[i] - level[j], depth[i] - depth[j]])

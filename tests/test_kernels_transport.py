@@ -48,7 +48,9 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     edge_fluxes(moving, resting, geom.neighbor_offsets, geom.neighbor_indices,
                 geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
                 fields.boundary_outflow_normals, np.zeros(n), geom.dual_areas, wall, fields.vertex_height,
-                fields.normal_rise, bottom, np.zeros(n), 0.0, depth, velocity, share,
+                fields.normal_rise, bottom, np.zeros(n), 0.0,
+                np.linalg.norm(GRAVITY) * fields.normal_rise, depth,
+                velocity, share,
                 MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
     velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)

@@ -68,8 +68,10 @@ def display_jumps(wetness_frames: np.ndarray) -> tuple[int, int]:
 
 
 def test_draining_film_does_not_blink(film):
-    """The old display (shown iff d >= d_min) jumps on and off several times per vertex as the
-    film drains; the drawn film at most once per vertex (when the liquid arrives)."""
+    """The old display (shown iff d >= d_min) jumps on and off more than once per vertex as the
+    film drains (447 jumps over 242 vertices shown, measured; 2.2 per vertex before the
+    continuity's flux went upwind where the thin film runs supercritical); the drawn film at
+    most once per vertex (when the liquid arrives)."""
     faces, depths, min_depth, fps = film
     old_jumps, old_shown = display_jumps((depths >= min_depth).astype(float))
     display = DisplayedFilm(faces, depths.shape[1], dry_time=0.5)
@@ -78,7 +80,7 @@ def test_draining_film_does_not_blink(film):
         display.update(depth, np.zeros((len(depth), 0)), min_depth, k / fps)
         shown.append(display.wetness.copy())
     new_jumps, new_shown = display_jumps(np.array(shown))
-    assert old_jumps > 2 * old_shown, (old_jumps, old_shown)
+    assert old_jumps > old_shown, (old_jumps, old_shown)
     assert new_jumps <= new_shown, (new_jumps, new_shown)
     assert np.all(np.diff(shown, axis=0) > -1.0 / (fps * 0.5) - 1e-12)  # drying only fades
 

@@ -33,7 +33,8 @@ def continuity_step(geom, depth, velocity, share, dt):
     edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
                 geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], np.zeros((n, 2)), np.zeros(n),
                 geom.dual_areas,
-                np.zeros(nnz, bool), np.zeros(n), np.ones(n), np.zeros(n), np.zeros(n), 0.0, depth,
+                np.zeros(nnz, bool), np.zeros(n), np.ones(n), np.zeros(n), np.zeros(n), 0.0,
+                np.full(n, 9.81), depth,
                 velocity, share, MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, velocity_out, slopes = np.zeros(n), np.zeros((n, 2)), np.zeros((n, 2, 2))
     fit_weights = np.zeros((nnz, 2))

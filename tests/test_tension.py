@@ -173,7 +173,9 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
     edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
                 geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], no_outflow, np.zeros(n),
                 geom.dual_areas, walls,
-                fields.vertex_height, fields.normal_rise, bottom, pressure, HEAD, depth, velocity,
+                fields.vertex_height, fields.normal_rise, bottom, pressure, HEAD,
+                np.linalg.norm(gravity) * fields.normal_rise, depth,
+                velocity,
                 np.zeros(n), MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     slopes = np.zeros((n, 2, 2))  # first-order faces: the naive continuity's donor velocities

@@ -75,8 +75,23 @@ class MomentumScheme:
         return not self.boundary.open
 
     def use_geometry(self, geom, fields) -> None:
-        """Place the open segments again (the active set is rebuilt every step)."""
+        """Place the open segments again (the active set is rebuilt every step); the wave
+        stiffness K = g_n + (sigma / rho) (pi / s)^2 (n,) of the continuity's Froude number
+        (kernels/continuity.py), g_n = |g| (e . n) the normal gravity and s the ring spacing,
+        (pi / s) the mesh's shortest wave's number."""
         self.boundary.use_geometry(geom, fields)
+        p = self.params
+        self.normal_gravity = p.gravity_magnitude * fields.normal_rise
+        self.wave_stiffness = self.normal_gravity + (p.surface_tension / p.density
+                                                     * (np.pi / fields.ring_spacing) ** 2)
+
+    def felt_stiffness(self, geom):
+        """(n,) m/s^2: the wave stiffness K with the normal gravity the liquid feels, on a surface
+        accelerating at a (a term ``like_gravity``) -(g - a) . n, not |g| (e . n)."""
+        if not self.surface_accelerations:
+            return self.wave_stiffness
+        felt = np.einsum("ij,ij->i", self.surface_accelerations[0], geom.normals)
+        return self.wave_stiffness + felt
 
     def set_boundary(self, segment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
@@ -163,7 +178,7 @@ class MomentumScheme:
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors,
                     f.boundary_outflow_normals, self.boundary_mass, geom.dual_areas,
                     s.shoreline_wall, f.vertex_height, f.normal_rise, bottom, pressure, head,
-                    s.depth, s.velocity, s.friction_share, p.min_depth, dt, s.edge_flux,
+                    self.felt_stiffness(geom), s.depth, s.velocity, s.friction_share, p.min_depth, dt, s.edge_flux,
                     s.boundary_flux, s.outflow_factor)
         velocity_slopes(a.moving, geom.neighbor_offsets, geom.neighbor_indices,
                         geom.edge_transforms, geom.neighbor_coords, f.fit_weights,

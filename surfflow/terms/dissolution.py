@@ -90,7 +90,8 @@ class Dissolution(Term):
                     g.dual_edge_vectors, fields.reverse_dual_edge_vectors,
                     fields.boundary_outflow_normals, self.flat, g.dual_areas,
                     state.shoreline_wall,
-                    self.flat, self.flat, self.flat, self.flat, 0.0, one, state.solute_velocity,
+                    self.flat, self.flat, self.flat, self.flat, 0.0, 0.0, one,
+                    state.solute_velocity,
                     one, 0.0, dt, state.edge_flux, state.boundary_flux, state.outflow_factor)
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
         limited_faces(a.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
