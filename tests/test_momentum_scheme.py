@@ -34,15 +34,15 @@ def continuity_step(geom, depth, velocity, share, dt):
                 geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], np.zeros((n, 2)), np.zeros(n),
                 geom.dual_areas,
                 np.zeros(nnz, bool), np.zeros(n), np.ones(n), np.zeros(n), np.zeros(n), 0.0,
-                np.full(n, 9.81), depth,
+                np.full(n, SUBCRITICAL), depth,
                 velocity, share, MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, velocity_out, slopes = np.zeros(n), np.zeros((n, 2)), np.zeros((n, 2, 2))
     fit_weights = np.zeros((nnz, 2))
     ring_fit_weights(geom.neighbor_offsets, geom.neighbor_coords, fit_weights)
     velocity_slopes(every.moving, geom.neighbor_offsets, geom.neighbor_indices,
                     geom.edge_transforms, geom.neighbor_coords, fit_weights, geom.dual_areas,
-                    depth, MIN_DEPTH, geom.normals, np.array([0.0, 0.0, -SUBCRITICAL]),
-                    np.zeros((n, 3)), velocity, 0.5 * dt, flux, boundary, alpha, dt, slopes)
+                    depth, MIN_DEPTH, np.full(n, SUBCRITICAL), velocity, 0.5 * dt, flux,
+                    boundary, alpha, dt, slopes)
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
                  geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords,
                  geom.dual_areas, depth, velocity, slopes, 0.5 * dt, flux, boundary,

@@ -193,11 +193,19 @@ def supercritical_share(i, j, e, dual_edge_vectors, reverse_dual_edge_vectors, w
                * 0.5 * ((dual_edge_vectors[e, 0] ** 2 + dual_edge_vectors[e, 1] ** 2)
                         + (reverse_dual_edge_vectors[e, 0] ** 2
                            + reverse_dual_edge_vectors[e, 1] ** 2)))
-    if speed * speed <= support:
+    return supercritical_ramp(speed * speed, support)
+
+
+@serial_kernel
+def supercritical_ramp(speed2, support):
+    """clamp(Fr - 1, 0, 1) with Fr^2 = speed2 / support (a squared speed over the squared wave
+    speed, c^2 = K d): 0 for subcritical flow (no square root taken), 1 where nothing supports a
+    wave (support <= 0: advection alone)."""
+    if speed2 <= support:
         return 0.0
-    if support <= 0.0:  # no wave to carry anything upstream: advection alone
+    if support <= 0.0:
         return 1.0
-    return min(1.0, math.sqrt(speed * speed / support) - 1.0)
+    return min(1.0, math.sqrt(speed2 / support) - 1.0)
 
 
 @serial_kernel

@@ -14,21 +14,24 @@ components in i's frame, the neighbours' velocities carried there by M_ij (the
 which every face i sends through lies within the component's range over i and its one-ring, and
 theta_i in [0, 1] the largest for which what stays behind in i lies in it too (the tracers'
 ``outflow_bound``, the staying volume A_i d_i - dt alpha_i (sum_out F_ij + F_b,i)). Next to a
-dry vertex (no velocity to interpolate), where the ring converges (tr G_i < 0: a bore) and
-where the flow is supercritical (|u_i|^2 > g_n d_i, g_n the normal component of the gravity
-g - a the liquid feels on a surface accelerating at a; every flow without gravity or under
-an overhang), S_i = 0: the
-donor's velocity, first-order upwind (kernels/continuity.py has the figures). Measured on
-Ritter's dry dam break (tests/test_validation_ritter.py), whose thin tip is supercritical:
-second-order faces there piled the tip into a blob that ran the front (d > 1e-4 m) 0.23 m
-ahead of the exact one at 500 cells along (0.11 m behind with the donor's velocity) and broke
-the front's convergence; subcritical only, it is 0.09 m behind, and the bump and Stoker's
-strips (both subcritical where the faces help) keep their gains.
+dry vertex (no velocity to interpolate) and where the ring converges (tr G_i < 0: a bore),
+S_i = 0: the donor's velocity, first-order upwind (kernels/continuity.py has the figures). Where
+the flow is supercritical the slope is scaled by 1 - clamp(Fr_i - 1, 0, 1), Fr_i^2 =
+|u_i|^2 / (K_i d_i) with the continuity's wave stiffness K (``continuity.supercritical_ramp``,
+the ramp over which the mass flux turns upwind): first order from Fr = 2 on, and wherever no
+wave is supported. Measured on Ritter's dry dam break (tests/test_validation_ritter.py), whose
+thin tip is supercritical: second-order faces there piled the tip into a blob that ran the
+front (d > 1e-4 m) 0.23 m ahead of the exact one at 500 cells along (0.11 m behind with the
+donor's velocity) and broke the front's convergence. With the ramp the front's test passes, and
+SWASHES' bump, whose reach past the crest runs at Fr 1 to 2, keeps most of the gain: depth L1
+0.0077 at 100 cells along, where a switch to first order at Fr = 1 left 0.0107 and second order
+everywhere 0.0070 (both with the continuity's supercritical upwind share).
 """
 
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
+from .continuity import supercritical_ramp
 from .tracers import fit_entry, limited_slope, sender
 
 
@@ -46,17 +49,16 @@ def sent_entry(sums, g0, g1, offset0, offset1, flux):
 
 @parallel_kernel
 def velocity_slopes(moving, offsets, indices, edge_transforms, neighbor_coords, fit_weights,
-                    dual_areas, depth, min_depth, normals, gravity, surface_acceleration,
-                    velocity, shift, edge_flux, boundary_flux, outflow_factor, dt, slopes):
+                    dual_areas, depth, min_depth, wave_stiffness, velocity, shift, edge_flux,
+                    boundary_flux, outflow_factor, dt, slopes):
     """slopes[i] = S_i (2, 2) (row: the velocity component, column: the direction in i's frame)
     of every vertex i of ``moving`` that sends through an entry (F_ij > 0) (module docstring;
     0 next to a dry vertex, where the ring converges or where the flow is supercritical); the
     others' are left as they are (no face of theirs is read).
 
     moving (int64 list, schemes/active.py); offsets (n + 1,), indices (nnz,); edge_transforms
-    (nnz, 2, 2); neighbor_coords, fit_weights (nnz, 2); dual_areas, depth (n,); normals (n, 3);
-    gravity g (3,) and surface_acceleration a (n, 3) (m/s^2; zeros on a surface at rest): the
-    wave speed's g_n = -(g - a_i) . n_i; velocity (n, 2);
+    (nnz, 2, 2); neighbor_coords, fit_weights (nnz, 2); dual_areas, depth (n,); wave_stiffness
+    (n,) K (m/s^2, the wave speed's: c^2 = K d, kernels/continuity.py); velocity (n, 2);
     shift (s): dt / 2; edge_flux (nnz,), boundary_flux (n,) and outflow_factor (n,) from
     ``continuity.edge_fluxes``. Writes slopes (n, 2, 2).
     """
@@ -68,10 +70,8 @@ def velocity_slopes(moving, offsets, indices, edge_transforms, neighbor_coords, 
         if not sending:
             continue
         u0, u1 = velocity[i, 0], velocity[i, 1]
-        normal_gravity = -((gravity[0] - surface_acceleration[i, 0]) * normals[i, 0]
-                           + (gravity[1] - surface_acceleration[i, 1]) * normals[i, 1]
-                           + (gravity[2] - surface_acceleration[i, 2]) * normals[i, 2])
-        upwind = not active or u0 * u0 + u1 * u1 > normal_gravity * depth[i]  # dry, supercritical
+        weight = 1.0 - supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])
+        upwind = not active or weight == 0.0  # dry, or supercritical beyond Fr = 2
         fit0, fit1 = (0.0, 0.0, u0, u0), (0.0, 0.0, u1, u1)
         for e in range(start, start if upwind else stop):  # the fit only where it may be used
             j, m = indices[e], edge_transforms[e]
@@ -92,5 +92,7 @@ def velocity_slopes(moving, offsets, indices, edge_transforms, neighbor_coords, 
             sums1 = sent_entry(sums1, fit1[0], fit1[1], offset0, offset1, edge_flux[e])
         scale = dt * outflow_factor[i]
         room = max(dual_areas[i] * depth[i] - scale * leaving, 0.0)
-        slopes[i, 0, 0], slopes[i, 0, 1] = limited_slope(fit0, sums0, u0, room, scale)
-        slopes[i, 1, 0], slopes[i, 1, 1] = limited_slope(fit1, sums1, u1, room, scale)
+        slope00, slope01 = limited_slope(fit0, sums0, u0, room, scale)
+        slope10, slope11 = limited_slope(fit1, sums1, u1, room, scale)
+        slopes[i, 0, 0], slopes[i, 0, 1] = weight * slope00, weight * slope01
+        slopes[i, 1, 0], slopes[i, 1, 1] = weight * slope10, weight * slope11

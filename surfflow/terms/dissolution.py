@@ -90,7 +90,7 @@ class Dissolution(Term):
                     g.dual_edge_vectors, fields.reverse_dual_edge_vectors,
                     fields.boundary_outflow_normals, self.flat, g.dual_areas,
                     state.shoreline_wall,
-                    self.flat, self.flat, self.flat, self.flat, 0.0, 0.0, one,
+                    self.flat, self.flat, self.flat, self.flat, 0.0, self.flat, one,
                     state.solute_velocity,
                     one, 0.0, dt, state.edge_flux, state.boundary_flux, state.outflow_factor)
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
