@@ -54,9 +54,11 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
                 MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
     velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)
+    slopes = np.zeros((n, 2, 2))  # first-order faces: the naive continuity's donor velocities
     update_depth(moving, resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary, np.zeros((n, 2)),
-                 alpha, MIN_DEPTH, dt, depth_out, velocity_out, leaving)
+                 geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords, geom.dual_areas,
+                 depth, velocity, slopes, 0.5 * dt, flux, boundary, np.zeros((n, 2)), alpha,
+                 MIN_DEPTH, dt, depth_out, velocity_out, leaving)
     faces = np.zeros((nnz, dye.shape[1]))
     limited_faces(moving, geom.neighbor_offsets, geom.neighbor_indices, geom.neighbor_coords,
                   fields.fit_weights, geom.dual_areas, depth, MIN_DEPTH, dye, velocity, 0.5 * dt,

@@ -178,9 +178,11 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
                 velocity,
                 np.zeros(n), MIN_DEPTH, dt, flux, boundary, alpha)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
+    slopes = np.zeros((n, 2, 2))  # first-order faces: the naive continuity's donor velocities
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary,
-                 np.zeros((n, 2)), alpha, MIN_DEPTH, dt, depth_out, velocity_out, np.zeros(n))
+                 geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords, geom.dual_areas,
+                 depth, velocity, slopes, 0.5 * dt, flux, boundary, np.zeros((n, 2)), alpha,
+                 MIN_DEPTH, dt, depth_out, velocity_out, np.zeros(n))
     return depth_out, velocity_out, flux, walls, hydrostatic
 
 
