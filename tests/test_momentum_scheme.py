@@ -10,7 +10,6 @@ import surfflow as sf
 from runtime_cases import random_state
 from surfflow.schemes.active import ActiveSet
 from surfflow.kernels.continuity import edge_fluxes, update_depth
-from surfflow.kernels.momentum_faces import velocity_slopes
 from surfflow.kernels.ring_fit import ring_fit_weights
 from validation_cases import run_stoker
 from validation_harness import assert_invariants
@@ -30,24 +29,21 @@ def continuity_step(geom, depth, velocity, share, dt):
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
     every = ActiveSet(n)  # every vertex moving
-    edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], np.zeros((n, 2)), np.zeros(n),
-                geom.dual_areas,
-                np.zeros(nnz, bool), np.zeros(n), np.ones(n), np.zeros(n), np.zeros(n), 0.0,
-                np.full(n, SUBCRITICAL), depth,
-                velocity, share, MIN_DEPTH, dt, flux, boundary, alpha)
-    depth_out, velocity_out, slopes = np.zeros(n), np.zeros((n, 2)), np.zeros((n, 2, 2))
-    fit_weights = np.zeros((nnz, 2))
+    fit_weights, faces, excess = np.zeros((nnz, 2)), np.zeros((nnz, 2)), np.zeros((n, 2))
     ring_fit_weights(geom.neighbor_offsets, geom.neighbor_coords, fit_weights)
-    velocity_slopes(every.moving, geom.neighbor_offsets, geom.neighbor_indices,
-                    geom.edge_transforms, geom.neighbor_coords, fit_weights, geom.dual_areas,
-                    depth, MIN_DEPTH, np.full(n, SUBCRITICAL), velocity, 0.5 * dt, flux,
-                    boundary, alpha, dt, slopes)
+    edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
+                geom.dual_edge_vectors,
+                geom.dual_edge_vectors[geom.reverse_edges], geom.edge_transforms,
+                geom.neighbor_coords, fit_weights, np.zeros((n, 2)), np.zeros(n), geom.dual_areas,
+                np.zeros(nnz, bool), np.zeros(n), np.ones(n), np.zeros(n), np.zeros(n), 0.0,
+                np.full(n, SUBCRITICAL), depth, velocity, share, MIN_DEPTH, dt, flux, boundary,
+                alpha, faces, excess)
+    depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords,
-                 geom.dual_areas, depth, velocity, slopes, 0.5 * dt, flux, boundary,
-                 np.zeros((n, 2)), alpha, MIN_DEPTH, dt, depth_out, velocity_out, np.zeros(n))
-    assert np.count_nonzero(slopes) > 0  # some faces are second order
+                 geom.reverse_edges, geom.edge_transforms, geom.dual_areas, depth, velocity, faces,
+                 excess, flux, boundary, np.zeros((n, 2)), alpha, MIN_DEPTH, dt, depth_out,
+                 velocity_out, np.zeros(n))
+    assert np.count_nonzero(excess) > 0  # some faces are second order
     return depth_out, velocity_out, flux, alpha
 
 

@@ -28,11 +28,9 @@ SWASHES' bump, whose reach past the crest runs at Fr 1 to 2, keeps most of the g
 everywhere 0.0070 (both with the continuity's supercritical upwind share).
 """
 
-import numba
-
-from ._jit import parallel_kernel, serial_kernel
-from .continuity import supercritical_ramp
-from .tracers import fit_entry, limited_slope, sender
+from ._jit import serial_kernel
+from .reconstruction import offset_dot
+from .tracers import fit_entry, limited_slope
 
 
 @serial_kernel
@@ -47,52 +45,58 @@ def sent_entry(sums, g0, g1, offset0, offset1, flux):
     return (0.0, 0.0, max(sums[2], delta), min(sums[3], delta), sums[4] + flux * delta)
 
 
-@parallel_kernel
-def velocity_slopes(moving, offsets, indices, edge_transforms, neighbor_coords, fit_weights,
-                    dual_areas, depth, min_depth, wave_stiffness, velocity, shift, edge_flux,
-                    boundary_flux, outflow_factor, dt, slopes):
-    """slopes[i] = S_i (2, 2) (row: the velocity component, column: the direction in i's frame)
-    of every vertex i of ``moving`` that sends through an entry (F_ij > 0) (module docstring;
-    0 next to a dry vertex, where the ring converges or where the flow is supercritical); the
-    others' are left as they are (no face of theirs is read).
+@serial_kernel
+def send_faces(i, start, stop, indices, edge_transforms, neighbor_coords, fit_weights,
+               dual_areas, depth, velocity, edge_flux, active, order, leaving, scale, shift,
+               faces, excess):
+    """The face velocities donor i sends through its entries, for ``update_depth``.
 
-    moving (int64 list, schemes/active.py); offsets (n + 1,), indices (nnz,); edge_transforms
-    (nnz, 2, 2); neighbor_coords, fit_weights (nnz, 2); dual_areas, depth (n,); wave_stiffness
-    (n,) K (m/s^2, the wave speed's: c^2 = K d, kernels/continuity.py); velocity (n, 2);
-    shift (s): dt / 2; edge_flux (nnz,), boundary_flux (n,) and outflow_factor (n,) from
-    ``continuity.edge_fluxes``. Writes slopes (n, 2, 2).
+    For every entry e = (i, j) with F_ij > 0, faces[e] = u_f,ij = u_i + S_i (c_ij / 2 - shift u_i)
+    in i's frame, S_i = order theta_i phi_i G_i (module docstring); excess[i] =
+    sum_out F_ij (u_f,ij - u_i) (2,), unlimited.
+
+    start, stop: i's CSR entries; indices (nnz,); edge_transforms (nnz, 2, 2);
+    neighbor_coords, fit_weights (nnz, 2); dual_areas, depth (n,); velocity (n, 2);
+    edge_flux (nnz,) i's fluxes; active: i and its whole ring wet; order in [0, 1] the
+    supercritical ramp's weight of the slope (0: the donor's velocity); leaving (m^3/s) the flux
+    out of i, scale dt alpha_i, shift (s) dt / 2. Writes faces (nnz, 2) at i's sending entries
+    and excess (n, 2) at i.
     """
-    for k in numba.prange(0, moving.shape[0]):
-        i = moving[k]
-        start, stop = offsets[i], offsets[i + 1]
-        sending, leaving, active = sender(i, start, stop, indices, depth, min_depth, edge_flux,
-                                          boundary_flux)
-        if not sending:
-            continue
-        u0, u1 = velocity[i, 0], velocity[i, 1]
-        weight = 1.0 - supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])
-        upwind = not active or weight == 0.0  # dry, or supercritical beyond Fr = 2
+    u0, u1 = velocity[i, 0], velocity[i, 1]
+    slope00 = slope01 = slope10 = slope11 = 0.0
+    if active and order > 0.0:  # else first order: the donor's velocity
         fit0, fit1 = (0.0, 0.0, u0, u0), (0.0, 0.0, u1, u1)
-        for e in range(start, start if upwind else stop):  # the fit only where it may be used
+        for e in range(start, stop):
             j, m = indices[e], edge_transforms[e]
             weight0, weight1 = fit_weights[e, 0], fit_weights[e, 1]
             fit0 = fit_entry(fit0, weight0, weight1,
                              m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1], u0)
             fit1 = fit_entry(fit1, weight0, weight1,
                              m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1], u1)
-        if upwind or fit0[0] + fit1[1] < 0.0:  # or a converging ring: the donor's velocity
-            slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
+        if fit0[0] + fit1[1] >= 0.0:  # a diverging ring (a converging one: first order)
+            back0, back1 = shift * u0, shift * u1
+            sums0 = sums1 = (0.0, 0.0, 0.0, 0.0, 0.0)
+            for e in range(start, stop):
+                offset0 = 0.5 * neighbor_coords[e, 0] - back0
+                offset1 = 0.5 * neighbor_coords[e, 1] - back1
+                sums0 = sent_entry(sums0, fit0[0], fit0[1], offset0, offset1, edge_flux[e])
+                sums1 = sent_entry(sums1, fit1[0], fit1[1], offset0, offset1, edge_flux[e])
+            room = max(dual_areas[i] * depth[i] - scale * leaving, 0.0)
+            slope00, slope01 = limited_slope(fit0, sums0, u0, room, scale)
+            slope10, slope11 = limited_slope(fit1, sums1, u1, room, scale)
+            slope00, slope01 = order * slope00, order * slope01
+            slope10, slope11 = order * slope10, order * slope11
+    back0, back1 = shift * u0, shift * u1
+    excess0 = excess1 = 0.0
+    for e in range(start, stop):
+        flux = edge_flux[e]
+        if flux <= 0.0:
             continue
-        back0, back1 = shift * u0, shift * u1
-        sums0 = sums1 = (0.0, 0.0, 0.0, 0.0, 0.0)
-        for e in range(start, stop):
-            offset0 = 0.5 * neighbor_coords[e, 0] - back0
-            offset1 = 0.5 * neighbor_coords[e, 1] - back1
-            sums0 = sent_entry(sums0, fit0[0], fit0[1], offset0, offset1, edge_flux[e])
-            sums1 = sent_entry(sums1, fit1[0], fit1[1], offset0, offset1, edge_flux[e])
-        scale = dt * outflow_factor[i]
-        room = max(dual_areas[i] * depth[i] - scale * leaving, 0.0)
-        slope00, slope01 = limited_slope(fit0, sums0, u0, room, scale)
-        slope10, slope11 = limited_slope(fit1, sums1, u1, room, scale)
-        slopes[i, 0, 0], slopes[i, 0, 1] = weight * slope00, weight * slope01
-        slopes[i, 1, 0], slopes[i, 1, 1] = weight * slope10, weight * slope11
+        delta0 = offset_dot(slope00, slope01, neighbor_coords, e, back0, back1)
+        delta1 = offset_dot(slope10, slope11, neighbor_coords, e, back0, back1)
+        excess0 += flux * delta0
+        excess1 += flux * delta1
+        faces[e, 0] = u0 + delta0
+        faces[e, 1] = u1 + delta1
+    excess[i, 0] = excess0
+    excess[i, 1] = excess1

@@ -21,7 +21,6 @@ import numpy as np
 
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
-from ..kernels.momentum_faces import velocity_slopes
 from ..kernels.riemann import boundary_fluxes
 from .segments import OpenSegments
 from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
@@ -39,7 +38,8 @@ class MomentumScheme:
         self.boundary_mass = np.zeros(n)  # F_b, G_b and P_b of the open segments
         self.boundary_momentum = np.zeros((n, 2))
         self.boundary_push = np.zeros(n)
-        self.velocity_slopes = np.zeros((n, 2, 2))  # the face velocities' (momentum_faces.py)
+        self.faces = np.zeros((len(geom.neighbor_indices), 2))  # momentum_faces.send_faces's
+        self.excess = np.zeros((n, 2))
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
@@ -167,25 +167,22 @@ class MomentumScheme:
         f, s, a, p = fields, state, state.active, self.params
         head = 1.0 / (p.density * p.gravity_magnitude) if p.gravity_magnitude > 0.0 else 0.0
         pressure = self.head_pressure(geom, f, bottom, s.depth)
-        stiffness = self.felt_stiffness(geom)
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
         if self.boundary.open:
             self.open_fluxes(f, s, bottom)
         edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors,
+                    geom.edge_transforms, geom.neighbor_coords, f.fit_weights,
                     f.boundary_outflow_normals, self.boundary_mass, geom.dual_areas,
                     s.shoreline_wall, f.vertex_height, f.normal_rise, bottom, pressure, head,
-                    stiffness, s.depth, s.velocity, s.friction_share, p.min_depth, dt,
-                    s.edge_flux, s.boundary_flux, s.outflow_factor)
-        velocity_slopes(a.moving, geom.neighbor_offsets, geom.neighbor_indices,
-                        geom.edge_transforms, geom.neighbor_coords, f.fit_weights,
-                        geom.dual_areas, s.depth, p.min_depth, stiffness, s.velocity, 0.5 * dt,
-                        s.edge_flux, s.boundary_flux, s.outflow_factor, dt, self.velocity_slopes)
+                    self.felt_stiffness(geom), s.depth, s.velocity, s.friction_share,
+                    p.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor, self.faces,
+                    self.excess)
         update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                     geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords,
-                     geom.dual_areas, s.depth, s.velocity, self.velocity_slopes, 0.5 * dt,
-                     s.edge_flux, s.boundary_flux, self.boundary_momentum, s.outflow_factor,
-                     p.min_depth, dt, s.depth_next, s.velocity_next, s.outflow_volume)
+                     geom.reverse_edges, geom.edge_transforms, geom.dual_areas, s.depth, s.velocity,
+                     self.faces, self.excess, s.edge_flux, s.boundary_flux, self.boundary_momentum,
+                     s.outflow_factor, p.min_depth, dt, s.depth_next, s.velocity_next,
+                     s.outflow_volume)
         carry_dyes(geom, f, p, a, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
                    s.edge_flux, s.boundary_flux, s.outflow_factor, dt, self.dye_faces,
                    self.dye_outflow, s.dye_next)
