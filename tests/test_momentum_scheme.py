@@ -29,7 +29,7 @@ def continuity_step(geom, depth, velocity, share, dt):
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
     every = ActiveSet(n)  # every vertex moving
-    fit_weights, faces, excess = np.zeros((nnz, 2)), np.zeros((nnz, 2)), np.zeros((n, 2))
+    fit_weights, slopes, excess = np.zeros((nnz, 2)), np.zeros((n, 2, 2)), np.zeros((n, 2))
     ring_fit_weights(geom.neighbor_offsets, geom.neighbor_coords, fit_weights)
     edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
                 geom.dual_edge_vectors,
@@ -37,13 +37,13 @@ def continuity_step(geom, depth, velocity, share, dt):
                 geom.neighbor_coords, fit_weights, np.zeros((n, 2)), np.zeros(n), geom.dual_areas,
                 np.zeros(nnz, bool), np.zeros(n), np.ones(n), np.zeros(n), np.zeros(n), 0.0,
                 np.full(n, SUBCRITICAL), depth, velocity, share, MIN_DEPTH, dt, flux, boundary,
-                alpha, faces, excess)
+                alpha, slopes, excess)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.reverse_edges, geom.edge_transforms, geom.dual_areas, depth, velocity, faces,
-                 excess, flux, boundary, np.zeros((n, 2)), alpha, MIN_DEPTH, dt, depth_out,
-                 velocity_out, np.zeros(n))
-    assert np.count_nonzero(excess) > 0  # some faces are second order
+                 geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords, geom.dual_areas,
+                 depth, velocity, slopes, excess, 0.5 * dt, flux, boundary, np.zeros((n, 2)),
+                 alpha, MIN_DEPTH, dt, depth_out, velocity_out, np.zeros(n))
+    assert np.count_nonzero(slopes) > 0  # some faces are second order
     return depth_out, velocity_out, flux, alpha
 
 

@@ -124,8 +124,9 @@ import math
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
-from .momentum_faces import send_faces
+from .momentum_faces import donor_slopes
 from .pressure import free_surface_height
+from .reconstruction import offset_dot
 
 
 @serial_kernel
@@ -233,7 +234,7 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
                 boundary_outflow_normals, open_flux, dual_areas, wall, vertex_height,
                 normal_rise, bottom, surface_pressure, pressure_scale, wave_stiffness, depth,
                 velocity, friction_share, min_depth, dt, edge_flux, boundary_flux,
-                outflow_factor, faces, excess):
+                outflow_factor, slopes, excess):
     """Pass 1: unlimited fluxes F_ij (m^3/s), boundary outflow F_b,i and the limiter alpha_i.
 
     moving, resting (int64 lists, together every vertex once; schemes/active.py): the vertices
@@ -293,26 +294,41 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
         volume = dual_areas[i] * depth[i]
         alpha = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
         outflow_factor[i] = alpha
-        excess[i, 0] = excess[i, 1] = 0.0
-        if outgoing > 0.0:  # the momentum's face velocities (kernels/momentum_faces.py)
-            u0, u1 = velocity[i, 0], velocity[i, 1]
-            order = 1.0 - supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])
-            send_faces(i, offsets[i], offsets[i + 1], indices, edge_transforms, neighbor_coords,
-                       fit_weights, dual_areas, depth, velocity, edge_flux,
-                       ring_wet, order, outgoing, dt * alpha, 0.5 * dt, faces, excess)
+        order = 0.0  # the momentum's face velocities: second order where a wet ring sends
+        if ring_wet and outgoing > 0.0:  # and the flow is not supercritical
+            speed2 = velocity[i, 0] ** 2 + velocity[i, 1] ** 2
+            order = 1.0 - supercritical_ramp(speed2, wave_stiffness[i] * depth[i])
+        donor_slopes(i, offsets[i], offsets[i + 1], indices, edge_transforms, neighbor_coords,
+                     fit_weights, dual_areas, depth, velocity, edge_flux, order, outgoing,
+                     dt * alpha, 0.5 * dt, slopes, excess)
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
         i = resting[k]
         for e in range(offsets[i], offsets[i + 1]):
             edge_flux[e] = 0.0
         boundary_flux[i] = 0.0
         outflow_factor[i] = 1.0
+        slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
         excess[i, 0] = excess[i, 1] = 0.0
 
 
+@serial_kernel
+def donor_face(j, e, reverse_edges, velocity, slopes, neighbor_coords, shift):
+    """u_f of the donor j sending through the entry e = (i, j) (j's frame), at its own entry
+    (j, i): u_j + S_j (c_ji / 2 - shift u_j) (``momentum_faces.donor_slopes``)."""
+    s = slopes[j]
+    if s[0, 0] == 0.0 and s[0, 1] == 0.0 and s[1, 0] == 0.0 and s[1, 1] == 0.0:  # first order
+        return velocity[j, 0], velocity[j, 1]
+    back0, back1 = shift * velocity[j, 0], shift * velocity[j, 1]
+    entry = reverse_edges[e]
+    return (velocity[j, 0] + offset_dot(s[0, 0], s[0, 1], neighbor_coords, entry, back0, back1),
+            velocity[j, 1] + offset_dot(s[1, 0], s[1, 1], neighbor_coords, entry, back0, back1))
+
+
 @parallel_kernel
-def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transforms, dual_areas,
-                 depth, velocity, faces, excess, edge_flux, boundary_flux, boundary_momentum,
-                 outflow_factor, min_depth, dt, depth_out, velocity_out, outflow_volume):
+def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transforms,
+                 neighbor_coords, dual_areas, depth, velocity, slopes, excess, shift, edge_flux,
+                 boundary_flux, boundary_momentum, outflow_factor, min_depth, dt, depth_out,
+                 velocity_out, outflow_volume):
     """Pass 2: apply the limited fluxes to the depth and carry the momentum A d u on them.
 
     With w_ij = -alpha_j F_ij > 0 the limited inflow from j, w_b = -F_b,i > 0 an inflow through
@@ -323,9 +339,10 @@ def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transfor
                                       - sum_out alpha_i F_ij (u_f,ij - u_i))
 
     moving, resting as in ``edge_fluxes`` (a resting vertex keeps its depth and velocity: no
-    flux, d' = d - 0); depth (n,), velocity (n, 2) read; faces (nnz, 2) M_ij u_f,ji at the
-    entries (i, j) that receive (F_ij < 0) and excess (n, 2) sum_out F_ij (u_f,ij - u_i), both
-    from ``edge_fluxes`` (``momentum_faces.send_faces``);
+    flux, d' = d - 0); reverse_edges (nnz,); edge_transforms (nnz, 2, 2); neighbor_coords
+    (nnz, 2); depth (n,), velocity (n, 2) read; slopes (n, 2, 2) S and excess (n, 2)
+    sum_out F_ij (u_f,ij - u_i) from ``edge_fluxes`` (``momentum_faces.donor_slopes``), shift
+    (s) dt / 2: u_f,ij = u_i + S_i (c_ij / 2 - shift u_i);
     boundary_flux (n,) F_b and boundary_momentum (n, 2) G_b, the momentum an inflow carries
     (read where F_b < 0; kernels/riemann.py ``boundary_fluxes`` without the push); depth_out,
     velocity_out written; outflow_volume (n,) receives the volume that left through the
@@ -343,12 +360,15 @@ def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transfor
             if flux > 0.0:
                 net += flux * alpha_i
             elif flux < 0.0:
-                weight = -flux * outflow_factor[indices[e]]
+                j = indices[e]
+                weight = -flux * outflow_factor[j]
                 net -= weight
                 inflow += weight
-                face, m = faces[reverse_edges[e]], edge_transforms[e]  # j's, into i's frame
-                pull0 += weight * (m[0, 0] * face[0] + m[0, 1] * face[1])
-                pull1 += weight * (m[1, 0] * face[0] + m[1, 1] * face[1])
+                face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
+                                          neighbor_coords, shift)
+                m = edge_transforms[e]  # j's face velocity into i's frame
+                pull0 += weight * (m[0, 0] * face0 + m[0, 1] * face1)
+                pull1 += weight * (m[1, 0] * face0 + m[1, 1] * face1)
         flux_b = boundary_flux[i]
         leaving = alpha_i * flux_b if flux_b > 0.0 else 0.0
         if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b

@@ -29,7 +29,6 @@ everywhere 0.0070 (both with the continuity's supercritical upwind share).
 """
 
 from ._jit import serial_kernel
-from .reconstruction import offset_dot
 from .tracers import fit_entry, limited_slope
 
 
@@ -46,57 +45,55 @@ def sent_entry(sums, g0, g1, offset0, offset1, flux):
 
 
 @serial_kernel
-def send_faces(i, start, stop, indices, edge_transforms, neighbor_coords, fit_weights,
-               dual_areas, depth, velocity, edge_flux, active, order, leaving, scale, shift,
-               faces, excess):
-    """The face velocities donor i sends through its entries, for ``update_depth``.
-
-    For every entry e = (i, j) with F_ij > 0, faces[e] = u_f,ij = u_i + S_i (c_ij / 2 - shift u_i)
-    in i's frame, S_i = order theta_i phi_i G_i (module docstring); excess[i] =
-    sum_out F_ij (u_f,ij - u_i) (2,), unlimited.
+def donor_slopes(i, start, stop, indices, edge_transforms, neighbor_coords, fit_weights,
+                 dual_areas, depth, velocity, edge_flux, order, leaving, scale, shift, slopes,
+                 excess):
+    """The limited slope S_i = order theta_i phi_i G_i of donor i's face velocities
+    u_f,ij = u_i + S_i (c_ij / 2 - shift u_i) (module docstring), and what they carry out of i
+    beyond u_i, excess[i] = sum_out F_ij (u_f,ij - u_i) (2,), unlimited; both 0 where the face
+    velocity is the donor's (first order).
 
     start, stop: i's CSR entries; indices (nnz,); edge_transforms (nnz, 2, 2);
     neighbor_coords, fit_weights (nnz, 2); dual_areas, depth (n,); velocity (n, 2);
-    edge_flux (nnz,) i's fluxes; active: i and its whole ring wet; order in [0, 1] the
-    supercritical ramp's weight of the slope (0: the donor's velocity); leaving (m^3/s) the flux
-    out of i, scale dt alpha_i, shift (s) dt / 2. Writes faces (nnz, 2) at i's sending entries
-    and excess (n, 2) at i.
+    edge_flux (nnz,) i's fluxes; order in [0, 1] the weight of the slope, 0 where i or a ring
+    vertex is dry or i sends nothing, else 1 - the supercritical ramp (0: the donor's
+    velocity); leaving (m^3/s) the flux
+    out of i, scale dt alpha_i, shift (s) dt / 2. Writes slopes (n, 2, 2) (row: the velocity
+    component, column: the direction in i's frame) and excess (n, 2) at i.
     """
+    slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
+    excess[i, 0] = excess[i, 1] = 0.0
+    if order == 0.0:  # the donor's velocity
+        return
     u0, u1 = velocity[i, 0], velocity[i, 1]
-    slope00 = slope01 = slope10 = slope11 = 0.0
-    if active and order > 0.0:  # else first order: the donor's velocity
-        fit0, fit1 = (0.0, 0.0, u0, u0), (0.0, 0.0, u1, u1)
-        for e in range(start, stop):
-            j, m = indices[e], edge_transforms[e]
-            weight0, weight1 = fit_weights[e, 0], fit_weights[e, 1]
-            fit0 = fit_entry(fit0, weight0, weight1,
-                             m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1], u0)
-            fit1 = fit_entry(fit1, weight0, weight1,
-                             m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1], u1)
-        if fit0[0] + fit1[1] >= 0.0:  # a diverging ring (a converging one: first order)
-            back0, back1 = shift * u0, shift * u1
-            sums0 = sums1 = (0.0, 0.0, 0.0, 0.0, 0.0)
-            for e in range(start, stop):
-                offset0 = 0.5 * neighbor_coords[e, 0] - back0
-                offset1 = 0.5 * neighbor_coords[e, 1] - back1
-                sums0 = sent_entry(sums0, fit0[0], fit0[1], offset0, offset1, edge_flux[e])
-                sums1 = sent_entry(sums1, fit1[0], fit1[1], offset0, offset1, edge_flux[e])
-            room = max(dual_areas[i] * depth[i] - scale * leaving, 0.0)
-            slope00, slope01 = limited_slope(fit0, sums0, u0, room, scale)
-            slope10, slope11 = limited_slope(fit1, sums1, u1, room, scale)
-            slope00, slope01 = order * slope00, order * slope01
-            slope10, slope11 = order * slope10, order * slope11
+    fit0, fit1 = (0.0, 0.0, u0, u0), (0.0, 0.0, u1, u1)
+    for e in range(start, stop):
+        j, m = indices[e], edge_transforms[e]
+        weight0, weight1 = fit_weights[e, 0], fit_weights[e, 1]
+        fit0 = fit_entry(fit0, weight0, weight1,
+                         m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1], u0)
+        fit1 = fit_entry(fit1, weight0, weight1,
+                         m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1], u1)
+    if fit0[0] + fit1[1] < 0.0:  # a converging ring: the donor's velocity
+        return
     back0, back1 = shift * u0, shift * u1
-    excess0 = excess1 = 0.0
+    sums0 = sums1 = (0.0, 0.0, 0.0, 0.0, 0.0)
+    sent0 = sent1 = 0.0  # sum_out F_ij (c_ij / 2 - shift u_i)
     for e in range(start, stop):
         flux = edge_flux[e]
-        if flux <= 0.0:
-            continue
-        delta0 = offset_dot(slope00, slope01, neighbor_coords, e, back0, back1)
-        delta1 = offset_dot(slope10, slope11, neighbor_coords, e, back0, back1)
-        excess0 += flux * delta0
-        excess1 += flux * delta1
-        faces[e, 0] = u0 + delta0
-        faces[e, 1] = u1 + delta1
-    excess[i, 0] = excess0
-    excess[i, 1] = excess1
+        offset0 = 0.5 * neighbor_coords[e, 0] - back0
+        offset1 = 0.5 * neighbor_coords[e, 1] - back1
+        sums0 = sent_entry(sums0, fit0[0], fit0[1], offset0, offset1, flux)
+        sums1 = sent_entry(sums1, fit1[0], fit1[1], offset0, offset1, flux)
+        if flux > 0.0:
+            sent0 += flux * offset0
+            sent1 += flux * offset1
+    room = max(dual_areas[i] * depth[i] - scale * leaving, 0.0)
+    slope00, slope01 = limited_slope(fit0, sums0, u0, room, scale)
+    slope10, slope11 = limited_slope(fit1, sums1, u1, room, scale)
+    slope00, slope01, slope10, slope11 = (order * slope00, order * slope01, order * slope10,
+                                          order * slope11)
+    slopes[i, 0, 0], slopes[i, 0, 1], slopes[i, 1, 0], slopes[i, 1, 1] = (slope00, slope01,
+                                                                          slope10, slope11)
+    excess[i, 0] = slope00 * sent0 + slope01 * sent1
+    excess[i, 1] = slope10 * sent0 + slope11 * sent1

@@ -44,8 +44,8 @@ class Dissolution(Term):
         self.solute_next = np.zeros(n)
         self.solute_faces = np.zeros((len(geom.neighbor_indices), 1))
         self.solute_outflow = np.zeros((n, 1))
-        self.momentum_faces = np.zeros((len(geom.neighbor_indices), 2))  # edge_fluxes' scratch:
-        self.momentum_excess = np.zeros((n, 2))  # no wave stiffness, so first-order faces
+        self.momentum_slopes = np.zeros((n, 2, 2))  # edge_fluxes' scratch: no wave stiffness,
+        self.momentum_excess = np.zeros((n, 2))  # so first-order faces (zero slopes)
         self.no_damping = np.zeros(n)
         self.active = ActiveSet(n)  # never rebuilt: the solute moves wherever u_s does
         self.ones = np.ones(n)  # the solute's carrier (swept area per area) and upwind share
@@ -95,7 +95,7 @@ class Dissolution(Term):
                     state.shoreline_wall,
                     self.flat, self.flat, self.flat, self.flat, 0.0, self.flat, one,
                     state.solute_velocity, one, 0.0, dt, state.edge_flux, state.boundary_flux,
-                    state.outflow_factor, self.momentum_faces, self.momentum_excess)
+                    state.outflow_factor, self.momentum_slopes, self.momentum_excess)
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
         limited_faces(a.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
                       fields.fit_weights, g.dual_areas, one, 0.0, solute,
