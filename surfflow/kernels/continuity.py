@@ -115,8 +115,9 @@ the subcritical switch: everywhere
 compression cap on the velocity (Stoker 8.9e-3 / 4.6e-3, bump 0.0143), no half-step shift
 (Stoker 8.4e-3 / 4.1e-3, bump 0.0145).
 Dye volumes A d c ride on the same limited fluxes with the donor's concentration reconstructed
-at the dual edge (kernels/tracers.py, after ``update_depth``). Three passes: ``edge_fluxes``,
-``momentum_faces.velocity_slopes`` then ``update_depth``, each gathering only.
+at the dual edge (kernels/tracers.py, after ``update_depth``). Two passes, each gathering only:
+``edge_fluxes`` (which also fits each donor's velocity slope once its fluxes and alpha are
+known, ``momentum_faces.donor_slopes``: every input is the donor's own) then ``update_depth``.
 """
 
 import math
