@@ -103,17 +103,19 @@ momentum that reaches it. The face velocity is second order where the donor's ri
 (the trace of its velocity gradient >= 0: a rarefaction, a flow accelerating to a crest) and
 the flow is subcritical, and it is the donor's velocity (first-order upwind) where the ring
 converges (a bore, whose ripple grows otherwise), where the flow is supercritical (a front's
-thin tip) or next to a dry vertex. Measured against the donor's velocity everywhere: SWASHES'
-transcritical bump's depth L1 0.032 / 0.017 / 0.0077 -> 0.030 / 0.015 / 0.0073 at 50 / 100 /
-200 cells along (the upstream depth 1.4 % -> 0.9 % low); Stoker's strips 7.35e-3 / 3.92e-3 /
-2.05e-3 -> 7.99e-3 / 3.92e-3 / 1.81e-3 at 603 / 2,005 / 7,209 vertices (at 7,209 the
-rarefaction's error 1.25e-3 -> 8.3e-4, the bore's 7.5e-4 -> 9.1e-4); Ritter's L1 1.00e-2 /
-6.1e-3 -> 8.6e-3 / 5.5e-3 at 250 / 500 cells along. Tried: second order wherever the ring
+thin tip) or next to a dry vertex. Measured against the donor's velocity everywhere, with the
+supercritical share above: SWASHES' transcritical bump's depth L1 0.0247 / 0.0111 / 0.0071 ->
+0.0177 / 0.0077 / 0.0055 at 50 / 100 / 200 cells along (the upstream depth 1.4 % -> 0.9 % low);
+Stoker's strips 7.35e-3 / 3.92e-3 / 2.05e-3 / 1.18e-3 -> 8.00e-3 / 3.92e-3 / 1.81e-3 / 1.01e-3
+at 603 / 2,005 / 7,209 / 27,217 vertices (at 7,209 the rarefaction's error 1.25e-3 -> 8.3e-4,
+the bore's 7.5e-4 -> 9.1e-4; at 603 the plateau sits 0.4 % low); Ritter's L1 8.0e-3 / 4.6e-3 ->
+7.0e-3 / 4.3e-3 at 250 / 500 cells along. Tried: second order wherever the ring
 diverges (Ritter's front ran 0.23 m ahead at 500 cells, its convergence broken), and without
 the subcritical switch: everywhere
 (Stoker 9.0e-3 / 4.6e-3 at 603 / 2,005, the middle state 1.1 % off; bump 0.0172), the dyes'
 compression cap on the velocity (Stoker 8.9e-3 / 4.6e-3, bump 0.0143), no half-step shift
-(Stoker 8.4e-3 / 4.1e-3, bump 0.0145).
+(Stoker 8.4e-3 / 4.1e-3, bump 0.0145), first order wherever the compression flux acts on the
+ring (Stoker 7.41e-3 / 3.80e-3 / 1.93e-3, bump 0.0108).
 Dye volumes A d c ride on the same limited fluxes with the donor's concentration reconstructed
 at the dual edge (kernels/tracers.py, after ``update_depth``). Two passes, each gathering only:
 ``edge_fluxes`` (which also fits each donor's velocity slope once its fluxes and alpha are
@@ -236,12 +238,15 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
                 normal_rise, bottom, surface_pressure, pressure_scale, wave_stiffness, depth,
                 velocity, friction_share, min_depth, dt, edge_flux, boundary_flux,
                 outflow_factor, slopes, excess):
-    """Pass 1: unlimited fluxes F_ij (m^3/s), boundary outflow F_b,i and the limiter alpha_i.
+    """Pass 1: unlimited fluxes F_ij (m^3/s), boundary outflow F_b,i and the limiter alpha_i,
+    then each donor's momentum face slope (``momentum_faces.donor_slopes``).
 
     moving, resting (int64 lists, together every vertex once; schemes/active.py): the vertices
     computed, and those with no wet end on any entry (F = 0, F_b = 0, alpha = 1 written);
     offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2) N_ij and
-    reverse_dual_edge_vectors (nnz, 2) N_ji, both at the entry (i, j); boundary_outflow_normals
+    reverse_dual_edge_vectors (nnz, 2) N_ji, both at the entry (i, j); edge_transforms
+    (nnz, 2, 2), neighbor_coords and fit_weights (nnz, 2) (``ring_fit.py``): the slopes' fit;
+    boundary_outflow_normals
     (n, 2), zero where the boundary is a wall or an open segment; open_flux (n,) the open
     segments' F_b (kernels/riemann.py ``boundary_flux``, < 0 an inflow; zeros without segments);
     dual_areas (n,); wall (nnz,) bool, True where the dry end of a wet/dry entry is a wall
@@ -252,7 +257,9 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
     (n,) K (m/s^2, the Froude number's: c^2 = K d); depth (n,); velocity (n, 2); friction_share
     (n,) from kernels/friction.py.
     Writes edge_flux (nnz,), boundary_flux (n,) F_b,i (the outflow plus open_flux),
-    outflow_factor (n,).
+    outflow_factor (n,), slopes (n, 2, 2) and excess (n, 2) (zero where the faces are the
+    donor's velocity: at resting vertices, next to a dry one, where i sends nothing, or with
+    zero fit weights).
     """
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]

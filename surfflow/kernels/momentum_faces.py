@@ -56,15 +56,14 @@ def donor_slopes(i, start, stop, indices, edge_transforms, neighbor_coords, fit_
                  excess):
     """The limited slope S_i = order theta_i phi_i G_i of donor i's face velocities
     u_f,ij = u_i + S_i (c_ij / 2 - shift u_i) (module docstring), and what they carry out of i
-    beyond u_i, excess[i] = sum_out F_ij (u_f,ij - u_i) (2,), unlimited; both 0 where the face
-    velocity is the donor's (first order).
+    beyond u_i, excess[i] = sum_out F_ij (u_f,ij - u_i) (2,), the outflow factor not applied;
+    both 0 where the face velocity is the donor's (first order).
 
     start, stop: i's CSR entries; indices (nnz,); edge_transforms (nnz, 2, 2);
     neighbor_coords, fit_weights (nnz, 2); dual_areas, depth (n,); velocity (n, 2);
     edge_flux (nnz,) i's fluxes; order in [0, 1] the weight of the slope, 0 where i or a ring
     vertex is dry or i sends nothing, else 1 - the supercritical ramp (0: the donor's
-    velocity); leaving (m^3/s) the flux
-    out of i, scale dt alpha_i, shift (s) dt / 2. Writes slopes (n, 2, 2) (row: the velocity
+    velocity); leaving (m^3/s) the flux out of i, scale dt alpha_i, shift (s) dt / 2. Writes slopes (n, 2, 2) (row: the velocity
     component, column: the direction in i's frame) and excess (n, 2) at i.
     """
     slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
