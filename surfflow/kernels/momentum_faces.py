@@ -63,8 +63,9 @@ def donor_slopes(i, start, stop, indices, edge_transforms, neighbor_coords, fit_
     neighbor_coords, fit_weights (nnz, 2); dual_areas, depth (n,); velocity (n, 2);
     edge_flux (nnz,) i's fluxes; order in [0, 1] the weight of the slope, 0 where i or a ring
     vertex is dry or i sends nothing, else 1 - the supercritical ramp (0: the donor's
-    velocity); leaving (m^3/s) the flux out of i, scale dt alpha_i, shift (s) dt / 2. Writes slopes (n, 2, 2) (row: the velocity
-    component, column: the direction in i's frame) and excess (n, 2) at i.
+    velocity); leaving (m^3/s) the flux out of i, scale dt alpha_i, shift (s) dt / 2. Writes
+    slopes (n, 2, 2) (row: the velocity component, column: the direction in i's frame) and
+    excess (n, 2) at i.
     """
     slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
     excess[i, 0] = excess[i, 1] = 0.0
