@@ -127,7 +127,7 @@ import math
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
-from .momentum_faces import donor_slopes
+from .momentum_faces import donor_slopes, fit_velocity_entry
 from .pressure import free_surface_height
 from .reconstruction import offset_dot
 
@@ -265,6 +265,11 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
         i = moving[k]
         wet_i = depth[i] >= min_depth
         level_i = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
+        u0, u1 = velocity[i, 0], velocity[i, 1]
+        order = 0.0  # the weight of the momentum faces' slope: none on a dry or supercritical i
+        if wet_i:
+            order = 1.0 - supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])
+        fit0, fit1 = (0.0, 0.0, u0, u0), (0.0, 0.0, u1, u1)  # its velocity's ring fit
         outgoing = 0.0
         ring_wet = wet_i
         for e in range(offsets[i], offsets[i + 1]):
@@ -274,10 +279,12 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
             if wall[e] or not (wet_i or wet_j):  # nothing crosses; a dry pair costs no reads
                 edge_flux[e] = 0.0
                 continue
-            normal_i = (velocity[i, 0] * dual_edge_vectors[e, 0]
-                        + velocity[i, 1] * dual_edge_vectors[e, 1])
+            normal_i = u0 * dual_edge_vectors[e, 0] + u1 * dual_edge_vectors[e, 1]
             normal_j = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
                         + velocity[j, 1] * reverse_dual_edge_vectors[e, 1])
+            if order > 0.0:
+                fit0, fit1 = fit_velocity_entry(fit0, fit1, u0, u1, e, j, edge_transforms,
+                                                fit_weights, velocity)
             drop = 0.0
             if wet_i and wet_j and normal_i + normal_j > 0.0:  # closing: the compression flux
                 drop = compression_drop(i, j, level_i, vertex_height, normal_rise, bottom,
@@ -302,13 +309,11 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
         volume = dual_areas[i] * depth[i]
         alpha = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
         outflow_factor[i] = alpha
-        order = 0.0  # the momentum's face velocities: second order where a wet ring sends
-        if ring_wet and outgoing > 0.0:  # and the flow is not supercritical
-            speed2 = velocity[i, 0] ** 2 + velocity[i, 1] ** 2
-            order = 1.0 - supercritical_ramp(speed2, wave_stiffness[i] * depth[i])
-        donor_slopes(i, offsets[i], offsets[i + 1], indices, edge_transforms, neighbor_coords,
-                     fit_weights, dual_areas, depth, velocity, edge_flux, order, outgoing,
-                     dt * alpha, 0.5 * dt, slopes, excess)
+        if not (ring_wet and outgoing > 0.0):  # the faces: the donor's velocity
+            order = 0.0
+        donor_slopes(i, offsets[i], offsets[i + 1], neighbor_coords, dual_areas, depth, velocity,
+                     edge_flux, fit0, fit1, order, outgoing, dt * alpha, 0.5 * dt, slopes,
+                     excess)
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
         i = resting[k]
         for e in range(offsets[i], offsets[i + 1]):

@@ -51,35 +51,40 @@ def sent_entry(sums, g0, g1, offset0, offset1, flux):
 
 
 @serial_kernel
-def donor_slopes(i, start, stop, indices, edge_transforms, neighbor_coords, fit_weights,
-                 dual_areas, depth, velocity, edge_flux, order, leaving, scale, shift, slopes,
-                 excess):
+def fit_velocity_entry(fit0, fit1, u0, u1, e, j, edge_transforms, fit_weights, velocity):
+    """The ``tracers.fit_entry`` fits (g0, g1, low, high) of a donor's velocity components
+    (u0, u1) with one more ring entry e = (i, j): u_j carried into i's frame by M_ij; fit0 and
+    fit1 start at (0, 0, u0, u0) and (0, 0, u1, u1). edge_transforms (nnz, 2, 2), fit_weights
+    (nnz, 2) (``ring_fit.py``), velocity (n, 2)."""
+    m = edge_transforms[e]
+    weight0, weight1 = fit_weights[e, 0], fit_weights[e, 1]
+    return (fit_entry(fit0, weight0, weight1,
+                      m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1], u0),
+            fit_entry(fit1, weight0, weight1,
+                      m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1], u1))
+
+
+@serial_kernel
+def donor_slopes(i, start, stop, neighbor_coords, dual_areas, depth, velocity, edge_flux, fit0,
+                 fit1, order, leaving, scale, shift, slopes, excess):
     """The limited slope S_i = order theta_i phi_i G_i of donor i's face velocities
     u_f,ij = u_i + S_i (c_ij / 2 - shift u_i) (module docstring), and what they carry out of i
     beyond u_i, excess[i] = sum_out F_ij (u_f,ij - u_i) (2,), the outflow factor not applied;
     both 0 where the face velocity is the donor's (first order).
 
-    start, stop: i's CSR entries; indices (nnz,); edge_transforms (nnz, 2, 2);
-    neighbor_coords, fit_weights (nnz, 2); dual_areas, depth (n,); velocity (n, 2);
-    edge_flux (nnz,) i's fluxes; order in [0, 1] the weight of the slope, 0 where i or a ring
-    vertex is dry or i sends nothing, else 1 - the supercritical ramp (0: the donor's
-    velocity); leaving (m^3/s) the flux out of i, scale dt alpha_i, shift (s) dt / 2. Writes
-    slopes (n, 2, 2) (row: the velocity component, column: the direction in i's frame) and
-    excess (n, 2) at i.
+    start, stop: i's CSR entries; neighbor_coords (nnz, 2); dual_areas, depth (n,); velocity
+    (n, 2); edge_flux (nnz,) i's fluxes; fit0, fit1 the ring fits of its velocity's components
+    (``fit_velocity_entry`` over the whole ring); order in [0, 1] the weight of the slope, 0
+    where i or a ring vertex is dry or i sends nothing, else 1 - the supercritical ramp (0: the
+    donor's velocity); leaving (m^3/s) the flux out of i, scale dt alpha_i, shift (s) dt / 2.
+    Writes slopes (n, 2, 2) (row: the velocity component, column: the direction in i's frame)
+    and excess (n, 2) at i.
     """
     slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
     excess[i, 0] = excess[i, 1] = 0.0
     if order == 0.0:  # the donor's velocity
         return
     u0, u1 = velocity[i, 0], velocity[i, 1]
-    fit0, fit1 = (0.0, 0.0, u0, u0), (0.0, 0.0, u1, u1)
-    for e in range(start, stop):
-        j, m = indices[e], edge_transforms[e]
-        weight0, weight1 = fit_weights[e, 0], fit_weights[e, 1]
-        fit0 = fit_entry(fit0, weight0, weight1,
-                         m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1], u0)
-        fit1 = fit_entry(fit1, weight0, weight1,
-                         m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1], u1)
     if fit0[0] + fit1[1] < 0.0:  # a converging ring: the donor's velocity
         return
     back0, back1 = shift * u0, shift * u1
