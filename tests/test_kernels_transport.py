@@ -45,18 +45,21 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     if split:
         active.rebuild(geom, depth, MIN_DEPTH)
     moving, resting = active.moving, active.resting
+    no_fit = np.zeros((nnz, 2))  # no velocity gradient: the naive continuity's donor velocities
+    slopes, excess = np.full((n, 2, 2), np.nan), np.full((n, 2), np.nan)
     edge_fluxes(moving, resting, geom.neighbor_offsets, geom.neighbor_indices,
                 geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
-                fields.boundary_outflow_normals, np.zeros(n), geom.dual_areas, wall, fields.vertex_height,
-                fields.normal_rise, bottom, np.zeros(n), 0.0,
-                np.linalg.norm(GRAVITY) * fields.normal_rise, depth,
-                velocity, share,
-                MIN_DEPTH, dt, flux, boundary, alpha)
+                geom.edge_transforms, geom.neighbor_coords, no_fit,
+                fields.boundary_outflow_normals, np.zeros(n), geom.dual_areas, wall,
+                fields.vertex_height, fields.normal_rise, bottom, np.zeros(n), 0.0,
+                np.linalg.norm(GRAVITY) * fields.normal_rise, depth, velocity, share, MIN_DEPTH,
+                dt, flux, boundary, alpha, slopes, excess)
     depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
     velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)
-    update_depth(moving, resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary, np.zeros((n, 2)),
-                 alpha, MIN_DEPTH, dt, depth_out, velocity_out, leaving)
+    update_depth(moving, resting, geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
+                 geom.edge_transforms, geom.neighbor_coords, geom.dual_areas, depth, velocity,
+                 slopes, excess, 0.5 * dt, flux, boundary, np.zeros((n, 2)), alpha, MIN_DEPTH, dt,
+                 depth_out, velocity_out, leaving)
     faces = np.zeros((nnz, dye.shape[1]))
     limited_faces(moving, geom.neighbor_offsets, geom.neighbor_indices, geom.neighbor_coords,
                   fields.fit_weights, geom.dual_areas, depth, MIN_DEPTH, dye, velocity, 0.5 * dt,

@@ -170,17 +170,20 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
                     fields.normal_rise, bottom, depth, MIN_DEPTH, hydrostatic)
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
     every = ActiveSet(n)  # every vertex moving
+    no_fit = np.zeros((nnz, 2))  # no velocity gradient: the naive continuity's donor velocities
+    slopes, excess = np.zeros((n, 2, 2)), np.zeros((n, 2))
     edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges], no_outflow, np.zeros(n),
-                geom.dual_areas, walls,
+                geom.dual_edge_vectors,
+                geom.dual_edge_vectors[geom.reverse_edges], geom.edge_transforms,
+                geom.neighbor_coords, no_fit, no_outflow, np.zeros(n), geom.dual_areas, walls,
                 fields.vertex_height, fields.normal_rise, bottom, pressure, HEAD,
-                np.linalg.norm(gravity) * fields.normal_rise, depth,
-                velocity,
-                np.zeros(n), MIN_DEPTH, dt, flux, boundary, alpha)
+                np.linalg.norm(gravity) * fields.normal_rise, depth, velocity, np.zeros(n),
+                MIN_DEPTH, dt, flux, boundary, alpha, slopes, excess)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.edge_transforms, geom.dual_areas, depth, velocity, flux, boundary,
-                 np.zeros((n, 2)), alpha, MIN_DEPTH, dt, depth_out, velocity_out, np.zeros(n))
+                 geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords, geom.dual_areas,
+                 depth, velocity, slopes, excess, 0.5 * dt, flux, boundary, np.zeros((n, 2)),
+                 alpha, MIN_DEPTH, dt, depth_out, velocity_out, np.zeros(n))
     return depth_out, velocity_out, flux, walls, hydrostatic
 
 

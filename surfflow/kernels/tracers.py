@@ -134,6 +134,22 @@ def limited_slope(fit, sums, c, room, scale):
     return theta * phi * g0, theta * phi * g1
 
 
+@serial_kernel
+def sender(i, start, stop, indices, carrier, min_carrier, carrier_flux, carrier_boundary):
+    """(sending, leaving, active) of vertex i over its CSR entries start..stop: whether any
+    F_ij > 0, the carrier flux out of it (sum of those and F_b,i > 0; an inflow brings clear
+    liquid), whether i and its whole ring hold at least min_carrier."""
+    leaving = max(carrier_boundary[i], 0.0)
+    sending = False
+    active = carrier[i] >= min_carrier
+    for e in range(start, stop):
+        flux = carrier_flux[e]
+        sending |= flux > 0.0
+        leaving += flux if flux > 0.0 else 0.0
+        active &= carrier[indices[e]] >= min_carrier
+    return sending, leaving, active
+
+
 @parallel_kernel
 def limited_faces(moving, offsets, indices, neighbor_coords, fit_weights, dual_areas, carrier,
                   min_carrier, values, velocity, shift, carrier_flux, carrier_boundary,
@@ -153,14 +169,8 @@ def limited_faces(moving, offsets, indices, neighbor_coords, fit_weights, dual_a
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         start, stop = offsets[i], offsets[i + 1]
-        leaving = max(carrier_boundary[i], 0.0)  # an inflow (< 0) brings clear liquid
-        sending = False
-        active = carrier[i] >= min_carrier
-        for e in range(start, stop):
-            flux = carrier_flux[e]
-            sending |= flux > 0.0
-            leaving += flux if flux > 0.0 else 0.0
-            active &= carrier[indices[e]] >= min_carrier
+        sending, leaving, active = sender(i, start, stop, indices, carrier, min_carrier,
+                                          carrier_flux, carrier_boundary)
         if not sending:
             continue
         scale = dt * outflow_factor[i]

@@ -38,6 +38,8 @@ class MomentumScheme:
         self.boundary_mass = np.zeros(n)  # F_b, G_b and P_b of the open segments
         self.boundary_momentum = np.zeros((n, 2))
         self.boundary_push = np.zeros(n)
+        self.slopes = np.zeros((n, 2, 2))  # the momentum's faces (momentum_faces.donor_slopes)
+        self.excess = np.zeros((n, 2))
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
@@ -170,14 +172,17 @@ class MomentumScheme:
             self.open_fluxes(f, s, bottom)
         edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors,
+                    geom.edge_transforms, geom.neighbor_coords, f.fit_weights,
                     f.boundary_outflow_normals, self.boundary_mass, geom.dual_areas,
                     s.shoreline_wall, f.vertex_height, f.normal_rise, bottom, pressure, head,
                     self.felt_stiffness(geom), s.depth, s.velocity, s.friction_share,
-                    p.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor)
+                    p.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor,
+                    self.slopes, self.excess)
         update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                     geom.edge_transforms, geom.dual_areas, s.depth, s.velocity, s.edge_flux,
-                     s.boundary_flux, self.boundary_momentum, s.outflow_factor, p.min_depth, dt,
-                     s.depth_next, s.velocity_next, s.outflow_volume)
+                     geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords,
+                     geom.dual_areas, s.depth, s.velocity, self.slopes, self.excess, 0.5 * dt,
+                     s.edge_flux, s.boundary_flux, self.boundary_momentum, s.outflow_factor,
+                     p.min_depth, dt, s.depth_next, s.velocity_next, s.outflow_volume)
         carry_dyes(geom, f, p, a, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
                    s.edge_flux, s.boundary_flux, s.outflow_factor, dt, self.dye_faces,
                    self.dye_outflow, s.dye_next)

@@ -44,6 +44,8 @@ class Dissolution(Term):
         self.solute_next = np.zeros(n)
         self.solute_faces = np.zeros((len(geom.neighbor_indices), 1))
         self.solute_outflow = np.zeros((n, 1))
+        self.momentum_slopes = np.zeros((n, 2, 2))  # edge_fluxes' scratch: no wave stiffness,
+        self.momentum_excess = np.zeros((n, 2))  # so first-order faces (zero slopes)
         self.no_damping = np.zeros(n)
         self.active = ActiveSet(n)  # never rebuilt: the solute moves wherever u_s does
         self.ones = np.ones(n)  # the solute's carrier (swept area per area) and upwind share
@@ -88,11 +90,12 @@ class Dissolution(Term):
         state.shoreline_wall.fill(False)  # the dissolved material crosses every dual edge
         edge_fluxes(a.moving, a.resting, g.neighbor_offsets, g.neighbor_indices,
                     g.dual_edge_vectors, fields.reverse_dual_edge_vectors,
+                    g.edge_transforms, g.neighbor_coords, fields.fit_weights,
                     fields.boundary_outflow_normals, self.flat, g.dual_areas,
                     state.shoreline_wall,
                     self.flat, self.flat, self.flat, self.flat, 0.0, self.flat, one,
-                    state.solute_velocity,
-                    one, 0.0, dt, state.edge_flux, state.boundary_flux, state.outflow_factor)
+                    state.solute_velocity, one, 0.0, dt, state.edge_flux, state.boundary_flux,
+                    state.outflow_factor, self.momentum_slopes, self.momentum_excess)
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
         limited_faces(a.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
                       fields.fit_weights, g.dual_areas, one, 0.0, solute,

@@ -1,0 +1,110 @@
+"""Second-order face velocities for the momentum the continuity carries (kernels/continuity.py).
+
+The momentum A d u rides on the limited mass fluxes, each carrying its donor's velocity
+reconstructed at the dual edge, as the dyes' concentrations are (kernels/tracers.py, whose
+limiter this reuses with the cap of 1, Barth and Jespersen's own): for the CSR entry (i, j) with
+F_ij > 0,
+
+    u_f,ij = u_i + S_i (c_ij / 2 - dt u_i / 2),   S_i = theta_i phi_i G_i
+
+G_i (2, 2) the one-ring least-squares gradient (``ring_fit.py`` weights) of the two velocity
+components in i's frame, the neighbours' velocities carried there by M_ij (the
+``edge_transforms``); c_ij the ``neighbor_coords``; the face moved back by half a step's travel
+(MUSCL-Hancock, as the dyes'). Component by component, phi_i is the largest factor up to 1 for
+which every face i sends through lies within the component's range over i and its one-ring, and
+theta_i in [0, 1] the largest for which what stays behind in i lies in it too (the tracers'
+``outflow_bound``, the staying volume A_i d_i - dt alpha_i (sum_out F_ij + F_b,i)). Next to a
+dry vertex (no velocity to interpolate) and where the ring converges (tr G_i < 0: a bore),
+S_i = 0: the donor's velocity, first-order upwind (kernels/continuity.py has the figures). Where
+the flow is supercritical the slope is scaled by 1 - clamp(Fr_i - 1, 0, 1), Fr_i^2 =
+|u_i|^2 / (K_i d_i) with the continuity's wave stiffness K (``continuity.supercritical_ramp``,
+the ramp over which the mass flux turns upwind): first order from Fr = 2 on, and wherever no
+wave is supported. Measured on Ritter's dry dam break (tests/test_validation_ritter.py), whose
+thin tip is supercritical: second-order faces there piled the tip into a blob that ran the
+front (d > 1e-4 m) 0.23 m ahead of the exact one at 500 cells along (0.11 m behind with the
+donor's velocity) and broke the front's convergence. With the ramp the front's test passes, and
+SWASHES' bump, whose reach past the crest runs at Fr 1 to 2, keeps most of the gain: depth L1
+0.0077 at 100 cells along, where a switch to first order at Fr = 1 left 0.0107 and second order
+everywhere 0.0070 (both with the continuity's supercritical upwind share).
+
+The slope is fitted and limited in ``continuity.edge_fluxes``' loop, right after the donor's
+fluxes and outflow factor, which are all it needs (``donor_slopes``); ``update_depth`` adds
+S_j (c_ji / 2 - dt u_j / 2) to the velocity of a donor j whose slope is not zero. A pass of its
+own cost a cold start about 1 s more (a parallel loop compiles 1.5-3 times slower than the same
+code inside one, kernels/_jit.py), for the same results.
+"""
+
+from ._jit import serial_kernel
+from .tracers import fit_entry, limited_slope
+
+
+@serial_kernel
+def sent_entry(sums, g0, g1, offset0, offset1, flux):
+    """sums = (0, 0, rise, fall, excess) of a velocity component of gradient (g0, g1) with one
+    more ring entry of offset (offset0, offset1) = c_ij / 2 - back and flux F_ij: the extreme
+    changes g . offset over the entries sent through (F_ij > 0), excess = sum F_ij g . offset
+    over them (the tracers' ``limit_entry`` without its misfit share: the cap stays 1)."""
+    if flux <= 0.0:
+        return sums
+    delta = g0 * offset0 + g1 * offset1
+    return (0.0, 0.0, max(sums[2], delta), min(sums[3], delta), sums[4] + flux * delta)
+
+
+@serial_kernel
+def fit_velocity_entry(fit0, fit1, u0, u1, e, j, edge_transforms, fit_weights, velocity):
+    """The ``tracers.fit_entry`` fits (g0, g1, low, high) of a donor's velocity components
+    (u0, u1) with one more ring entry e = (i, j): u_j carried into i's frame by M_ij; fit0 and
+    fit1 start at (0, 0, u0, u0) and (0, 0, u1, u1). edge_transforms (nnz, 2, 2), fit_weights
+    (nnz, 2) (``ring_fit.py``), velocity (n, 2)."""
+    m = edge_transforms[e]
+    weight0, weight1 = fit_weights[e, 0], fit_weights[e, 1]
+    return (fit_entry(fit0, weight0, weight1,
+                      m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1], u0),
+            fit_entry(fit1, weight0, weight1,
+                      m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1], u1))
+
+
+@serial_kernel
+def donor_slopes(i, start, stop, neighbor_coords, dual_areas, depth, velocity, edge_flux, fit0,
+                 fit1, order, leaving, scale, shift, slopes, excess):
+    """The limited slope S_i = order theta_i phi_i G_i of donor i's face velocities
+    u_f,ij = u_i + S_i (c_ij / 2 - shift u_i) (module docstring), and what they carry out of i
+    beyond u_i, excess[i] = sum_out F_ij (u_f,ij - u_i) (2,), the outflow factor not applied;
+    both 0 where the face velocity is the donor's (first order).
+
+    start, stop: i's CSR entries; neighbor_coords (nnz, 2); dual_areas, depth (n,); velocity
+    (n, 2); edge_flux (nnz,) i's fluxes; fit0, fit1 the ring fits of its velocity's components
+    (``fit_velocity_entry`` over the whole ring); order in [0, 1] the weight of the slope, 0
+    where i or a ring vertex is dry or i sends nothing, else 1 - the supercritical ramp (0: the
+    donor's velocity); leaving (m^3/s) the flux out of i, scale dt alpha_i, shift (s) dt / 2.
+    Writes slopes (n, 2, 2) (row: the velocity component, column: the direction in i's frame)
+    and excess (n, 2) at i.
+    """
+    slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
+    excess[i, 0] = excess[i, 1] = 0.0
+    if order == 0.0:  # the donor's velocity
+        return
+    u0, u1 = velocity[i, 0], velocity[i, 1]
+    if fit0[0] + fit1[1] < 0.0:  # a converging ring: the donor's velocity
+        return
+    back0, back1 = shift * u0, shift * u1
+    sums0 = sums1 = (0.0, 0.0, 0.0, 0.0, 0.0)
+    sent0 = sent1 = 0.0  # sum_out F_ij (c_ij / 2 - shift u_i)
+    for e in range(start, stop):
+        flux = edge_flux[e]
+        offset0 = 0.5 * neighbor_coords[e, 0] - back0
+        offset1 = 0.5 * neighbor_coords[e, 1] - back1
+        sums0 = sent_entry(sums0, fit0[0], fit0[1], offset0, offset1, flux)
+        sums1 = sent_entry(sums1, fit1[0], fit1[1], offset0, offset1, flux)
+        if flux > 0.0:
+            sent0 += flux * offset0
+            sent1 += flux * offset1
+    room = max(dual_areas[i] * depth[i] - scale * leaving, 0.0)
+    slope00, slope01 = limited_slope(fit0, sums0, u0, room, scale)
+    slope10, slope11 = limited_slope(fit1, sums1, u1, room, scale)
+    slope00, slope01, slope10, slope11 = (order * slope00, order * slope01, order * slope10,
+                                          order * slope11)
+    slopes[i, 0, 0], slopes[i, 0, 1], slopes[i, 1, 0], slopes[i, 1, 1] = (slope00, slope01,
+                                                                          slope10, slope11)
+    excess[i, 0] = slope00 * sent0 + slope01 * sent1
+    excess[i, 1] = slope10 * sent0 + slope11 * sent1
