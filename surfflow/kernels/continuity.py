@@ -266,9 +266,10 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
         wet_i = depth[i] >= min_depth
         level_i = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
         u0, u1 = velocity[i, 0], velocity[i, 1]
-        order = 0.0  # the weight of the momentum faces' slope: none on a dry or supercritical i
-        if wet_i:
-            order = 1.0 - supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])
+        order = 0.0  # the weight of the momentum faces' slope: none on a dry i, nor where the
+        if wet_i:  # flow is supercritical or friction slaves the velocity (its flux is upwind)
+            order = ((1.0 - friction_share[i])
+                     * (1.0 - supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])))
         fit0, fit1 = (0.0, 0.0, u0, u0), (0.0, 0.0, u1, u1)  # its velocity's ring fit
         outgoing = 0.0
         ring_wet = wet_i
