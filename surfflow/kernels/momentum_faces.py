@@ -19,7 +19,8 @@ S_i = 0: the donor's velocity, first-order upwind (kernels/continuity.py has the
 the flow is supercritical the slope is scaled by 1 - clamp(Fr_i - 1, 0, 1), Fr_i^2 =
 |u_i|^2 / (K_i d_i) with the continuity's wave stiffness K (``continuity.supercritical_ramp``,
 the ramp over which the mass flux turns upwind): first order from Fr = 2 on, and wherever no
-wave is supported. Measured on Ritter's dry dam break (tests/test_validation_ritter.py), whose
+wave is supported; and by 1 - phi_i, the friction share by which the mass flux turns upwind
+(kernels/friction.py): first order where friction slaves the velocity to the depth. Measured on Ritter's dry dam break (tests/test_validation_ritter.py), whose
 thin tip is supercritical: second-order faces there piled the tip into a blob that ran the
 front (d > 1e-4 m) 0.23 m ahead of the exact one at 500 cells along (0.11 m behind with the
 donor's velocity) and broke the front's convergence. With the ramp the front's test passes, and
