@@ -103,11 +103,12 @@ momentum that reaches it. The face velocity is second order where the donor's ri
 (the trace of its velocity gradient >= 0: a rarefaction, a flow accelerating to a crest) and
 the flow is subcritical, and it is the donor's velocity (first-order upwind) where the ring
 converges (a bore, whose ripple grows otherwise), where the flow is supercritical (a front's
-thin tip) or next to a dry vertex; the slope is weighted by 1 - phi_i, so where friction slaves
-the velocity, as where the mass flux is upwind, the face is the donor's velocity (a film feels
-no advection that friction does not overwrite within the step: on bunny_pour, whose films are
-mostly so, the faces' cost on one thread fell from 0.43 to 0.12 ms a step). Measured against the donor's velocity everywhere, with the
-supercritical share above: SWASHES' transcritical bump's depth L1 0.0247 / 0.0111 / 0.0071 ->
+thin tip) or next to a dry vertex. The slope is weighted by 1 - phi_i: where friction slaves
+the velocity (dt k >= 1 relaxes it to its balance within the step) the face is the donor's
+velocity, as the mass flux is upwind there; on bunny_pour, whose films are mostly so, this took
+the faces' cost on one thread from about 0.55 to 0.2 ms a step, and the inviscid rows below are
+bit for bit the same. Measured against the donor's velocity everywhere, with the supercritical
+share above: SWASHES' transcritical bump's depth L1 0.0247 / 0.0111 / 0.0071 ->
 0.0177 / 0.0077 / 0.0055 at 50 / 100 / 200 cells along (the upstream depth 1.4 % -> 0.9 % low);
 Stoker's strips 7.35e-3 / 3.92e-3 / 2.05e-3 / 1.18e-3 -> 8.00e-3 / 3.92e-3 / 1.81e-3 / 1.01e-3
 at 603 / 2,005 / 7,209 / 27,217 vertices (at 7,209 the rarefaction's error 1.25e-3 -> 8.3e-4,

@@ -16,23 +16,25 @@ theta_i in [0, 1] the largest for which what stays behind in i lies in it too (t
 ``outflow_bound``, the staying volume A_i d_i - dt alpha_i (sum_out F_ij + F_b,i)). Next to a
 dry vertex (no velocity to interpolate) and where the ring converges (tr G_i < 0: a bore),
 S_i = 0: the donor's velocity, first-order upwind (kernels/continuity.py has the figures). Where
-the flow is supercritical the slope is scaled by 1 - clamp(Fr_i - 1, 0, 1), Fr_i^2 =
-|u_i|^2 / (K_i d_i) with the continuity's wave stiffness K (``continuity.supercritical_ramp``,
-the ramp over which the mass flux turns upwind): first order from Fr = 2 on, and wherever no
-wave is supported; and by 1 - phi_i, the friction share by which the mass flux turns upwind
-(kernels/friction.py): first order where friction slaves the velocity to the depth. Measured on Ritter's dry dam break (tests/test_validation_ritter.py), whose
-thin tip is supercritical: second-order faces there piled the tip into a blob that ran the
-front (d > 1e-4 m) 0.23 m ahead of the exact one at 500 cells along (0.11 m behind with the
-donor's velocity) and broke the front's convergence. With the ramp the front's test passes, and
-SWASHES' bump, whose reach past the crest runs at Fr 1 to 2, keeps most of the gain: depth L1
-0.0077 at 100 cells along, where a switch to first order at Fr = 1 left 0.0107 and second order
-everywhere 0.0070 (both with the continuity's supercritical upwind share).
+the flow is supercritical the slope is scaled by 1 - clamp(Fr_i - 1, 0, 1), Fr_i^2 = |u_i|^2 /
+(K_i d_i) with the continuity's wave stiffness K (``continuity.supercritical_ramp``, the ramp
+over which the mass flux turns upwind): first order from Fr = 2 on, and wherever no wave is
+supported; and by 1 - phi_i, the friction share by which the mass flux turns upwind
+(kernels/friction.py): first order where friction slaves the velocity to the depth. Measured on
+Ritter's dry dam break (tests/test_validation_ritter.py), whose thin tip is supercritical:
+second-order faces there piled the tip into a blob that ran the front (d > 1e-4 m) 0.23 m ahead
+of the exact one at 500 cells along (0.11 m behind with the donor's velocity) and broke the
+front's convergence. With the ramp the front's test passes, and SWASHES' bump, whose reach past
+the crest runs at Fr 1 to 2, keeps most of the gain: depth L1 0.0077 at 100 cells along, where a
+switch to first order at Fr = 1 left 0.0107 and second order everywhere 0.0070 (both with the
+continuity's supercritical upwind share).
 
-The slope is fitted and limited in ``continuity.edge_fluxes``' loop, right after the donor's
-fluxes and outflow factor, which are all it needs (``donor_slopes``); ``update_depth`` adds
-S_j (c_ji / 2 - dt u_j / 2) to the velocity of a donor j whose slope is not zero. A pass of its
-own cost a cold start about 1 s more (a parallel loop compiles 1.5-3 times slower than the same
-code inside one, kernels/_jit.py), for the same results.
+The velocity's ring fit is summed in ``continuity.edge_fluxes``' flux walk, which reads every
+neighbour's velocity anyway (``fit_velocity_entry``), and the slope is limited right after the
+donor's fluxes and outflow factor, which are all it needs (``donor_slopes``); ``update_depth``
+adds S_j (c_ji / 2 - dt u_j / 2) to the velocity of a donor j whose slope is not zero. A pass of
+its own cost a cold start about 1 s more (a parallel loop compiles 1.5-3 times slower than the
+same code inside one, kernels/_jit.py), for the same results.
 """
 
 from ._jit import serial_kernel
