@@ -58,9 +58,11 @@ def serial_twin(kernel):
     """A serial compile of the parallel ``kernel``'s Python function, for a still surface's
     one-off precompute and field set-up: a parallel loop compiles 1.5-3x slower than the same loop
     serial (0.2-0.8 s more a kernel; 3.3 s of bunny_pour's cold start,
-    ``benchmarks/cold_start.py``). The trade, measured on 2 cores: the eight set-up kernels take
-    26 ms serial against 12 ms parallel on the bunny (28k vertices), 2.1 s both on a 2M-vertex
-    sphere; with more cores a big mesh's set-up pays up to their number times the serial share.
+    ``benchmarks/cold_start.py``). The trade, measured on 2 cores when eight set-up kernels had
+    twins: 26 ms serial against 12 ms parallel on the bunny (28k vertices), 2.1 s both on a
+    2M-vertex sphere; with more cores a big mesh's set-up pays up to their number times the
+    serial share. Four remain (frames, transport, the feature friction's two); the others' still
+    fills are numpy now (``ring_fit.ring_fit_weights_numpy``, ``fields.*_numpy``).
     Same numbers: every parallel kernel's iterations are independent. A copy of the function
     named ``<name>_serial``, so numba's cache (keyed by the function's name, not by
     ``parallel``) keeps the two apart."""
