@@ -27,6 +27,7 @@ from .config import Params
 from .errors import ParameterError, SimulationError
 from .geometry.surface import SurfaceGeometry
 from .io.crash import write_crash_state
+from .kernels._jit import balance_loops
 from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_find_nonfinite
 from .kernels.sources import apply_sources
@@ -315,6 +316,7 @@ class Simulation(SurfaceModel):
         gravity, the terms' accelerations, walls and holds and the friction
         (``schemes/__init__.py``).
         """
+        balance_loops()                                    # parallel loops in chunks, on demand
         for move in self._stages["move"]:                  # 0. a moving mesh goes where it is now
             self._take_geometry(move(self.geometry, self.state.time))
         g, f, s = self.geometry, self.fields, self.state

@@ -74,6 +74,24 @@ def serial_twin(kernel):
     return serial_kernel(twin)
 
 
+PARALLEL_CHUNK = 256
+"""iterations a thread takes at a time in a parallel loop (``balance_loops``)."""
+
+
+def balance_loops() -> None:
+    """Hand the parallel loops launched from this thread out in chunks of ``PARALLEL_CHUNK``
+    iterations, each thread taking the next chunk when it is done, instead of one equal share a
+    thread. A step's work per vertex is uneven (the wet ones fit rings, the dry ones are copied)
+    and a virtual machine's cores are not always equally fast, so with equal shares each loop
+    waits for the slower thread. Measured on ``bunny_pour`` (``benchmarks/realtime.py
+    --no-outputs``, six alternated pairs on the 2-core machine): 1.17, 1.31, 1.24, 1.02, 1.07,
+    0.99 times real time against 1.16, 1.10, 1.18, 0.85, 0.86, 0.91 with equal shares (chunks
+    of 128: about the same as 256). Same numbers: every iteration of every parallel kernel writes
+    only its own outputs and no loop reduces across iterations. Called before each step (numba
+    keeps the setting per thread and starts its threads on the first call)."""
+    numba.set_parallel_chunksize(PARALLEL_CHUNK)
+
+
 class serial_when_small:
     """``with serial_when_small(count):`` the parallel kernels called inside run on this thread
     alone when ``count`` (their loops' length) is below SERIAL_BELOW. Every parallel kernel
