@@ -85,11 +85,12 @@ def balance_loops() -> None:
     and a virtual machine's cores are not always equally fast, so with equal shares each loop
     waits for the slower thread. Measured on ``bunny_pour`` (``benchmarks/realtime.py
     --no-outputs``, six alternated pairs on the 2-core machine): 1.17, 1.31, 1.24, 1.02, 1.07,
-    0.99 times real time against 1.16, 1.10, 1.18, 0.85, 0.86, 0.91 with equal shares (chunks
-    of 128: about the same as 256), in an hour when the machine ran slow; in a faster hour,
-    1.15, 1.19, 1.36 against 1.15, 1.17, 1.38: no cost when the cores keep pace. Same numbers: every iteration of every parallel kernel writes
-    only its own outputs and no loop reduces across iterations. Called before each step (numba
-    keeps the setting per thread and starts its threads on the first call)."""
+    0.99 times real time against 1.16, 1.10, 1.18, 0.85, 0.86, 0.91 with equal shares (chunks of
+    128: about the same as 256), in an hour when the machine ran slow; in a faster hour, 1.15,
+    1.19, 1.36 against 1.15, 1.17, 1.38: no cost when the cores keep pace. Same numbers: every
+    iteration of every parallel kernel writes only its own outputs and no loop reduces across
+    iterations. Called before each step (numba keeps the setting per thread and starts its
+    threads on the first call)."""
     numba.set_parallel_chunksize(PARALLEL_CHUNK)
 
 
