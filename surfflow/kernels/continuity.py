@@ -261,17 +261,19 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
     (n,) K (m/s^2, the Froude number's: c^2 = K d); depth (n,); velocity (n, 2); friction_share
     (n,) from kernels/friction.py.
     Writes edge_flux (nnz,), boundary_flux (n,) F_b,i (the outflow plus open_flux),
-    outflow_factor (n,), slopes (n, 2, 2) and excess (n, 2) (zero where the faces are the
-    donor's velocity: at resting vertices, next to a dry one, where i sends nothing, or with
-    zero fit weights).
+    outflow_factor (n,), and at the moving vertices slopes (n, 2, 2) and excess (n, 2) (zero
+    where the faces are the donor's velocity: next to a dry vertex, where i sends nothing, or
+    with zero fit weights; a resting vertex sends nothing, so its are never read).
     """
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         wet_i = depth[i] >= min_depth
         level_i = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
         u0, u1 = velocity[i, 0], velocity[i, 1]
-        order = 0.0  # the weight of the momentum faces' slope: none on a dry i, nor where the
-        if wet_i:  # flow is supercritical or friction slaves the velocity (its flux is upwind)
+        # the weight of the momentum faces' slope: none on a dry i, nor where friction slaves
+        # the velocity or the flow is supercritical (the mass flux is upwind there)
+        order = 0.0
+        if wet_i and friction_share[i] < 1.0:
             order = ((1.0 - friction_share[i])
                      * (1.0 - supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])))
         fit0, fit1 = (0.0, 0.0, u0, u0), (0.0, 0.0, u1, u1)  # its velocity's ring fit
@@ -325,8 +327,6 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
             edge_flux[e] = 0.0
         boundary_flux[i] = 0.0
         outflow_factor[i] = 1.0
-        slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
-        excess[i, 0] = excess[i, 1] = 0.0
 
 
 @serial_kernel

@@ -123,18 +123,14 @@ def wall_slip_projections_numpy(offsets, neighbor_coords, boundary_normals, is_b
         return
     wall = np.flatnonzero(is_boundary)
     first, last = neighbor_coords[offsets[wall]], neighbor_coords[offsets[wall + 1] - 1]
-    first_x, first_y = unit2_numpy(first[:, 1], -first[:, 0])
-    last_x, last_y = unit2_numpy(-last[:, 1], last[:, 0])
+    unit = getattr(unit2, "py_func", unit2)  # numpy's operations on arrays, as the kernel's
+    first_x, first_y = unit(first[:, 1], -first[:, 0])
+    last_x, last_y = unit(-last[:, 1], last[:, 0])
     corner = first_x * last_x + first_y * last_y < cos_corner
-    nx, ny = unit2_numpy(boundary_normals[wall, 0], boundary_normals[wall, 1])
+    nx, ny = unit(boundary_normals[wall, 0], boundary_normals[wall, 1])
     projections[wall, 0, 0] -= nx * nx
     projections[wall, 0, 1] -= nx * ny
     projections[wall, 1, 0] -= ny * nx
     projections[wall, 1, 1] -= ny * ny
     projections[wall[corner]] = 0.0
 
-
-def unit2_numpy(x, y):
-    """:func:`unit2` of arrays x, y (k,)."""
-    length = np.sqrt(x * x + y * y)
-    return x / length, y / length

@@ -44,8 +44,8 @@ class Dissolution(Term):
         self.solute_next = np.zeros(n)
         self.solute_faces = np.zeros((len(geom.neighbor_indices), 1))
         self.solute_outflow = np.zeros((n, 1))
-        self.momentum_slopes = np.zeros((n, 2, 2))  # edge_fluxes' scratch: no wave stiffness,
-        self.momentum_excess = np.zeros((n, 2))  # so first-order faces (zero slopes)
+        self.momentum_slopes = np.zeros((n, 2, 2))  # edge_fluxes' scratch: the solute's flux
+        self.momentum_excess = np.zeros((n, 2))  # is upwind (share 1), so no slopes are fitted
         self.no_damping = np.zeros(n)
         self.active = ActiveSet(n)  # never rebuilt: the solute moves wherever u_s does
         self.ones = np.ones(n)  # the solute's carrier (swept area per area) and upwind share
