@@ -9,6 +9,7 @@ tests every ring triangle with numpy, the friction reference calls np.linalg.sol
 import numpy as np
 
 from surfflow.kernels import tracers
+from surfflow.kernels.continuity import LANDSHOFF, SMOOTH
 
 
 def ring(geom, i):
@@ -187,14 +188,46 @@ def froude_share(jump, depth_sum, stiffness_sum, normal, reverse_normal):
     return 1.0 if support <= 0.0 else min(1.0, np.sqrt(speed2 / support) - 1.0)
 
 
+def shock_sensor(geom, bottom, depth, gravity, min_depth, share, level_shift=0.0):
+    """((nu - nu_0)+ / (1 - nu_0))^3 (n,), nu_0 = ``SMOOTH``: nu_i = |sum_j (L_j - L_i - G_i . c_ij)|
+    / (sum_j |L_j - L_i| + |G_i . sum_j c_ij| + 1e-12 (|L_i| + d_i)) at the wet vertices whose
+    whole ring is wet and whose friction share is below 1, G_i the ring fit's gradient of the
+    head L = H + ``level_shift``; 0 elsewhere."""
+    level = free_surface_height(geom, bottom, depth, gravity) + level_shift
+    sensor = np.zeros(geom.n_vertices)
+    for i in range(geom.n_vertices):
+        entries = ring(geom, i)
+        if (depth[i] < min_depth or share[i] >= 1.0
+                or any(depth[j] < min_depth for _, j in entries)):
+            continue
+        rises = np.array([level[j] - level[i] for _, j in entries])
+        explained = ring_fit_gradient(geom, i, level) @ geom.neighbor_coords[
+            [e for e, _ in entries]].sum(axis=0)
+        spread = np.abs(rises).sum() + abs(explained) + 1e-12 * (abs(level[i]) + depth[i])
+        nu = abs(rises.sum() - explained) / spread
+        sensor[i] = (max(0.0, nu - SMOOTH) / (1.0 - SMOOTH)) ** 3
+    return sensor
+
+
+def landshoff_speed(geom, e, r, i, j, depth, normal_gravity, sensor):
+    """C max(nu_i^3, nu_j^3) sqrt(g_n d) |N| (m^2/s) of the dual edge e = (i, j), r = (j, i):
+    g_n and d the ends' means, |N| the root mean square of the two dual edge vectors' lengths
+    (kernels/continuity.py); 0 where g_n <= 0."""
+    support = 0.25 * (normal_gravity[i] + normal_gravity[j]) * (depth[i] + depth[j])
+    size = np.sqrt(0.5 * (geom.dual_edge_vectors[e] @ geom.dual_edge_vectors[e]
+                          + geom.dual_edge_vectors[r] @ geom.dual_edge_vectors[r]))
+    return LANDSHOFF * max(sensor[i], sensor[j]) * np.sqrt(max(support, 0.0)) * size
+
+
 def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outflow_normals,
-               min_depth, dt, is_wall=None, level_shift=0.0):
+               min_depth, dt, is_wall=None, level_shift=0.0, sensor=None):
     """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
     centred flux C = 0.5 (d_i a - d_j b) and the upwind flux U = d_up 0.5 (a - b), a = u_i . N_ij,
     b = u_j . N_ji, phi the larger of the mean friction share and ``froude_share``, C plus
-    max(0, a + b) times the smaller of L_i - L_j and d_i - d_j where they agree in sign and the
-    flow converges (L = H + ``level_shift``, H the free-surface height, the shift the surface
-    pressure's head p / (rho |g|)); d_wet max(0, u_wet . N) out of a wet vertex into a dry one
+    max(0, a + b) + ``landshoff_speed`` (of ``sensor`` (n,), zeros if None) times the smaller of
+    L_i - L_j and d_i - d_j where they agree in sign and the flow converges (L = H +
+    ``level_shift``, H the free-surface height, the shift the surface pressure's head
+    p / (rho |g|)); d_wet max(0, u_wet . N) out of a wet vertex into a dry one
     that is no wall: ``is_wall(wet, dry)`` if given, else the dry one stands above the
     wet one's free surface. Each undirected edge is visited once and its flux scattered to both
     ends; the momentum A d u rides on the same limited fluxes with the donor's velocity (carried
@@ -210,6 +243,7 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
             return height[dry_end] > height[wet_end]
     level = height + level_shift
     stiffness = -(geom.normals @ gravity)  # |g| (e . n), the normal gravity
+    sensor = np.zeros(n) if sensor is None else sensor
     edges = []
     for i in range(n):
         for e, j in ring(geom, i):
@@ -227,7 +261,10 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
                     drops = np.array([level[i] - level[j], depth[i] - depth[j]])
                     agree = np.all(drops > 0) or np.all(drops < 0)
                     shared = np.min(np.abs(drops)) * np.sign(drops[0]) if agree else 0.0
-                    compression = max(0.0, normal_i + normal_j) * shared
+                    closing = normal_i + normal_j
+                    if closing > 0.0:
+                        closing += landshoff_speed(geom, e, r, i, j, depth, stiffness, sensor)
+                    compression = max(0.0, closing) * shared
                     flux = (1 - phi) * (centred + compression) + phi * upwind
                 elif wet[i] and not is_wall(i, j):
                     flux = depth[i] * max(normal_i, 0.0)

@@ -35,9 +35,8 @@ def continuity_step(geom, depth, velocity, share, dt):
                 geom.dual_edge_vectors,
                 geom.dual_edge_vectors[geom.reverse_edges], geom.edge_transforms,
                 geom.neighbor_coords, fit_weights, np.zeros((n, 2)), np.zeros(n), geom.dual_areas,
-                np.zeros(nnz, bool), np.zeros(n), np.ones(n), np.zeros(n), np.zeros(n), 0.0,
-                np.full(n, SUBCRITICAL), depth, velocity, share, MIN_DEPTH, dt, flux, boundary,
-                alpha, slopes, excess)
+                np.zeros(nnz, bool), depth, np.full(n, SUBCRITICAL), depth, velocity, share,
+                MIN_DEPTH, dt, flux, boundary, alpha, slopes, excess, np.zeros(n), np.zeros(n))
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
                  geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords, geom.dual_areas,
@@ -106,10 +105,10 @@ def test_new_velocity_is_a_convex_combination_of_the_inflowing_ones(flat):
 def test_stoker_middle_state_and_bore_position():
     """Stoker's wet dam break at 200 x 4 cells: the middle state within 1 %, the bore within one
     cell (the semi-Lagrangian advection this scheme replaced: 10 % and 9 cells behind), and the
-    relative L1 error the compression flux brings (kernels/continuity.py; measured 0.0074,
-    0.0100 without it)."""
+    relative L1 error the compression flux and its Landshoff term bring (kernels/continuity.py;
+    measured 0.0064, 0.0074 without the Landshoff term, 0.0100 without either)."""
     figures = run_stoker(n_along=200, n_across=4, scheme="momentum")
-    assert figures["error"] < 0.008, figures
+    assert figures["error"] < 0.007, figures
     assert figures["middle_error"] < 0.01, figures
     assert figures["bore_cells"] < 1.0, figures
     assert_invariants(figures)

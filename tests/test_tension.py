@@ -176,9 +176,10 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
                 geom.dual_edge_vectors,
                 geom.dual_edge_vectors[geom.reverse_edges], geom.edge_transforms,
                 geom.neighbor_coords, no_fit, no_outflow, np.zeros(n), geom.dual_areas, walls,
-                fields.vertex_height, fields.normal_rise, bottom, pressure, HEAD,
+                fields.vertex_height + (bottom + depth) * fields.normal_rise + HEAD * pressure,
                 np.linalg.norm(gravity) * fields.normal_rise, depth, velocity, np.zeros(n),
-                MIN_DEPTH, dt, flux, boundary, alpha, slopes, excess)
+                MIN_DEPTH, dt, flux, boundary, alpha, slopes, excess, np.zeros(n),
+                np.zeros(n))
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
                  geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords, geom.dual_areas,

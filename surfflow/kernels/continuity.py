@@ -3,9 +3,11 @@
 Flux (m^3/s) through the dual edge of the CSR entry (i, j), N the ``dual_edge_vectors`` and
 (j, i) the reverse entry, between two wet vertices:
 
-    F_ij = (1 - phi_ij) [0.5 (d_i a - d_j b) + max(0, a + b) D_ij] + phi_ij d_up 0.5 (a - b)
+    F_ij = (1 - phi_ij) [0.5 (d_i a - d_j b) + (max(0, a + b) + lambda_ij) D_ij]
+           + phi_ij d_up 0.5 (a - b)
     a = u_i . N_ij,  b = u_j . N_ji,  d_up = d_i if a > b else d_j
     D_ij = minmod(L_i - L_j, d_i - d_j),  L = H + p_s / (rho |g|)
+    lambda_ij = C max(s_i, s_j) sqrt(g_n d) |N|  where a + b > 0, else 0
 
 Computed from j's side the same expression gives exactly -F_ij, so what leaves i enters j. The
 centred flux of d u is minus the adjoint of the pressure gradient's Green-Gauss part
@@ -57,6 +59,33 @@ and 7 degrees off. On a flat bed without a surface pressure D is the depth drop.
 strips (benchmarks/validation/anuga_compare.py) the relative L1 error falls from 1.01e-2 /
 5.29e-3 / 2.70e-3 / 1.55e-3 to 7.36e-3 / 3.92e-3 / 2.05e-3 / 1.18e-3 at 603 / 2,005 / 7,209 /
 27,217 vertices (half the closing speed: 8.1e-3 at 603, twice: 7.0e-3, four times: 7.3e-3).
+
+The compression flux is quadratic in the jumps, as von Neumann and Richtmyer's viscosity is; like
+theirs it leaves a ripple behind the bore (measured on Stoker's 603-vertex strip: the depth
+swings +-0.2-0.3 mm, 15-20 % of the 1.5 mm jump, over the 6 cells behind it, where the
+conservative scheme's HLL flux is monotone). Landshoff's linear term damps it: lambda_ij D_ij with lambda_ij (m^2/s) the
+gravity wave's speed c = sqrt(g_n d) (g_n the felt normal gravity, g_n and d the ends' means)
+times |N| (|N|^2 the mean of |N_ij|^2 and |N_ji|^2) times C = ``LANDSHOFF`` = 1 and the shock
+sensor s, the larger of the two ends' (``shock_sensors``), only where the ends close on each
+other and both are wet. Unswitched (s = 1), the term is first order wherever smooth flow
+converges: the gravity wave's error 3.6e-5 -> 5.5e-3 (its crest 7 % low) and Thacker's
+0.046 -> 0.062 at 40 x 40, over its bar. The sensor keeps it to bores and grid-scale ripples:
+nu_i, the share of the head's ring differences L_j - L_i that the ring's fitted plane does not
+explain (0 for a linear L, O(h / l) in smooth flow of length scale l, 1 at a step), taken as
+s_i = ((nu_i - nu_0)+ / (1 - nu_0))^3 with nu_0 = ``SMOOTH`` = 0.1: the cube leaves smooth flow
+nearly untouched, nu_0 skips it outright (on bunny_pour 4 in 5 wet vertices read below it). c is
+the gravity wave's alone: with the capillary celerity of the grid's shortest wave (the Froude
+number's K) the term grew stiff at a sliver's short edge (tests/test_sliver_pace.py: the drop's
+peak 44 % higher). Measured (benchmarks/validation/anuga_compare.py's strips, then the quick
+report), against the compression flux alone: Stoker 8.00e-3 / 3.92e-3 / 1.81e-3 / 1.01e-3 ->
+6.51e-3 / 3.20e-3 / 1.44e-3 / 8.2e-4 at 603 / 2,005 / 7,209 / 27,217 vertices (ANUGA 5.70e-3 /
+3.04e-3 / 1.53e-3 / 8.91e-4); the bump 0.0077 -> 0.0073; Thacker 0.046 -> 0.047 at 40 x 40; the
+gravity wave 3.6e-5 -> 9.1e-4 (its crest 0.984 of the exact after 1.008); Ritter, the films, the
+drops and the dyes within their bars as before. Tried: s = nu, nu^2, nu^4 with C = 0.5-1 (Stoker
+7.0e-3 - 6.3e-3 at 603; Thacker 0.0484 - 0.0512, nu^2 over its bar at C = 1), C = 2 with nu^3
+(the gravity wave blew up: the explicit step's bound on a diffusion), the relative depth jump
+|d_i - d_j| / d in place of the sensor (6.6e-3 / 3.5e-3 / 1.7e-3) and twice the closing speed
+instead (7.4e-3 / 3.8e-3 / 1.7e-3).
 
 Wet/dry faces (d < d_min is dry): a dry vertex sends nothing and has no velocity, so the wet
 side's own normal velocity carries its own depth, F = d_wet max(0, u_wet . N) out of the wet
@@ -135,6 +164,10 @@ from .momentum_faces import donor_slopes, fit_velocity_entry
 from .pressure import free_surface_height
 from .reconstruction import offset_dot
 
+LANDSHOFF = 1.0  # C, the Landshoff term's coefficient (see the module docstring)
+ROUND_OFF = 1e-12  # head differences this small relative to |L| + d are round-off: no shock
+SMOOTH = 0.1  # nu_0: a ring whose shock sensor reads less is smooth flow (no Landshoff term)
+
 
 @serial_kernel
 def dry_stands_above(wet, dry, vertex_height, normal_rise, bottom, depth):
@@ -177,16 +210,13 @@ def minmod(a, b):
 
 
 @serial_kernel
-def compression_drop(i, j, level_i, vertex_height, normal_rise, bottom, surface_pressure,
-                     pressure_scale, depth):
-    """D_ij (m): the smaller of the depth drop and the head drop from i to j where the two agree
-    in sign, else 0 (see the module docstring); level_i = H_i."""
+def compression_drop(i, j, head, depth):
+    """D_ij (m): the smaller of the depth drop and the head drop L_i - L_j from i to j where the
+    two agree in sign, else 0 (see the module docstring); head (n,) L."""
     depth_drop = depth[i] - depth[j]
     if depth_drop == 0.0:
         return 0.0
-    head_drop = (level_i - free_surface_height(j, vertex_height, normal_rise, bottom, depth)
-                 + pressure_scale * (surface_pressure[i] - surface_pressure[j]))
-    return minmod(head_drop, depth_drop)
+    return minmod(head[i] - head[j], depth_drop)
 
 
 @serial_kernel
@@ -216,17 +246,77 @@ def supercritical_ramp(speed2, support):
     return min(1.0, math.sqrt(speed2 / support) - 1.0)
 
 
+@parallel_kernel
+def shock_sensors(moving, offsets, indices, neighbor_coords, fit_weights, head, depth,
+                  friction_share, min_depth, sensor):
+    """sensor[i] = nu_i^3, the Landshoff term's shock sensor (see the module docstring), at the
+    moving vertices (a resting one is dry: never read):
+
+        nu_i = |sum_j (L_j - L_i - G_i . c_ij)| / (sum_j |L_j - L_i| + |G_i . sum_j c_ij|
+                                                   + ROUND_OFF (|L_i| + d_i))
+
+    L the head, G_i = sum_j w_ij (L_j - L_i) the ring fit's gradient (``ring_fit.py``). nu_i is the
+    share of the ring's head differences that the fitted plane does not explain: 0 for a linear
+    L (the fit is exact), O(h / l) in smooth flow of length scale l, 1 at a step (a bore) or a
+    grid-scale ripple; within [0, 1] by the triangle inequality. The ``ROUND_OFF`` term reads the
+    round-off of a still level as smooth. 0 on a dry vertex, on one with a dry neighbour (a
+    shoreline cuts the ring) and where friction slaves the velocity (phi_i = 1: the flux is
+    upwind there, no Landshoff term acts).
+
+    moving (int64 list); offsets (n + 1,), indices (nnz,); neighbor_coords, fit_weights
+    (nnz, 2); head (n,) L = H + p_s / (rho |g|) (m); depth, friction_share (n,); sensor (n,)
+    written at the moving vertices.
+    """
+    for k in numba.prange(0, moving.shape[0]):
+        i = moving[k]
+        sensor[i] = 0.0
+        if depth[i] < min_depth or friction_share[i] >= 1.0:
+            continue
+        fit0, fit1, ring0, ring1, rises, spread = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        ring_wet = True
+        for e in range(offsets[i], offsets[i + 1]):
+            j = indices[e]
+            if depth[j] < min_depth:
+                ring_wet = False
+                break
+            rise = head[j] - head[i]
+            fit0 += rise * fit_weights[e, 0]
+            fit1 += rise * fit_weights[e, 1]
+            ring0 += neighbor_coords[e, 0]
+            ring1 += neighbor_coords[e, 1]
+            rises += rise
+            spread += abs(rise)
+        if ring_wet:
+            explained = fit0 * ring0 + fit1 * ring1
+            nu = abs(rises - explained) / (spread + abs(explained)
+                                           + ROUND_OFF * (abs(head[i]) + depth[i]))
+            if nu > SMOOTH:
+                rough = (nu - SMOOTH) / (1.0 - SMOOTH)
+                sensor[i] = rough * rough * rough
+
+
 @serial_kernel
-def face_flux(wet_i, wet_j, depth_i, depth_j, normal_i, normal_j, share, drop):
+def landshoff_speed(sensor, gravity_sum, depth_sum, size2):
+    """C nu^3 c |N| (m^2/s), the Landshoff term's speed through a dual edge (see the module
+    docstring): sensor nu^3 the larger of the two ends', c^2 = g_n d the gravity wave's with the
+    normal gravity g_n and the depth d the ends' means (gravity_sum, depth_sum their sums), size2
+    |N|^2 the mean of |N_ij|^2 and |N_ji|^2; 0 where nothing presses the liquid down."""
+    support = 0.25 * gravity_sum * depth_sum * size2
+    return LANDSHOFF * sensor * math.sqrt(support) if support > 0.0 else 0.0
+
+
+@serial_kernel
+def face_flux(wet_i, wet_j, depth_i, depth_j, normal_i, normal_j, share, drop, landshoff):
     """F_ij (m^3/s) from the two ends' wetness, depths, normal velocities a = u_i . N_ij and
-    b = u_j . N_ji, the upwind share phi_ij and the compression flux's drop D_ij (m) (see the
-    module docstring). Swapping the ends gives exactly -F_ij.
+    b = u_j . N_ji, the upwind share phi_ij, the compression flux's drop D_ij (m) and the
+    Landshoff term's speed (m^2/s) (see the module docstring). Swapping the ends
+    gives exactly -F_ij.
     """
     if wet_i and wet_j:
         centred = 0.5 * (depth_i * normal_i - depth_j * normal_j)
         speed = 0.5 * (normal_i - normal_j)
         upwind = speed * (depth_i if speed > 0.0 else depth_j)
-        compression = max(0.0, normal_i + normal_j) * drop
+        compression = (max(0.0, normal_i + normal_j) + landshoff) * drop
         return (1.0 - share) * (centred + compression) + share * upwind
     if wet_i:
         return depth_i * normal_i if normal_i > 0.0 else 0.0
@@ -238,10 +328,9 @@ def face_flux(wet_i, wet_j, depth_i, depth_j, normal_i, normal_j, share, drop):
 @parallel_kernel
 def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
                 reverse_dual_edge_vectors, edge_transforms, neighbor_coords, fit_weights,
-                boundary_outflow_normals, open_flux, dual_areas, wall, vertex_height,
-                normal_rise, bottom, surface_pressure, pressure_scale, wave_stiffness, depth,
-                velocity, friction_share, min_depth, dt, edge_flux, boundary_flux,
-                outflow_factor, slopes, excess):
+                boundary_outflow_normals, open_flux, dual_areas, wall, head, wave_stiffness,
+                depth, velocity, friction_share, min_depth, dt, edge_flux, boundary_flux,
+                outflow_factor, slopes, excess, sensor, normal_gravity):
     """Pass 1: unlimited fluxes F_ij (m^3/s), boundary outflow F_b,i and the limiter alpha_i,
     then each donor's momentum face slope (``momentum_faces.donor_slopes``).
 
@@ -255,11 +344,12 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
     segments' F_b (kernels/riemann.py ``boundary_flux``, < 0 an inflow; zeros without segments);
     dual_areas (n,); wall (nnz,) bool, True where the dry end of a wet/dry entry is a wall
     (``shoreline_walls`` or ``tension.apply_capillary_force``, the same for (i, j) and (j, i));
-    vertex_height, normal_rise (n,) as in kernels/pressure.py and
-    bottom (n,): the level H; surface_pressure (n,) p_s (Pa) and pressure_scale 1 / (rho |g|)
-    (m/Pa; 0 without gravity): the head L = H + pressure_scale p_s; wave_stiffness
+    head (n,) L = H + p_s / (rho |g|) (m), H the level of kernels/pressure.py and p_s the
+    surface pressure (without gravity L = H); wave_stiffness
     (n,) K (m/s^2, the Froude number's: c^2 = K d); depth (n,); velocity (n, 2); friction_share
     (n,) from kernels/friction.py.
+    sensor (n,) the Landshoff term's shock sensor nu^3 (``shock_sensors``; zeros: no term) and
+    normal_gravity (n,) g_n, the felt normal gravity (m/s^2).
     Writes edge_flux (nnz,), boundary_flux (n,) F_b,i (the outflow plus open_flux),
     outflow_factor (n,), and at the moving vertices slopes (n, 2, 2) and excess (n, 2) (zero
     where the faces are the donor's velocity: next to a dry vertex, where i sends nothing, or
@@ -268,7 +358,6 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         wet_i = depth[i] >= min_depth
-        level_i = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
         u0, u1 = velocity[i, 0], velocity[i, 1]
         # the weight of the momentum faces' slope: none on a dry i, nor where friction slaves
         # the velocity or the flow is supercritical (the mass flux is upwind there)
@@ -293,15 +382,23 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
                 fit0, fit1 = fit_velocity_entry(fit0, fit1, u0, u1, e, j, edge_transforms,
                                                 fit_weights, velocity)
             drop = 0.0
+            landshoff = 0.0
             if wet_i and wet_j and normal_i + normal_j > 0.0:  # closing: the compression flux
-                drop = compression_drop(i, j, level_i, vertex_height, normal_rise, bottom,
-                                        surface_pressure, pressure_scale, depth)
+                drop = compression_drop(i, j, head, depth)
+                sensor_ij = max(sensor[i], sensor[j])
+                if drop != 0.0 and sensor_ij > 0.0:
+                    landshoff = landshoff_speed(
+                        sensor_ij, normal_gravity[i] + normal_gravity[j], depth[i] + depth[j],
+                        0.5 * ((dual_edge_vectors[e, 0] ** 2 + dual_edge_vectors[e, 1] ** 2)
+                               + (reverse_dual_edge_vectors[e, 0] ** 2
+                                  + reverse_dual_edge_vectors[e, 1] ** 2)))
             share = 0.5 * (friction_share[i] + friction_share[j])
             if wet_i and wet_j:  # supercritical flow: upwind, as every Riemann flux is there
                 share = max(share, supercritical_share(i, j, e, dual_edge_vectors,
                                                        reverse_dual_edge_vectors, wave_stiffness,
                                                        depth, normal_i, normal_j))
-            flux = face_flux(wet_i, wet_j, depth[i], depth[j], normal_i, normal_j, share, drop)
+            flux = face_flux(wet_i, wet_j, depth[i], depth[j], normal_i, normal_j, share, drop,
+                             landshoff)
             edge_flux[e] = flux
             if flux > 0.0:
                 outgoing += flux

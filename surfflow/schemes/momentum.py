@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.continuity import edge_fluxes, update_depth
+from ..kernels.continuity import edge_fluxes, shock_sensors, update_depth
 from ..kernels.friction import apply_friction
 from ..kernels.riemann import boundary_fluxes
 from .segments import OpenSegments
@@ -40,6 +40,8 @@ class MomentumScheme:
         self.boundary_push = np.zeros(n)
         self.slopes = np.zeros((n, 2, 2))  # the momentum's faces (momentum_faces.donor_slopes)
         self.excess = np.zeros((n, 2))
+        self.sensor = np.zeros(n)  # the continuity's Landshoff term's (shock_sensors)
+        self.head, self.head_part = np.zeros(n), np.zeros(n)  # its head L (head_level)
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
@@ -77,17 +79,21 @@ class MomentumScheme:
         (pi / s) the mesh's shortest wave's number."""
         self.boundary.use_geometry(geom, fields)
         p = self.params
-        self.wave_stiffness = (p.gravity_magnitude * fields.normal_rise
+        self.normal_gravity = p.gravity_magnitude * fields.normal_rise
+        self.wave_stiffness = (self.normal_gravity
                                + p.surface_tension / p.density * (np.pi / fields.ring_spacing) ** 2)
         self.felt = np.empty_like(self.wave_stiffness)  # felt_stiffness's, on a moving surface
+        self.felt_gravity = np.empty_like(self.wave_stiffness)
 
     def felt_stiffness(self, geom):
-        """(n,) m/s^2: the wave stiffness K with the normal gravity the liquid feels, on a surface
-        accelerating at a (a term ``like_gravity``) -(g - a) . n, not |g| (e . n)."""
+        """(K, g_n), (n,) m/s^2 each: the wave stiffness K and the normal gravity g_n (the
+        continuity's Landshoff term's c^2 = g_n d) with the normal gravity the liquid feels, on a
+        surface accelerating at a (a term ``like_gravity``) -(g - a) . n, not |g| (e . n)."""
         if not self.surface_accelerations:
-            return self.wave_stiffness
+            return self.wave_stiffness, self.normal_gravity
         np.einsum("ij,ij->i", self.surface_accelerations[0], geom.normals, out=self.felt)
-        return np.add(self.wave_stiffness, self.felt, out=self.felt)
+        np.add(self.normal_gravity, self.felt, out=self.felt_gravity)
+        return np.add(self.wave_stiffness, self.felt, out=self.felt), self.felt_gravity
 
     def set_boundary(self, segment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
@@ -160,24 +166,40 @@ class MomentumScheme:
         np.multiply(head - level, p.density * p.gravity_magnitude, out=self.inertial_pressure)
         return self.inertial_pressure
 
+    def head_level(self, fields, bottom, depth, pressure, pressure_scale) -> np.ndarray:
+        """L = H + pressure_scale p_s (n,) m, the head the compression flux runs down and the shock
+        sensor reads (kernels/continuity.py), into a buffer: H = e . x + (b + d) (e . n)
+        (kernels/pressure.py), p_s the ``pressure`` (n,) Pa."""
+        level = np.add(bottom, depth, out=self.head)
+        level *= fields.normal_rise
+        level += fields.vertex_height
+        if pressure_scale:
+            level += np.multiply(pressure, pressure_scale, out=self.head_part)
+        return level
+
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
-        """The walls, then the continuity on d and d u (and the dyes) on the fluxes of u at the
-        vertices the push's active set moves (the depth is still the push's), with the open
-        segments' fluxes; returns the outflow and inflow (m^3) through the boundary."""
+        """The head L, the walls and the shock sensor (the continuity's Landshoff term), then the
+        continuity on d and d u (and the dyes) on the fluxes of u at the vertices the push's
+        active set moves (the depth is still the push's), with the open segments' fluxes;
+        returns the outflow and inflow (m^3) through the boundary."""
         f, s, a, p = fields, state, state.active, self.params
-        head = 1.0 / (p.density * p.gravity_magnitude) if p.gravity_magnitude > 0.0 else 0.0
-        pressure = self.head_pressure(geom, f, bottom, s.depth)
+        scale = 1.0 / (p.density * p.gravity_magnitude) if p.gravity_magnitude > 0.0 else 0.0
+        head = self.head_level(f, bottom, s.depth, self.head_pressure(geom, f, bottom, s.depth),
+                               scale)
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
         if self.boundary.open:
             self.open_fluxes(f, s, bottom)
+        stiffness, normal_gravity = self.felt_stiffness(geom)
+        shock_sensors(a.moving, geom.neighbor_offsets, geom.neighbor_indices,
+                      geom.neighbor_coords, f.fit_weights, head, s.depth, s.friction_share,
+                      p.min_depth, self.sensor)
         edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors,
                     geom.edge_transforms, geom.neighbor_coords, f.fit_weights,
                     f.boundary_outflow_normals, self.boundary_mass, geom.dual_areas,
-                    s.shoreline_wall, f.vertex_height, f.normal_rise, bottom, pressure, head,
-                    self.felt_stiffness(geom), s.depth, s.velocity, s.friction_share,
+                    s.shoreline_wall, head, stiffness, s.depth, s.velocity, s.friction_share,
                     p.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor,
-                    self.slopes, self.excess)
+                    self.slopes, self.excess, self.sensor, normal_gravity)
         update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                      geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords,
                      geom.dual_areas, s.depth, s.velocity, self.slopes, self.excess, 0.5 * dt,

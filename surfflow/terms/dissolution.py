@@ -49,7 +49,7 @@ class Dissolution(Term):
         self.no_damping = np.zeros(n)
         self.active = ActiveSet(n)  # never rebuilt: the solute moves wherever u_s does
         self.ones = np.ones(n)  # the solute's carrier (swept area per area) and upwind share
-        self.flat = np.zeros(n)  # a level carrier: no level drop, no compression flux
+        self.flat = np.zeros(n)  # a level carrier and shock sensor: no compression flux
         linear, laminar = friction_coefficients(params)
         self.linear_friction = params.solute_friction * linear
         self.laminar_friction = params.solute_friction * laminar
@@ -92,10 +92,10 @@ class Dissolution(Term):
                     g.dual_edge_vectors, fields.reverse_dual_edge_vectors,
                     g.edge_transforms, g.neighbor_coords, fields.fit_weights,
                     fields.boundary_outflow_normals, self.flat, g.dual_areas,
-                    state.shoreline_wall,
-                    self.flat, self.flat, self.flat, self.flat, 0.0, self.flat, one,
+                    state.shoreline_wall, self.flat, self.flat, one,
                     state.solute_velocity, one, 0.0, dt, state.edge_flux, state.boundary_flux,
-                    state.outflow_factor, self.momentum_slopes, self.momentum_excess)
+                    state.outflow_factor, self.momentum_slopes, self.momentum_excess,
+                    self.flat, self.flat)
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
         limited_faces(a.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
                       fields.fit_weights, g.dual_areas, one, 0.0, solute,
