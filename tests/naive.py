@@ -9,7 +9,8 @@ tests every ring triangle with numpy, the friction reference calls np.linalg.sol
 import numpy as np
 
 from surfflow.kernels import tracers
-from surfflow.kernels.continuity import LANDSHOFF, SMOOTH
+from surfflow.kernels.continuity import LANDSHOFF
+from surfflow.kernels.shocks import SMOOTH
 
 
 def ring(geom, i):
@@ -188,22 +189,21 @@ def froude_share(jump, depth_sum, stiffness_sum, normal, reverse_normal):
     return 1.0 if support <= 0.0 else min(1.0, np.sqrt(speed2 / support) - 1.0)
 
 
-def shock_sensor(geom, bottom, depth, gravity, min_depth, share, level_shift=0.0):
-    """((nu - nu_0)+ / (1 - nu_0))^3 (n,), nu_0 = ``SMOOTH``: nu_i = |sum_j (L_j - L_i - G_i . c_ij)|
-    / (sum_j |L_j - L_i| + |G_i . sum_j c_ij| + 1e-12 (|L_i| + d_i)) at the wet vertices whose
-    whole ring is wet and whose friction share is below 1, G_i the ring fit's gradient of the
-    head L = H + ``level_shift``; 0 elsewhere."""
-    level = free_surface_height(geom, bottom, depth, gravity) + level_shift
+def shock_sensor(geom, depth, min_depth, share, gravity):
+    """((nu - nu_0)+ / (1 - nu_0))^3 (n,), nu_0 = ``SMOOTH``: nu_i = |sum_j (r_ij - G_i . c_ij)| /
+    (sum_j |r_ij| + |G_i . sum_j c_ij| + 1e-12 d_i), r_ij = d_j - d_i, G_i the ring fit's gradient
+    of the depth, at the wet vertices whose whole ring is wet, whose friction share is below 1 and
+    that do not face away from gravity; 0 elsewhere."""
     sensor = np.zeros(geom.n_vertices)
     for i in range(geom.n_vertices):
         entries = ring(geom, i)
-        if (depth[i] < min_depth or share[i] >= 1.0
+        if (depth[i] < min_depth or share[i] >= 1.0 or np.asarray(gravity) @ geom.normals[i] > 0
                 or any(depth[j] < min_depth for _, j in entries)):
             continue
-        rises = np.array([level[j] - level[i] for _, j in entries])
-        explained = ring_fit_gradient(geom, i, level) @ geom.neighbor_coords[
+        rises = np.array([depth[j] - depth[i] for _, j in entries])
+        explained = ring_fit_gradient(geom, i, depth) @ geom.neighbor_coords[
             [e for e, _ in entries]].sum(axis=0)
-        spread = np.abs(rises).sum() + abs(explained) + 1e-12 * (abs(level[i]) + depth[i])
+        spread = np.abs(rises).sum() + abs(explained) + 1e-12 * depth[i]
         nu = abs(rises.sum() - explained) / spread
         sensor[i] = (max(0.0, nu - SMOOTH) / (1.0 - SMOOTH)) ** 3
     return sensor

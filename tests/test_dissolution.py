@@ -143,7 +143,11 @@ def test_liquid_carries_a_soluble_stripe_downstream_and_deposits_it_as_it_thins_
     the coarsest mesh on which the conservative scheme's trail has converged: 9.2 % of the
     stripe (8.9 / 9.2 % on two other jitter seeds; 9.2 % at 160 x 32). At 40 x 8 it was 4.3 %,
     5.2 % or 5.3 % by the seed, the bar's 5 % inside that scatter. The semi-Lagrangian trail
-    does not converge (14 %, 43 %, 29 % at 40 x 8, 80 x 16, 160 x 32)."""
+    does not converge (14 %, 43 %, 29 % at 40 x 8, 80 x 16, 160 x 32). The trail is drained
+    down to 0.875 m: the pool at the foot holds the rain's 2.44e-4 m^3 as a 20 degree wedge whose
+    edge is at 0.918 m, and the column at 0.9 m, 1.5 cells above that edge, is wetted by the
+    edge's run-up where the mesh's jitter puts its vertices (1.55e-4 m on one vertex at 0.8998 m
+    with the Landshoff term of kernels/continuity.py, 1.2e-5 m without it)."""
     geom, sim, downhill = running_film(lambda s: (s > 0.15) & (s < 0.25), rain_stop=0.6,
                                        cells=(80, 16), scheme=scheme)
     stripe = geom.dual_areas @ sim.soluble_layer
@@ -154,7 +158,7 @@ def test_liquid_carries_a_soluble_stripe_downstream_and_deposits_it_as_it_thins_
     assert moved[downhill < 0.3].sum() < -0.3 * stripe
     assert moved[downhill > 0.3].sum() > 0.3 * stripe
     assert moved[trail].sum() > 0.05 * stripe
-    assert np.all(sim.depth[trail] < 1e-4)
+    assert np.all(sim.depth[trail & (downhill < 0.875)] < 1e-4)
 
 
 def run_all_terms(threads):

@@ -10,6 +10,7 @@ from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.boundaries import apply_wall_slip
 from surfflow.kernels.friction import apply_friction, friction_shares
 from surfflow.kernels.pressure import apply_gravity_pressure
+from surfflow.kernels.shocks import SMOOTH
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
@@ -21,17 +22,19 @@ def geom(request):
     return curved_patch(seed=1) if request.param == "patch" else lumpy_sphere(seed=1)
 
 
-def run_pressure(geom, bottom, depth, velocity, gravity, dt, share=0.0):
-    """The kernel with friction share ``share`` (a scalar or (n,)) on every vertex."""
+def run_pressure(geom, bottom, depth, velocity, gravity, dt, share=0.0, sensor=False):
+    """The kernel with friction share ``share`` (a scalar or (n,)) on every vertex: the new
+    velocity, and with ``sensor`` the shock sensor too."""
     fields = surface_fields(geom, gravity, "wall")
-    out = velocity.copy()
+    out, sensed = velocity.copy(), np.full(geom.n_vertices, np.nan)
     shares = np.broadcast_to(np.asarray(share, dtype=float), (geom.n_vertices,)).copy()
     apply_gravity_pressure(np.arange(geom.n_vertices), geom.neighbor_offsets,
                            geom.neighbor_indices, geom.dual_edge_vectors, geom.dual_areas,
-                           fields.fit_weights, shares, fields.vertex_height, fields.normal_rise,
-                           fields.tangent_gravity, float(np.linalg.norm(gravity)), bottom, depth,
-                           MIN_DEPTH, dt, out)
-    return out
+                           geom.neighbor_coords, fields.fit_weights, shares, fields.vertex_height,
+                           fields.normal_rise, fields.tangent_gravity,
+                           float(np.linalg.norm(gravity)), bottom, depth, MIN_DEPTH, dt, out,
+                           sensed)
+    return (out, sensed) if sensor else out
 
 
 def run_friction(geom, depth, velocity, damping, linear, laminar, dt):
@@ -49,6 +52,41 @@ def test_pressure_matches_naive(geom):
                                       share)
     got = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01, share)
     assert np.allclose(got, expected, rtol=1e-10, atol=1e-13)
+
+
+@pytest.mark.parametrize("wet", [False, True])
+def test_shock_sensor_matches_naive(geom, wet):
+    """On a random state (shores, dry patches), and with every vertex wet."""
+    depth, velocity, bottom, _ = random_state(geom, seed=7)
+    depth = depth + 1e-3 if wet else depth
+    share = np.random.default_rng(7).choice([0.0, 0.3, 1.0], geom.n_vertices)
+    _, got = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01, share, sensor=True)
+    expected = naive.shock_sensor(geom, depth, MIN_DEPTH, share, GRAVITY)
+    assert np.allclose(got, expected, rtol=1e-9, atol=1e-12)
+    assert (expected > 1e-3).sum() >= (20 if wet else 3) and (expected == 0.0).sum() > 10
+
+
+def test_shock_sensor_is_zero_on_a_plane_and_of_order_one_at_a_step():
+    """The sensor of a depth that is a tilted plane is 0 (the ring fit is exact for a linear
+    field, on an irregular mesh too); at a step in the depth the rings that cross it read nu of
+    order 1, those that do not (an even depth) read 0, and it lies in [0, 1] everywhere."""
+    geom = sf.precompute(builders.strip(2.0, 0.4, 40, 8, jitter=0.25, seed=3),
+                         smoothing_iterations=0)
+    x, n = geom.vertices[:, 0], geom.n_vertices
+    still, gravity = np.zeros((n, 2)), (0.0, 0.0, -9.81)
+    _, plane = run_pressure(geom, np.zeros(n), 0.01 + 0.002 * x, still, gravity, 0.0,
+                            sensor=True)
+    assert plane.max() == 0.0
+    _, step = run_pressure(geom, np.zeros(n), np.where(x < 1.0, 0.02, 0.01), still, gravity,
+                           0.0, sensor=True)
+    nu = np.where(step > 0.0, SMOOTH + (1.0 - SMOOTH) * np.cbrt(step), 0.0)
+    side = x < 1.0
+    crosses = np.array([(side[geom.neighbor_indices[a:b]] != side[i]).any() for i, (a, b)
+                        in enumerate(zip(geom.neighbor_offsets[:-1], geom.neighbor_offsets[1:]))])
+    assert crosses.sum() > 20
+    assert np.mean(nu[crosses]) > 0.6, nu[crosses]
+    assert step[~crosses].max() == 0.0
+    assert ((step >= 0.0) & (step <= 1.0)).all()
 
 
 @pytest.mark.parametrize("share", [0.0, 0.4, 1.0])

@@ -8,15 +8,13 @@ import naive
 import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
-from surfflow.kernels.continuity import (SMOOTH, edge_fluxes, shock_sensors, shoreline_walls,
-                                         update_depth)
+from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.kernels.tracers import carry, limited_faces
 from surfflow.schemes.active import ActiveSet
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
 GRAVITY = np.array([0.3, -1.0, -9.7])
-HEAD = 1.0 / (1000.0 * np.linalg.norm(GRAVITY))  # m per Pa: a surface pressure's head
 
 
 @pytest.fixture(scope="module", params=["patch", "sphere"])
@@ -95,53 +93,6 @@ def test_advection_matches_naive(geom, dt):
     depth, velocity, _, _ = random_state(geom, seed=1)
     expected = naive.advection(geom, depth, velocity, MIN_DEPTH, dt)
     assert np.allclose(run_advection(geom, depth, velocity, dt), expected, rtol=1e-12, atol=1e-14)
-
-
-def run_sensor(geom, bottom, depth, share, level_shift=0.0, gravity=GRAVITY):
-    """The kernel's shock sensor nu^3 (n,) at every vertex, with the head L = H + level_shift."""
-    n = geom.n_vertices
-    fields = surface_fields(geom, gravity, "wall")
-    head = fields.vertex_height + (bottom + depth) * fields.normal_rise + level_shift
-    sensor = np.full(n, np.nan)
-    shock_sensors(np.arange(n), geom.neighbor_offsets, geom.neighbor_indices,
-                  geom.neighbor_coords, fields.fit_weights, head, depth, share, MIN_DEPTH, sensor)
-    return sensor
-
-
-@pytest.mark.parametrize("wet", [False, True])
-def test_shock_sensor_matches_naive(geom, wet):
-    """On a random state (shores, dry patches), and with every vertex wet."""
-    depth, _, bottom, _ = random_state(geom, seed=7)
-    depth = depth + 1e-3 if wet else depth
-    rng = np.random.default_rng(7)
-    share = rng.choice([0.0, 0.3, 1.0], geom.n_vertices)
-    shift = rng.uniform(0.0, 1e-3, geom.n_vertices)  # a surface pressure's head
-    expected = naive.shock_sensor(geom, bottom, depth, GRAVITY, MIN_DEPTH, share, shift)
-    got = run_sensor(geom, bottom, depth, share, shift)
-    assert np.allclose(got, expected, rtol=1e-9, atol=1e-12)
-    assert (expected > 1e-3).sum() >= (20 if wet else 3) and (expected == 0.0).sum() > 10
-
-
-def test_shock_sensor_is_zero_on_a_plane_and_of_order_one_at_a_step():
-    """The sensor of a tilted plane L is 0 (the ring fit is exact for a linear field, on an
-    irregular mesh too); at a step in a level L the rings that cross it read nu of order 1,
-    those that do not (L constant on them) read 0 (their nu is round-off, below nu_0), and it
-    lies in [0, 1] everywhere."""
-    geom = sf.precompute(builders.strip(2.0, 0.4, 40, 8, jitter=0.25, seed=3),
-                         smoothing_iterations=0)
-    x, n = geom.vertices[:, 0], geom.n_vertices
-    still, gravity = np.zeros(n), (0.0, 0.0, -9.81)
-    plane = run_sensor(geom, 0.1 * x, np.full(n, 0.01), still, gravity=gravity)
-    assert plane.max() == 0.0
-    step = run_sensor(geom, np.zeros(n), np.where(x < 1.0, 0.02, 0.01), still, gravity=gravity)
-    nu = np.where(step > 0.0, SMOOTH + (1.0 - SMOOTH) * np.cbrt(step), 0.0)
-    side = x < 1.0
-    crosses = np.array([(side[geom.neighbor_indices[a:b]] != side[i]).any() for i, (a, b)
-                        in enumerate(zip(geom.neighbor_offsets[:-1], geom.neighbor_offsets[1:]))])
-    assert crosses.sum() > 20
-    assert np.mean(nu[crosses]) > 0.6, nu[crosses]
-    assert step[~crosses].max() == 0.0
-    assert ((step >= 0.0) & (step <= 1.0)).all()
 
 
 def test_continuity_flux_is_antisymmetric_bit_for_bit(geom):

@@ -66,19 +66,20 @@ swings +-0.2-0.3 mm, 15-20 % of the 1.5 mm jump, over the 6 cells behind it, whe
 conservative scheme's HLL flux is monotone). Landshoff's linear term damps it: lambda_ij D_ij with lambda_ij (m^2/s) the
 gravity wave's speed c = sqrt(g_n d) (g_n the felt normal gravity, g_n and d the ends' means)
 times |N| (|N|^2 the mean of |N_ij|^2 and |N_ji|^2) times C = ``LANDSHOFF`` = 1 and the shock
-sensor s, the larger of the two ends' (``shock_sensors``), only where the ends close on each
-other and both are wet. Unswitched (s = 1), the term is first order wherever smooth flow
-converges: the gravity wave's error 3.6e-5 -> 5.5e-3 (its crest 7 % low) and Thacker's
-0.046 -> 0.062 at 40 x 40, over its bar. The sensor keeps it to bores and grid-scale ripples:
-nu_i, the share of the head's ring differences L_j - L_i that the ring's fitted plane does not
-explain (0 for a linear L, O(h / l) in smooth flow of length scale l, 1 at a step), taken as
-s_i = ((nu_i - nu_0)+ / (1 - nu_0))^3 with nu_0 = ``SMOOTH`` = 0.1: the cube leaves smooth flow
-nearly untouched, nu_0 skips it outright (on bunny_pour 4 in 5 wet vertices read below it). c is
+sensor s, the larger of the two ends' (kernels/shocks.py, summed in the gravity push's walk over
+the ring), only where the ends close on each other and both are wet. Unswitched (s = 1), the
+term is first order wherever smooth flow converges: the gravity wave's error 3.6e-5 -> 5.5e-3
+(its crest 7 % low) and Thacker's 0.046 -> 0.062 at 40 x 40, over its bar. The sensor keeps it
+to bores and grid-scale ripples: nu_i, the share of the depth's ring differences d_j - d_i that
+the ring's fitted plane does not explain (0 for a linear depth, O(h / l) in smooth flow of
+length scale l, 1 at a step), taken as s_i = ((nu_i - nu_0)+ / (1 - nu_0))^3 with nu_0 = 0.1:
+the cube leaves smooth flow nearly untouched, nu_0 skips it outright (on bunny_pour 4 in 5 wet
+vertices read below it). c is
 the gravity wave's alone: with the capillary celerity of the grid's shortest wave (the Froude
 number's K) the term grew stiff at a sliver's short edge (tests/test_sliver_pace.py: the drop's
 peak 44 % higher). Measured (benchmarks/validation/anuga_compare.py's strips, then the quick
 report), against the compression flux alone: Stoker 8.00e-3 / 3.92e-3 / 1.81e-3 / 1.01e-3 ->
-6.51e-3 / 3.20e-3 / 1.44e-3 / 8.2e-4 at 603 / 2,005 / 7,209 / 27,217 vertices (ANUGA 5.70e-3 /
+6.51e-3 / 3.20e-3 / 1.44e-3 / 8.3e-4 at 603 / 2,005 / 7,209 / 27,217 vertices (ANUGA 5.70e-3 /
 3.04e-3 / 1.53e-3 / 8.91e-4); the bump 0.0077 -> 0.0073; Thacker 0.046 -> 0.047 at 40 x 40; the
 gravity wave 3.6e-5 -> 9.1e-4 (its crest 0.984 of the exact after 1.008); Ritter, the films, the
 drops and the dyes within their bars as before. Tried: s = nu, nu^2, nu^4 with C = 0.5-1 (Stoker
@@ -165,8 +166,6 @@ from .pressure import free_surface_height
 from .reconstruction import offset_dot
 
 LANDSHOFF = 1.0  # C, the Landshoff term's coefficient (see the module docstring)
-ROUND_OFF = 1e-12  # head differences this small relative to |L| + d are round-off: no shock
-SMOOTH = 0.1  # nu_0: a ring whose shock sensor reads less is smooth flow (no Landshoff term)
 
 
 @serial_kernel
@@ -246,55 +245,6 @@ def supercritical_ramp(speed2, support):
     return min(1.0, math.sqrt(speed2 / support) - 1.0)
 
 
-@parallel_kernel
-def shock_sensors(moving, offsets, indices, neighbor_coords, fit_weights, head, depth,
-                  friction_share, min_depth, sensor):
-    """sensor[i] = nu_i^3, the Landshoff term's shock sensor (see the module docstring), at the
-    moving vertices (a resting one is dry: never read):
-
-        nu_i = |sum_j (L_j - L_i - G_i . c_ij)| / (sum_j |L_j - L_i| + |G_i . sum_j c_ij|
-                                                   + ROUND_OFF (|L_i| + d_i))
-
-    L the head, G_i = sum_j w_ij (L_j - L_i) the ring fit's gradient (``ring_fit.py``). nu_i is the
-    share of the ring's head differences that the fitted plane does not explain: 0 for a linear
-    L (the fit is exact), O(h / l) in smooth flow of length scale l, 1 at a step (a bore) or a
-    grid-scale ripple; within [0, 1] by the triangle inequality. The ``ROUND_OFF`` term reads the
-    round-off of a still level as smooth. 0 on a dry vertex, on one with a dry neighbour (a
-    shoreline cuts the ring) and where friction slaves the velocity (phi_i = 1: the flux is
-    upwind there, no Landshoff term acts).
-
-    moving (int64 list); offsets (n + 1,), indices (nnz,); neighbor_coords, fit_weights
-    (nnz, 2); head (n,) L = H + p_s / (rho |g|) (m); depth, friction_share (n,); sensor (n,)
-    written at the moving vertices.
-    """
-    for k in numba.prange(0, moving.shape[0]):
-        i = moving[k]
-        sensor[i] = 0.0
-        if depth[i] < min_depth or friction_share[i] >= 1.0:
-            continue
-        fit0, fit1, ring0, ring1, rises, spread = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-        ring_wet = True
-        for e in range(offsets[i], offsets[i + 1]):
-            j = indices[e]
-            if depth[j] < min_depth:
-                ring_wet = False
-                break
-            rise = head[j] - head[i]
-            fit0 += rise * fit_weights[e, 0]
-            fit1 += rise * fit_weights[e, 1]
-            ring0 += neighbor_coords[e, 0]
-            ring1 += neighbor_coords[e, 1]
-            rises += rise
-            spread += abs(rise)
-        if ring_wet:
-            explained = fit0 * ring0 + fit1 * ring1
-            nu = abs(rises - explained) / (spread + abs(explained)
-                                           + ROUND_OFF * (abs(head[i]) + depth[i]))
-            if nu > SMOOTH:
-                rough = (nu - SMOOTH) / (1.0 - SMOOTH)
-                sensor[i] = rough * rough * rough
-
-
 @serial_kernel
 def landshoff_speed(sensor, gravity_sum, depth_sum, size2):
     """C nu^3 c |N| (m^2/s), the Landshoff term's speed through a dual edge (see the module
@@ -348,7 +298,7 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
     surface pressure (without gravity L = H); wave_stiffness
     (n,) K (m/s^2, the Froude number's: c^2 = K d); depth (n,); velocity (n, 2); friction_share
     (n,) from kernels/friction.py.
-    sensor (n,) the Landshoff term's shock sensor nu^3 (``shock_sensors``; zeros: no term) and
+    sensor (n,) the Landshoff term's shock sensor (kernels/shocks.py; zeros: no term) and
     normal_gravity (n,) g_n, the felt normal gravity (m/s^2).
     Writes edge_flux (nnz,), boundary_flux (n,) F_b,i (the outflow plus open_flux),
     outflow_factor (n,), and at the moving vertices slopes (n, 2, 2) and excess (n, 2) (zero

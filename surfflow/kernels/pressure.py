@@ -37,6 +37,7 @@ feel no force."""
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
+from .shocks import shock_sensor
 
 
 @serial_kernel
@@ -56,19 +57,24 @@ def seen_level(j, level, vertex_height, normal_rise, bottom, depth, min_depth):
 
 @parallel_kernel
 def apply_gravity_pressure(vertices, offsets, indices, dual_edge_vectors, dual_areas,
-                           fit_weights, friction_share, vertex_height, normal_rise, tangent_gravity,
-                           gravity_magnitude, bottom, depth, min_depth, dt, velocity):
-    """u_i += dt F_i on every wet vertex, in place.
+                           neighbor_coords, fit_weights, friction_share, vertex_height,
+                           normal_rise, tangent_gravity, gravity_magnitude, bottom, depth,
+                           min_depth, dt, velocity, sensor):
+    """u_i += dt F_i on every wet vertex, in place; and in the same walk over the ring the
+    continuity's shock sensor s_i (kernels/shocks.py), where the ring is wet and friction does
+    not slave the velocity (phi_i < 1: the flux is upwind there, no Landshoff term acts).
 
     vertices (int64 list): the vertices looked at, every wet one among them (all, or an active
     set's ``moving``, schemes/active.py); offsets (n + 1,), indices (nnz,): CSR one-rings;
     dual_edge_vectors (nnz, 2); dual_areas (n,); fit_weights (nnz, 2) = w_ij
     (``ring_fit.ring_fit_weights``); friction_share (n,) = phi_i in [0, 1]; vertex_height (n,) =
     e . x_i; normal_rise (n,) = e . n_i; tangent_gravity (n, 2) = g in i's frame; bottom, depth
-    (n,); velocity (n, 2) in each frame. Reads no velocity of a neighbour.
+    (n,); velocity (n, 2) in each frame; neighbor_coords (nnz, 2); sensor (n,) written at the
+    vertices looked at (0 where not computed). Reads no velocity of a neighbour.
     """
     for k in numba.prange(0, vertices.shape[0]):
         i = vertices[k]
+        sensor[i] = 0.0
         if depth[i] < min_depth:
             continue
         if normal_rise[i] < 0.0:
@@ -80,13 +86,28 @@ def apply_gravity_pressure(vertices, offsets, indices, dual_edge_vectors, dual_a
         dual1 = 0.0
         fit0 = 0.0
         fit1 = 0.0
+        sensed = friction_share[i] < 1.0  # the shock sensor's sums, over a wet ring
+        depth_fit0, depth_fit1, ring0, ring1, rises, spread = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
         for e in range(offsets[i], offsets[i + 1]):
-            rise = seen_level(indices[e], level, vertex_height, normal_rise, bottom, depth,
+            j = indices[e]
+            rise = seen_level(j, level, vertex_height, normal_rise, bottom, depth,
                               min_depth) - level
             dual0 += 0.5 * rise * dual_edge_vectors[e, 0]
             dual1 += 0.5 * rise * dual_edge_vectors[e, 1]
             fit0 += rise * fit_weights[e, 0]
             fit1 += rise * fit_weights[e, 1]
+            if sensed:
+                sensed = depth[j] >= min_depth
+                deeper = depth[j] - depth[i]
+                depth_fit0 += deeper * fit_weights[e, 0]
+                depth_fit1 += deeper * fit_weights[e, 1]
+                ring0 += neighbor_coords[e, 0]
+                ring1 += neighbor_coords[e, 1]
+                rises += deeper
+                spread += abs(deeper)
+        if sensed:
+            sensor[i] = shock_sensor(rises, spread, depth_fit0 * ring0 + depth_fit1 * ring1,
+                                     depth[i])
         scale = dt * gravity_magnitude
         dual_scale = scale / dual_areas[i] * (1.0 - friction_share[i])
         fit_scale = scale * friction_share[i]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.continuity import edge_fluxes, shock_sensors, update_depth
+from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
 from ..kernels.riemann import boundary_fluxes
 from .segments import OpenSegments
@@ -40,7 +40,7 @@ class MomentumScheme:
         self.boundary_push = np.zeros(n)
         self.slopes = np.zeros((n, 2, 2))  # the momentum's faces (momentum_faces.donor_slopes)
         self.excess = np.zeros((n, 2))
-        self.sensor = np.zeros(n)  # the continuity's Landshoff term's (shock_sensors)
+        self.sensor = np.zeros(n)  # the push's shock sensor, the continuity's Landshoff term's
         self.head, self.head_part = np.zeros(n), np.zeros(n)  # its head L (head_level)
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
@@ -126,7 +126,7 @@ class MomentumScheme:
         segments' ghost levels (``push_boundary``); then
         u += dt a for the terms' accelerations a at (d, u); then the holds."""
         gravity_pressure(geom, fields, state, self.params, state.active, bottom, state.depth,
-                         dt, state.velocity)
+                         dt, state.velocity, self.sensor)
         if self.boundary.open:
             self.boundary.update(state.time)
             self.open_fluxes(fields, state, bottom)
@@ -167,8 +167,8 @@ class MomentumScheme:
         return self.inertial_pressure
 
     def head_level(self, fields, bottom, depth, pressure, pressure_scale) -> np.ndarray:
-        """L = H + pressure_scale p_s (n,) m, the head the compression flux runs down and the shock
-        sensor reads (kernels/continuity.py), into a buffer: H = e . x + (b + d) (e . n)
+        """L = H + pressure_scale p_s (n,) m, the head the compression flux runs down
+        (kernels/continuity.py), into a buffer: H = e . x + (b + d) (e . n)
         (kernels/pressure.py), p_s the ``pressure`` (n,) Pa."""
         level = np.add(bottom, depth, out=self.head)
         level *= fields.normal_rise
@@ -178,10 +178,10 @@ class MomentumScheme:
         return level
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
-        """The head L, the walls and the shock sensor (the continuity's Landshoff term), then the
-        continuity on d and d u (and the dyes) on the fluxes of u at the vertices the push's
-        active set moves (the depth is still the push's), with the open segments' fluxes;
-        returns the outflow and inflow (m^3) through the boundary."""
+        """The head L and the walls, then the continuity on d and d u (and the dyes) on the fluxes
+        of u at the vertices the push's active set moves (the depth and the shock sensor are
+        still the push's), with the open segments' fluxes; returns the outflow and inflow (m^3)
+        through the boundary."""
         f, s, a, p = fields, state, state.active, self.params
         scale = 1.0 / (p.density * p.gravity_magnitude) if p.gravity_magnitude > 0.0 else 0.0
         head = self.head_level(f, bottom, s.depth, self.head_pressure(geom, f, bottom, s.depth),
@@ -190,9 +190,6 @@ class MomentumScheme:
         if self.boundary.open:
             self.open_fluxes(f, s, bottom)
         stiffness, normal_gravity = self.felt_stiffness(geom)
-        shock_sensors(a.moving, geom.neighbor_offsets, geom.neighbor_indices,
-                      geom.neighbor_coords, f.fit_weights, head, s.depth, s.friction_share,
-                      p.min_depth, self.sensor)
         edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                     geom.dual_edge_vectors, f.reverse_dual_edge_vectors,
                     geom.edge_transforms, geom.neighbor_coords, f.fit_weights,

@@ -16,15 +16,17 @@ def friction_coefficients(params) -> tuple[float, float]:
     return (0.0 if laminar else params.friction), (3.0 * params.viscosity if laminar else 0.0)
 
 
-def gravity_pressure(geom, fields, state, params, active, bottom, depth, dt, velocity) -> None:
+def gravity_pressure(geom, fields, state, params, active, bottom, depth, dt, velocity,
+                     sensor) -> None:
     """velocity += dt a on the wet vertices of ``depth``, a the well-balanced gravity-pressure
     acceleration (kernels/pressure.py), looking at ``active.moving`` (schemes/active.py: every
-    wet vertex among them)."""
+    wet vertex among them); sensor (n,) receives the continuity's shock sensor there
+    (kernels/shocks.py)."""
     apply_gravity_pressure(active.moving, geom.neighbor_offsets, geom.neighbor_indices,
-                           geom.dual_edge_vectors, geom.dual_areas, fields.fit_weights, state.friction_share,
-                           fields.vertex_height, fields.normal_rise, fields.tangent_gravity,
-                           params.gravity_magnitude, bottom, depth, params.min_depth, dt,
-                           velocity)
+                           geom.dual_edge_vectors, geom.dual_areas, geom.neighbor_coords,
+                           fields.fit_weights, state.friction_share, fields.vertex_height,
+                           fields.normal_rise, fields.tangent_gravity, params.gravity_magnitude,
+                           bottom, depth, params.min_depth, dt, velocity, sensor)
 
 
 def summed_pressure(pressures, total):
