@@ -308,6 +308,7 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         wet_i = depth[i] >= min_depth
+        sensor_i = sensor[i]
         u0, u1 = velocity[i, 0], velocity[i, 1]
         # the weight of the momentum faces' slope: none on a dry i, nor where friction slaves
         # the velocity or the flow is supercritical (the mass flux is upwind there)
@@ -335,8 +336,8 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
             landshoff = 0.0
             if wet_i and wet_j and normal_i + normal_j > 0.0:  # closing: the compression flux
                 drop = compression_drop(i, j, head, depth)
-                sensor_ij = max(sensor[i], sensor[j])
-                if drop != 0.0 and sensor_ij > 0.0:
+                sensor_ij = max(sensor_i, sensor[j]) if drop != 0.0 else 0.0
+                if sensor_ij > 0.0:
                     landshoff = landshoff_speed(
                         sensor_ij, normal_gravity[i] + normal_gravity[j], depth[i] + depth[j],
                         0.5 * ((dual_edge_vectors[e, 0] ** 2 + dual_edge_vectors[e, 1] ** 2)
