@@ -210,7 +210,8 @@ def shock_sensor(geom, depth, min_depth, share, gravity):
 
 
 def landshoff_speed(geom, e, r, i, j, depth, normal_gravity, sensor):
-    """C max(nu_i^3, nu_j^3) sqrt(g_n d) |N| (m^2/s) of the dual edge e = (i, j), r = (j, i):
+    """C max(s_i, s_j) sqrt(g_n d) |N| (m^2/s) of the dual edge e = (i, j), r = (j, i), s the
+    ``shock_sensor``:
     g_n and d the ends' means, |N| the root mean square of the two dual edge vectors' lengths
     (kernels/continuity.py); 0 where g_n <= 0."""
     support = 0.25 * (normal_gravity[i] + normal_gravity[j]) * (depth[i] + depth[j])

@@ -220,17 +220,14 @@ def compression_drop(i, j, head, depth):
 
 
 @serial_kernel
-def supercritical_share(i, j, e, dual_edge_vectors, reverse_dual_edge_vectors, wave_stiffness,
-                        depth, normal_i, normal_j):
+def supercritical_share(i, j, size2, wave_stiffness, depth, normal_i, normal_j):
     """The upwind share the flow's Froude number asks of the dual edge (i, j) between two wet
-    ends: clamp(Fr - 1, 0, 1), Fr = |0.5 (a - b)| / (|N| c), c^2 = K d with |N|^2, the wave
-    stiffness K and d the two ends' means (see the module docstring). Symmetric in i and j bit
-    for bit; exactly 0 where the flow is subcritical, so it costs no square root there."""
+    ends: clamp(Fr - 1, 0, 1), Fr = |0.5 (a - b)| / (|N| c), c^2 = K d with the wave stiffness K
+    and d the two ends' means, size2 = |N|^2 the mean of |N_ij|^2 and |N_ji|^2 (see the module
+    docstring). Symmetric in i and j bit for bit; exactly 0 where the flow is subcritical, so it
+    costs no square root there."""
     speed = 0.5 * (normal_i - normal_j)
-    support = (0.25 * (wave_stiffness[i] + wave_stiffness[j]) * (depth[i] + depth[j])
-               * 0.5 * ((dual_edge_vectors[e, 0] ** 2 + dual_edge_vectors[e, 1] ** 2)
-                        + (reverse_dual_edge_vectors[e, 0] ** 2
-                           + reverse_dual_edge_vectors[e, 1] ** 2)))
+    support = 0.25 * (wave_stiffness[i] + wave_stiffness[j]) * (depth[i] + depth[j]) * size2
     return supercritical_ramp(speed * speed, support)
 
 
@@ -248,10 +245,11 @@ def supercritical_ramp(speed2, support):
 
 @serial_kernel
 def landshoff_speed(sensor, gravity_sum, depth_sum, size2):
-    """C nu^3 c |N| (m^2/s), the Landshoff term's speed through a dual edge (see the module
-    docstring): sensor nu^3 the larger of the two ends', c^2 = g_n d the gravity wave's with the
-    normal gravity g_n and the depth d the ends' means (gravity_sum, depth_sum their sums), size2
-    |N|^2 the mean of |N_ij|^2 and |N_ji|^2; 0 where nothing presses the liquid down."""
+    """C s c |N| (m^2/s), the Landshoff term's speed through a dual edge (see the module
+    docstring): sensor s the larger of the two ends' (kernels/shocks.py), c^2 = g_n d the gravity
+    wave's with the normal gravity g_n and the depth d the ends' means (gravity_sum, depth_sum
+    their sums), size2 |N|^2 the mean of |N_ij|^2 and |N_ji|^2; 0 where nothing presses the
+    liquid down."""
     support = 0.25 * gravity_sum * depth_sum * size2
     return LANDSHOFF * sensor * math.sqrt(support) if support > 0.0 else 0.0
 
@@ -333,22 +331,23 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
             if order > 0.0:
                 fit0, fit1 = fit_velocity_entry(fit0, fit1, u0, u1, e, j, edge_transforms,
                                                 fit_weights, velocity)
+            share = 0.5 * (friction_share[i] + friction_share[j])
             drop = 0.0
             landshoff = 0.0
-            if wet_i and wet_j and normal_i + normal_j > 0.0:  # closing: the compression flux
-                drop = compression_drop(i, j, head, depth)
-                sensor_ij = max(sensor_i, sensor[j]) if drop != 0.0 else 0.0
-                if sensor_ij > 0.0:
-                    landshoff = landshoff_speed(
-                        sensor_ij, normal_gravity[i] + normal_gravity[j], depth[i] + depth[j],
-                        0.5 * ((dual_edge_vectors[e, 0] ** 2 + dual_edge_vectors[e, 1] ** 2)
+            if wet_i and wet_j:
+                size2 = 0.5 * ((dual_edge_vectors[e, 0] ** 2 + dual_edge_vectors[e, 1] ** 2)
                                + (reverse_dual_edge_vectors[e, 0] ** 2
-                                  + reverse_dual_edge_vectors[e, 1] ** 2)))
-            share = 0.5 * (friction_share[i] + friction_share[j])
-            if wet_i and wet_j:  # supercritical flow: upwind, as every Riemann flux is there
-                share = max(share, supercritical_share(i, j, e, dual_edge_vectors,
-                                                       reverse_dual_edge_vectors, wave_stiffness,
-                                                       depth, normal_i, normal_j))
+                                  + reverse_dual_edge_vectors[e, 1] ** 2))  # |N|^2, a mean
+                # supercritical flow: upwind, as every Riemann flux is there
+                share = max(share, supercritical_share(i, j, size2, wave_stiffness, depth,
+                                                       normal_i, normal_j))
+                if normal_i + normal_j > 0.0:  # closing: the compression flux
+                    drop = compression_drop(i, j, head, depth)
+                    sensor_ij = max(sensor_i, sensor[j]) if drop != 0.0 else 0.0
+                    if sensor_ij > 0.0:
+                        landshoff = landshoff_speed(sensor_ij,
+                                                    normal_gravity[i] + normal_gravity[j],
+                                                    depth[i] + depth[j], size2)
             flux = face_flux(wet_i, wet_j, depth[i], depth[j], normal_i, normal_j, share, drop,
                              landshoff)
             edge_flux[e] = flux
