@@ -45,7 +45,7 @@ jump. At rest a + b = 0: it moves nothing on a lake or under a drop at rest. D_i
 of the head drop L_i - L_j and the depth drop d_i - d_j where the two agree in sign, else 0
 (``minmod``): L = H + p_s / (rho |g|), H the free-surface height (kernels/pressure.py), p_s the
 pressing terms' surface pressure (``terms/base.py``) plus rho a . (x + h n) on a surface
-accelerating at a (``MomentumScheme.head_pressure``: an accelerated surface is a tilted one).
+accelerating at a (``MomentumScheme.head``: an accelerated surface is a tilted one).
 The flux runs down the head, so it only removes energy; the depth drop bounds it. Without the
 bound, the head alone makes the flux a fourth-order diffusion of the depth through the surface
 tension, which the explicit step cannot carry (measured: the 90-degree drop released on the

@@ -41,13 +41,12 @@ class MomentumScheme:
         self.slopes = np.zeros((n, 2, 2))  # the momentum's faces (momentum_faces.donor_slopes)
         self.excess = np.zeros((n, 2))
         self.sensor = np.zeros(n)  # the push's shock sensor, the continuity's Landshoff term's
-        self.head, self.head_part = np.zeros(n), np.zeros(n)  # its head L (head_level)
+        self.level, self.head_part = np.zeros(n), np.zeros(n)  # its head L (``head``)
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
         self.term_acceleration = np.zeros((geom.n_vertices, 2))
         self.summed_pressure = np.zeros(geom.n_vertices)  # the pressing terms' sum (zeros without)
-        self.inertial_pressure = np.zeros(geom.n_vertices)  # with a moving surface's head
         self.bind([], None, [], [])
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
@@ -55,7 +54,7 @@ class MomentumScheme:
         finds the walls, those that hold after the push; and the pressing terms' surface pressures
         (n,) each, whose sum the continuity's compression flux sees (kernels/continuity.py; their
         push acts through each term's ``accelerate``), as it sees the surface's own acceleration
-        (a term ``like_gravity``: ``head_pressure``)."""
+        (a term ``like_gravity``: ``head``)."""
         self.accelerations, self.find_walls, self.holds = accelerations, find_walls, holds
         self.pressures = pressures
         self.surface_accelerations = [accelerate.__self__.acceleration for accelerate
@@ -148,33 +147,27 @@ class MomentumScheme:
                        self.linear_friction, self.laminar_friction,
                        self.params.laminar_min_depth, dt, state.velocity)
 
-    def head_pressure(self, geom, fields, bottom, depth):
-        """(n,) Pa: the pressing terms' surface pressure p_s, whose head the continuity's
-        compression flux adds to the level H (kernels/continuity.py). On a surface accelerating
-        at a (n, 3) (a term ``like_gravity``, ``kernels/inertia.py``) the head is the one under the
-        effective gravity g - a, L = (-(g - a) . (x + h n) + p_s / rho) / |g - a|, passed as the
-        pressure rho |g| (L - H): an accelerated surface is then exactly a tilted one."""
-        pressure = summed_pressure(self.pressures, self.summed_pressure)
-        if not self.surface_accelerations or self.params.gravity_magnitude == 0.0:
-            return pressure
+    def head(self, geom, fields, bottom, depth) -> np.ndarray:
+        """L (n,) m, the head the continuity's compression flux runs down (kernels/continuity.py),
+        into a buffer: L = H + p_s / (rho |g|), H = e . x + (b + d) (e . n) the level
+        (kernels/pressure.py) and p_s the pressing terms' surface pressure; without gravity L = H.
+        On a surface accelerating at a (n, 3) (a term ``like_gravity``, ``kernels/inertia.py``) it
+        is the head under the effective gravity g - a,
+        L = (-(g - a) . (x + h n) + p_s / rho) / |g - a|: an accelerated surface is then exactly a
+        tilted one."""
         p = self.params
-        effective = np.asarray(p.gravity) - self.surface_accelerations[0]
-        size = np.linalg.norm(effective, axis=1)
-        points = geom.vertices + (bottom + depth)[:, None] * geom.normals
-        head = (pressure / p.density - np.einsum("ij,ij->i", effective, points)) / size
-        level = fields.vertex_height + (bottom + depth) * fields.normal_rise
-        np.multiply(head - level, p.density * p.gravity_magnitude, out=self.inertial_pressure)
-        return self.inertial_pressure
-
-    def head_level(self, fields, bottom, depth, pressure, pressure_scale) -> np.ndarray:
-        """L = H + pressure_scale p_s (n,) m, the head the compression flux runs down
-        (kernels/continuity.py), into a buffer: H = e . x + (b + d) (e . n)
-        (kernels/pressure.py), p_s the ``pressure`` (n,) Pa."""
-        level = np.add(bottom, depth, out=self.head)
+        pressure = summed_pressure(self.pressures, self.summed_pressure)
+        if self.surface_accelerations and p.gravity_magnitude > 0.0:
+            effective = np.asarray(p.gravity) - self.surface_accelerations[0]
+            points = geom.vertices + (bottom + depth)[:, None] * geom.normals
+            return np.divide(pressure / p.density - np.einsum("ij,ij->i", effective, points),
+                             np.linalg.norm(effective, axis=1), out=self.level)
+        level = np.add(bottom, depth, out=self.level)
         level *= fields.normal_rise
         level += fields.vertex_height
-        if pressure_scale:
-            level += np.multiply(pressure, pressure_scale, out=self.head_part)
+        if p.gravity_magnitude > 0.0:
+            level += np.multiply(pressure, 1.0 / (p.density * p.gravity_magnitude),
+                                 out=self.head_part)
         return level
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
@@ -183,9 +176,7 @@ class MomentumScheme:
         still the push's), with the open segments' fluxes; returns the outflow and inflow (m^3)
         through the boundary."""
         f, s, a, p = fields, state, state.active, self.params
-        scale = 1.0 / (p.density * p.gravity_magnitude) if p.gravity_magnitude > 0.0 else 0.0
-        head = self.head_level(f, bottom, s.depth, self.head_pressure(geom, f, bottom, s.depth),
-                               scale)
+        head = self.head(geom, f, bottom, s.depth)
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
         if self.boundary.open:
             self.open_fluxes(f, s, bottom)
