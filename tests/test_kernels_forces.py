@@ -24,9 +24,11 @@ def geom(request):
 
 def run_pressure(geom, bottom, depth, velocity, gravity, dt, share=0.0, sensor=False):
     """The kernel with friction share ``share`` (a scalar or (n,)) on every vertex: the new
-    velocity, and with ``sensor`` the shock sensor too."""
+    velocity, and with ``sensor`` the shock sensor too (``sensor=None``: an empty sensor array,
+    none wanted)."""
     fields = surface_fields(geom, gravity, "wall")
-    out, sensed = velocity.copy(), np.full(geom.n_vertices, np.nan)
+    out = velocity.copy()
+    sensed = np.full(geom.n_vertices if sensor is not None else 0, np.nan)
     shares = np.broadcast_to(np.asarray(share, dtype=float), (geom.n_vertices,)).copy()
     apply_gravity_pressure(np.arange(geom.n_vertices), geom.neighbor_offsets,
                            geom.neighbor_indices, geom.dual_edge_vectors, geom.dual_areas,
@@ -63,6 +65,9 @@ def test_shock_sensor_matches_naive(geom, wet):
     _, got = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01, share, sensor=True)
     expected = naive.shock_sensor(geom, depth, MIN_DEPTH, share, GRAVITY)
     assert np.allclose(got, expected, rtol=1e-9, atol=1e-12)
+    with_sensor = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01, share)
+    without = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01, share, sensor=None)
+    assert np.array_equal(with_sensor, without)  # the sensor moves no velocity
     assert (expected > 1e-3).sum() >= (20 if wet else 3) and (expected == 0.0).sum() > 10
 
 

@@ -60,9 +60,10 @@ def apply_gravity_pressure(vertices, offsets, indices, dual_edge_vectors, dual_a
                            neighbor_coords, fit_weights, friction_share, vertex_height,
                            normal_rise, tangent_gravity, gravity_magnitude, bottom, depth,
                            min_depth, dt, velocity, sensor):
-    """u_i += dt F_i on every wet vertex, in place; and in the same walk over the ring the
-    continuity's shock sensor s_i (kernels/shocks.py), where the ring is wet and friction does
-    not slave the velocity (phi_i < 1: the flux is upwind there, no Landshoff term acts).
+    """u_i += dt F_i on every wet vertex, in place; and, unless ``sensor`` is empty, in the same
+    walk over the ring the continuity's shock sensor s_i (kernels/shocks.py), where the ring is
+    wet and friction does not slave the velocity (phi_i < 1: the flux is upwind there, no
+    Landshoff term acts).
 
     vertices (int64 list): the vertices looked at, every wet one among them (all, or an active
     set's ``moving``, schemes/active.py); offsets (n + 1,), indices (nnz,): CSR one-rings;
@@ -70,11 +71,14 @@ def apply_gravity_pressure(vertices, offsets, indices, dual_edge_vectors, dual_a
     (``ring_fit.ring_fit_weights``); friction_share (n,) = phi_i in [0, 1]; vertex_height (n,) =
     e . x_i; normal_rise (n,) = e . n_i; tangent_gravity (n, 2) = g in i's frame; bottom, depth
     (n,); velocity (n, 2) in each frame; neighbor_coords (nnz, 2); sensor (n,) written at the
-    vertices looked at (0 where not computed). Reads no velocity of a neighbour.
+    vertices looked at (0 where not computed), or (0,): no sensor wanted (a scheme without the
+    Landshoff term). Reads no velocity of a neighbour.
     """
+    sense = sensor.shape[0] > 0
     for k in numba.prange(0, vertices.shape[0]):
         i = vertices[k]
-        sensor[i] = 0.0
+        if sense:
+            sensor[i] = 0.0
         if depth[i] < min_depth:
             continue
         if normal_rise[i] < 0.0:
@@ -86,7 +90,7 @@ def apply_gravity_pressure(vertices, offsets, indices, dual_edge_vectors, dual_a
         dual1 = 0.0
         fit0 = 0.0
         fit1 = 0.0
-        sensed = friction_share[i] < 1.0  # the shock sensor's sums, over a wet ring
+        sensed = sense and friction_share[i] < 1.0  # the shock sensor's sums, over a wet ring
         depth_fit0, depth_fit1, ring0, ring1, rises, spread = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]

@@ -37,7 +37,6 @@ class ConservativeScheme:
         self.dye_faces = np.zeros((nnz, n_dyes))
         self.dye_outflow = np.zeros((n, n_dyes))
         self.acceleration = np.zeros((n, 2))
-        self.sensor = np.zeros(n)  # the gravity push's shock sensor, unused here
         self.term_acceleration = np.zeros((n, 2))
         self.mass_flux = np.zeros(nnz)
         self.momentum_flux = np.zeros((nnz, 2))
@@ -119,8 +118,7 @@ class ConservativeScheme:
         update, the holds and the friction."""
         p, g, f = self.params, geom, fields
         self.acceleration.fill(0.0)
-        gravity_pressure(g, f, state, p, self.active, bottom, depth, 1.0, self.acceleration,
-                         self.sensor)
+        gravity_pressure(g, f, state, p, self.active, bottom, depth, 1.0, self.acceleration)
         self.term_acceleration.fill(0.0)
         for accelerate, target in self.accelerations:
             accelerate(g, f, state, bottom, depth, velocity, target)

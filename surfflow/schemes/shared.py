@@ -16,12 +16,15 @@ def friction_coefficients(params) -> tuple[float, float]:
     return (0.0 if laminar else params.friction), (3.0 * params.viscosity if laminar else 0.0)
 
 
+NO_SENSOR = np.zeros(0)  # ``gravity_pressure``'s sensor where no Landshoff term reads it
+
+
 def gravity_pressure(geom, fields, state, params, active, bottom, depth, dt, velocity,
-                     sensor) -> None:
+                     sensor=NO_SENSOR) -> None:
     """velocity += dt a on the wet vertices of ``depth``, a the well-balanced gravity-pressure
     acceleration (kernels/pressure.py), looking at ``active.moving`` (schemes/active.py: every
     wet vertex among them); sensor (n,) receives the continuity's shock sensor there
-    (kernels/shocks.py)."""
+    (kernels/shocks.py), unless it is ``NO_SENSOR``."""
     apply_gravity_pressure(active.moving, geom.neighbor_offsets, geom.neighbor_indices,
                            geom.dual_edge_vectors, geom.dual_areas, geom.neighbor_coords,
                            fields.fit_weights, state.friction_share, fields.vertex_height,

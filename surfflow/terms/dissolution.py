@@ -47,7 +47,6 @@ class Dissolution(Term):
         self.momentum_slopes = np.zeros((n, 2, 2))  # edge_fluxes' scratch: the solute's flux
         self.momentum_excess = np.zeros((n, 2))  # is upwind (share 1), so no slopes are fitted
         self.no_damping = np.zeros(n)
-        self.sensor = np.zeros(n)  # the push's shock sensor, unused (the solute's flux is upwind)
         self.active = ActiveSet(n)  # never rebuilt: the solute moves wherever u_s does
         self.ones = np.ones(n)  # the solute's carrier (swept area per area) and upwind share
         self.flat = np.zeros(n)  # a level carrier and shock sensor: no compression flux
@@ -73,7 +72,7 @@ class Dissolution(Term):
         """The liquid's gravity-pressure acceleration on u_s too, then the drag exchange."""
         p = self.params
         gravity_pressure(geom, fields, state, p, self.active, bottom, state.depth, dt,
-                         state.solute_velocity, self.sensor)
+                         state.solute_velocity)
         exchange_drag(state.depth, state.velocity, state.dissolved, state.solute_velocity,
                       p.solute_density_ratio, p.solute_drag, p.min_depth, dt)
 
