@@ -5,7 +5,7 @@ from numba.core.caching import NullCache
 from numba.core.registry import CPUDispatcher
 from package_modules import needs_an_optional_engine, surfflow_modules
 
-from surfflow.kernels._jit import POLICY, SERIAL_BELOW, serial_when_small
+from surfflow.kernels._jit import POLICY, SERIAL_BELOW, PackageStampedLocator, serial_when_small
 
 
 def compiled_functions():
@@ -36,6 +36,8 @@ def test_every_kernel_follows_the_policy():
         assert options.get("fastmath", False) is POLICY["fastmath"], where
         assert options.get("error_model") == POLICY["error_model"], where
         assert not isinstance(dispatcher._cache, NullCache), f"{where} is not cached"
+        # valid only for the package's present kernel sources (tests/test_kernel_cache.py)
+        assert isinstance(dispatcher._cache._impl.locator, PackageStampedLocator), where
 
 
 def test_small_loops_run_on_one_thread_and_the_count_comes_back():

@@ -1,7 +1,9 @@
 """The one decorator policy for every numba kernel in surfflow.
 
 * ``fastmath=False``: results must be reproducible and NaN checks must see NaNs.
-* ``cache=True``: compile once per machine, not once per process.
+* ``cache=True``: compile once per machine, not once per process; the cached machine code is
+  valid only while every kernel module is unchanged (``PackageStampedLocator``), since numba
+  compiles a kernel's helpers from other modules into it.
 * ``error_model="numpy"``: division by zero gives inf/NaN (caught by the NaN check), no exceptions
   inside parallel loops.
 
@@ -20,10 +22,14 @@ One signature per helper (each one compiles on a cold start, ``benchmarks/cold_s
 * the same array layouts at every call (a slice ``a[:k, :m]`` is 'A', a fresh array 'C').
 """
 
+import functools
+import hashlib
 import os
 import types
+from pathlib import Path
 
 import numba
+from numba.core import caching
 
 # How long an OpenMP thread waits awake for the next parallel loop before it sleeps: about
 # 1000 spins (tens of microseconds), enough to bridge the short gaps between a step's kernels,
@@ -37,6 +43,61 @@ import numba
 # user's own OMP_WAIT_POLICY or GOMP_SPINCOUNT wins.
 if "OMP_WAIT_POLICY" not in os.environ:
     os.environ.setdefault("GOMP_SPINCOUNT", "1000")
+
+PACKAGE = Path(__file__).resolve().parents[1]  # surfflow/
+LOCATORS = getattr(caching, "CacheImpl", getattr(caching, "_CacheImpl", None))._locator_classes
+"""numba's cache locators, tried in order for each cached function (``_CacheImpl`` before
+numba 0.61)."""
+
+
+@functools.cache
+def kernel_sources_digest(package: Path = PACKAGE) -> str:
+    """sha256 of the text of every module under ``package`` that compiles kernels (imports this
+    one's decorators), with their paths: a kernel's cache is valid only for these sources."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_bytes()
+        if path.name == "_jit.py" or b"_jit import" in text:
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + text)
+    return digest.hexdigest()
+
+
+class PackageStampedLocator:
+    """numba's cache locator for a surfflow kernel, whose cached machine code stays valid only
+    while every kernel module is unchanged.
+
+    numba keys a cached kernel on the text of its own file alone, but compiles the helpers it
+    calls from other modules into it: a change to a helper's module (kernels/shocks.py, say) left
+    its callers (kernels/pressure.py) running the old helper from the cache, in a checkout
+    updated in place. This locator is the one numba's own chain picks (``NUMBA_CACHE_DIR``, the
+    ``__pycache__`` beside the module, the user-wide folder) with ``kernel_sources_digest``
+    joined to its source stamp, so any change to a kernel module recompiles every kernel once.
+    A constant a kernel reads must live in a kernel module for the same reason (numba freezes
+    globals into the machine code)."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def get_source_stamp(self):
+        return self._inner.get_source_stamp(), kernel_sources_digest()
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not Path(py_file).resolve().is_relative_to(PACKAGE):
+            return None
+        for locator_class in LOCATORS:
+            if locator_class is not cls:
+                inner = locator_class.from_function(py_func, py_file)
+                if inner is not None:
+                    return cls(inner)
+        return None
+
+
+if PackageStampedLocator not in LOCATORS:  # the first locator numba tries
+    LOCATORS.insert(0, PackageStampedLocator)
 
 POLICY = {"fastmath": False, "error_model": "numpy", "cache": True}
 SERIAL_BELOW = 2048
