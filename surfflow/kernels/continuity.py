@@ -87,7 +87,14 @@ within their bars as before. Tried: s = nu, nu^2, nu^4 with C = 0.5-1 (Stoker 7.
 603; Thacker 0.0484 - 0.0512, nu^2 over its bar at C = 1), C = 2 with nu^3 (the gravity wave
 blew up: the explicit step's bound on a diffusion), the relative depth jump |d_i - d_j| / d in
 place of the sensor (6.6e-3 / 3.5e-3 / 1.7e-3) and twice the closing speed instead (7.4e-3 /
-3.8e-3 / 1.7e-3).
+3.8e-3 / 1.7e-3). Tried later, none kept: the term in the momentum too (a viscous exchange
+lambda_ij d (M_ij u_j - u_i) at the same edges, von Neumann and Richtmyer's place for it:
+Stoker 6.29e-3 / 3.08e-3 / 1.41e-3 / 7.95e-4, but the gravity wave's crest 0.948, Thacker 0.0474
+and the bump 0.0075); with it, Jameson's normalisation of the sensor (kappa d_i added to nu's
+denominator, kappa 0.01-0.05: the wave untouched, crest 1.01, but Stoker 6.28e-3 - 6.40e-3 /
+3.12e-3 - 3.22e-3); the ends' smaller or mean sensor instead of the larger (8.0e-3 / 7.3e-3 at
+603); an upwind share s at the shock (7.2e-3); the drop D between MUSCL-reconstructed face
+depths (7.8e-3); an HLL mass flux at closing edges (the gravity wave blew up).
 
 Wet/dry faces (d < d_min is dry): a dry vertex sends nothing and has no velocity, so the wet
 side's own normal velocity carries its own depth, F = d_wet max(0, u_wet . N) out of the wet
