@@ -4,8 +4,10 @@ A 10 m strip 0.1 m wide, d = 5 mm left of x0 = 5 m and 1 mm right of it, invisci
 round, compared with the exact solution at t = 6 s at four resolutions (2, 4, 8 and 16 cells
 across: 603 to 27,217 vertices). Prints, per solver and mesh: the area-weighted relative L1 error of the depth (ANUGA's
 triangle-centred depths against the exact one at the centroids, surfflow's vertex depths at the
-vertices), the bore position error in cells, and the wall time of the run (median of
-``--repeats``; compilation and set-up excluded). ANUGA is optional (``pip install anuga``); without
+vertices), the parts of it within 0.3 m of the rarefaction fan and of the bore
+(``error_by_region``: the rest is the plateau between them and the still water either side),
+the bore position error in cells, and the wall time of the run (median of ``--repeats``;
+compilation and set-up excluded). ANUGA is optional (``pip install anuga``); without
 it the script says so and times surfflow alone.
 
     python benchmarks/validation/anuga_compare.py [--repeats 3] [--resolutions 200x2,400x4,800x8,1600x16]
@@ -37,6 +39,20 @@ def stoker_error(x: np.ndarray, depth: np.ndarray, weights: np.ndarray, cell: fl
     middle = exact.stoker_middle_depth(LEFT, RIGHT)
     bore = x[depth > 0.5 * (middle + RIGHT)].max()
     return l1, abs(bore - exact.stoker_shock(END, DAM, LEFT, RIGHT)) / cell
+
+
+def error_by_region(x: np.ndarray, depth: np.ndarray, weights: np.ndarray,
+                    margin: float = 0.3) -> tuple:
+    """(fan, bore) parts of ``stoker_error``'s relative L1 error: the sums over the positions
+    within ``margin`` (m) of the rarefaction fan (from its head x0 - c_l t to its tail
+    x0 + (2 c_l - 3 c_m) t) and of the bore; x, depth, weights (n,)."""
+    reference = exact.stoker_depth(x, END, DAM, LEFT, RIGHT)
+    share = weights * np.abs(depth - reference) / np.sum(weights * reference)
+    left, middle = np.sqrt(exact.G * LEFT), np.sqrt(exact.G * exact.stoker_middle_depth(LEFT, RIGHT))
+    head, tail = DAM - END * left, DAM + END * (2.0 * left - 3.0 * middle)
+    fan = (x >= head - margin) & (x < tail + margin)
+    bore = np.abs(x - exact.stoker_shock(END, DAM, LEFT, RIGHT)) < margin
+    return float(share[fan].sum()), float(share[bore].sum())
 
 
 def run_surfflow(V, F, scheme: str) -> tuple:
@@ -90,7 +106,8 @@ def main(argv=None) -> None:
     except ImportError:
         anuga = None
         print("ANUGA is not installed (pip install anuga): timing surfflow alone")
-    print(f"{'solver':28s} {'vertices':>8s} {'rel L1':>9s} {'bore (cells)':>12s} {'wall s':>8s}")
+    print(f"{'solver':28s} {'vertices':>8s} {'rel L1':>9s} {'fan':>9s} {'bore':>9s} "
+          f"{'bore (cells)':>12s} {'wall s':>8s}")
     for resolution in args.resolutions.split(","):
         n_along, n_across = (int(k) for k in resolution.split("x"))
         V, F = builders.strip(LENGTH, WIDTH, n_along, n_across, seed=2)
@@ -103,8 +120,10 @@ def main(argv=None) -> None:
             run()  # warm-up: numba's cache, imports
             results = [run() for _ in range(args.repeats)]
             error, bore = stoker_error(x, results[-1][1], weights, cell)
+            fan_part, bore_part = error_by_region(x, results[-1][1], weights)
             wall = statistics.median(seconds for seconds, _ in results)
-            print(f"{name:28s} {len(V):8d} {error:9.2e} {bore:12.2f} {wall:8.2f}", flush=True)
+            print(f"{name:28s} {len(V):8d} {error:9.2e} {fan_part:9.2e} {bore_part:9.2e} "
+                  f"{bore:12.2f} {wall:8.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -94,7 +94,14 @@ and the bump 0.0075); with it, Jameson's normalisation of the sensor (kappa d_i 
 denominator, kappa 0.01-0.05: the wave untouched, crest 1.01, but Stoker 6.28e-3 - 6.40e-3 /
 3.12e-3 - 3.22e-3); the ends' smaller or mean sensor instead of the larger (8.0e-3 / 7.3e-3 at
 603); an upwind share s at the shock (7.2e-3); the drop D between MUSCL-reconstructed face
-depths (7.8e-3); an HLL mass flux at closing edges (the gravity wave blew up).
+depths (7.8e-3); an HLL mass flux at closing edges (the gravity wave blew up); blended in by
+the sensor instead (6.85e-3 / 3.17e-3 at 603 / 2,005; with the momentum exchange, 6.84e-3 /
+3.06e-3); the sensor spread over one more ring (6.13e-3 / 3.30e-3, Thacker 0.0491, the wave's
+crest 0.925) or only upstream (6.47e-3 / 3.28e-3); a Jameson-Schmidt-Turkel fourth difference
+of the depth at closing edges (6.40e-3 - 6.45e-3 / 3.16e-3, Thacker 0.048 - 0.053); the term's
+liquid carrying the edge's mean velocity, not the donor's (6.46e-3 / 3.23e-3). Region by region
+(benchmarks/validation/anuga_compare.py) the fan is below ANUGA's on every rung and the bore
+1.5 - 1.6 times ANUGA's: the coarse rungs lack a sharper bore, not a smoother fan.
 
 Wet/dry faces (d < d_min is dry): a dry vertex sends nothing and has no velocity, so the wet
 side's own normal velocity carries its own depth, F = d_wet max(0, u_wet . N) out of the wet
