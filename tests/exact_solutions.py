@@ -61,13 +61,21 @@ def stoker_depth(x: np.ndarray, t: float, x0: float, left_depth: float, right_de
     4/(9g) (c_l - (x - x0)/(2t))^2, the middle state h_m, then h_r beyond the bore at
     x0 + s t, s = h_m u_m / (h_m - h_r), u_m = 2 (c_l - c_m)."""
     middle = stoker_middle_depth(left_depth, right_depth, g)
+    head, tail = stoker_fan(t, x0, left_depth, right_depth, g)
+    shock = stoker_shock(t, x0, left_depth, right_depth, g)
+    fan = 4.0 / (9.0 * g) * (np.sqrt(g * left_depth) - (x - x0) / (2.0 * t)) ** 2
+    return np.where(x < head, left_depth,
+                    np.where(x <= tail, fan, np.where(x <= shock, middle, right_depth)))
+
+
+def stoker_fan(t: float, x0: float, left_depth: float, right_depth: float,
+               g: float = G) -> tuple:
+    """The rarefaction's head x0 - c_l t and tail x0 + (u_m - c_m) t (m) of
+    :func:`stoker_depth`."""
+    middle = stoker_middle_depth(left_depth, right_depth, g)
     c_left, c_middle = np.sqrt(g * left_depth), np.sqrt(g * middle)
     u_middle = 2.0 * (c_left - c_middle)
-    shock = x0 + t * middle * u_middle / (middle - right_depth)
-    fan = 4.0 / (9.0 * g) * (c_left - (x - x0) / (2.0 * t)) ** 2
-    return np.where(x < x0 - c_left * t, left_depth,
-                    np.where(x <= x0 + (u_middle - c_middle) * t, fan,
-                             np.where(x <= shock, middle, right_depth)))
+    return float(x0 - c_left * t), float(x0 + (u_middle - c_middle) * t)
 
 
 def stoker_shock(t: float, x0: float, left_depth: float, right_depth: float, g: float = G) -> float:

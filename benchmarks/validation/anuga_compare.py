@@ -32,10 +32,15 @@ import surfflow as sf  # noqa: E402
 LENGTH, WIDTH, DAM, LEFT, RIGHT, END = 10.0, 0.1, 5.0, 0.005, 0.001, 6.0
 
 
+def error_shares(x: np.ndarray, depth: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """(n,) each position's share of the area-weighted relative L1 error of a depth field."""
+    reference = exact.stoker_depth(x, END, DAM, LEFT, RIGHT)
+    return weights * np.abs(depth - reference) / np.sum(weights * reference)
+
+
 def stoker_error(x: np.ndarray, depth: np.ndarray, weights: np.ndarray, cell: float) -> tuple:
     """(relative L1 error, bore position error in cells) of a depth field at positions x."""
-    reference = exact.stoker_depth(x, END, DAM, LEFT, RIGHT)
-    l1 = float(np.sum(weights * np.abs(depth - reference)) / np.sum(weights * reference))
+    l1 = float(error_shares(x, depth, weights).sum())
     middle = exact.stoker_middle_depth(LEFT, RIGHT)
     bore = x[depth > 0.5 * (middle + RIGHT)].max()
     return l1, abs(bore - exact.stoker_shock(END, DAM, LEFT, RIGHT)) / cell
@@ -44,12 +49,10 @@ def stoker_error(x: np.ndarray, depth: np.ndarray, weights: np.ndarray, cell: fl
 def error_by_region(x: np.ndarray, depth: np.ndarray, weights: np.ndarray,
                     margin: float = 0.3) -> tuple:
     """(fan, bore) parts of ``stoker_error``'s relative L1 error: the sums over the positions
-    within ``margin`` (m) of the rarefaction fan (from its head x0 - c_l t to its tail
-    x0 + (2 c_l - 3 c_m) t) and of the bore; x, depth, weights (n,)."""
-    reference = exact.stoker_depth(x, END, DAM, LEFT, RIGHT)
-    share = weights * np.abs(depth - reference) / np.sum(weights * reference)
-    left, middle = np.sqrt(exact.G * LEFT), np.sqrt(exact.G * exact.stoker_middle_depth(LEFT, RIGHT))
-    head, tail = DAM - END * left, DAM + END * (2.0 * left - 3.0 * middle)
+    within ``margin`` (m) of the rarefaction fan (``exact.stoker_fan``) and of the bore;
+    x, depth, weights (n,)."""
+    share = error_shares(x, depth, weights)
+    head, tail = exact.stoker_fan(END, DAM, LEFT, RIGHT)
     fan = (x >= head - margin) & (x < tail + margin)
     bore = np.abs(x - exact.stoker_shock(END, DAM, LEFT, RIGHT)) < margin
     return float(share[fan].sum()), float(share[bore].sum())
