@@ -22,16 +22,13 @@ SCHEMES = ["momentum", "conservative"]
 
 
 def test_stoker_middle_state_and_bore_position():
-    """The middle state within 1 %, the bore within one cell, and a smaller L1 error than the
-    momentum scheme's, the margin it is kept for (measured at 200 x 4: 0.0052 against 0.0064
-    since the momentum scheme's Landshoff term, 0.82 times; 0.0074 before it, 0.0100 before its
-    compression flux; the semi-Lagrangian advection that scheme replaced: 0.027)."""
+    """The middle state within 1 % and the bore within one cell (the L1 error at 200 x 4:
+    0.0052; the momentum scheme's 0.0056 since it takes this scheme's fluxes around bores,
+    schemes/bores.py; 0.0064 before, 0.0074 before its Landshoff term)."""
     figures = run_stoker(n_along=200, n_across=4)
     assert figures["middle_error"] < 0.01, figures
     assert figures["bore_cells"] < 1.0, figures
     assert_invariants(figures)
-    velocity_form = run_stoker(n_along=200, n_across=4, scheme="momentum")
-    assert figures["error"] < 0.85 * velocity_form["error"], (figures, velocity_form)
 
 
 def test_mass_flux_is_antisymmetric_bit_for_bit_on_a_curved_mesh():
@@ -79,10 +76,10 @@ def test_ritter_front_within_two_cells_at_500_along():
 def test_transcritical_flow_over_a_bump_with_a_hydraulic_jump():
     """SWASHES: inflow 0.18 m^2/s, level 0.33 m at the outlet; depth L1 < 1 %, the jump within
     two cells, and the inflow booked exactly as discharge x width x time. The momentum scheme
-    places the jump, books the inflow and meets the 1 % too (0.0073), but this scheme's error is
-    about half of it (0.0037, 0.50 times), the margin it is kept for: the momentum scheme's
-    upstream depth is 0.9 % low (its crest passes the flow on an energy head below the critical
-    one; 0.0151 / 0.0073 / 0.0053 at 50 / 100 / 200 along)."""
+    places the jump, books the inflow and meets the 1 % too (0.0056 with the fluxes around bores,
+    schemes/bores.py; 0.0071 before), but this scheme's error is two thirds of it (0.0037, 0.66
+    times), the margin it is kept for: the momentum scheme's upstream depth is low (its crest
+    passes the flow on an energy head below the critical one)."""
     figures = run_transcritical_bump(n_along=100, end_time=100.0)
     assert figures["error"] < 0.01, figures
     assert abs(figures["jump"] - figures["exact_jump"]) < 2 * figures["cell"], figures
@@ -94,7 +91,7 @@ def test_transcritical_flow_over_a_bump_with_a_hydraulic_jump():
     assert abs(velocity_form["inflow"] - 1.0) < 1e-12, velocity_form
     assert velocity_form["error"] < 0.01, velocity_form
     assert_invariants(velocity_form)
-    assert figures["error"] < 0.55 * velocity_form["error"], (figures, velocity_form)
+    assert figures["error"] < 0.7 * velocity_form["error"], (figures, velocity_form)
 
 
 def carry_dye_spot(monkeypatch, first_order):

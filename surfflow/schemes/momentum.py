@@ -7,8 +7,10 @@ continuity (6, kernels/continuity.py) across the walls the bound ``find_walls`` 
 depth moves on the limited mass fluxes of the new velocity, and in the same pass the momentum
 A d u rides on the same fluxes with the donor's velocity (Stelling & Duinmeijer 2003; Kramer &
 Stelling 2008), so momentum is conserved and a bore keeps its jump conditions; the dyes ride on
-them too. Open boundary segments (``surfflow/boundaries.py``: inflow, level, transmissive;
-``schemes/segments.py``) enter through kernels/riemann.py's boundary fluxes: their mass flux
+them too. Around a gravity bore the edges take the conservative scheme's Heun fluxes instead
+(``schemes/bores.py``), which keep it one column wide. Open boundary segments
+(``surfflow/boundaries.py``: inflow, level, transmissive; ``schemes/segments.py``) enter
+through kernels/riemann.py's boundary fluxes: their mass flux
 F_b joins the continuity's boundary term, an inflow brings its momentum G_b like an inflow from
 a neighbour, an outflow takes u_i along, and a level's ghost pushes through the pressure
 gradient (``push_boundary``). With a segment open every vertex is computed (an inflow may wet
@@ -22,6 +24,7 @@ import numpy as np
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
 from ..kernels.riemann import boundary_fluxes
+from .bores import BoreFluxes
 from .segments import OpenSegments
 from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
 
@@ -47,6 +50,7 @@ class MomentumScheme:
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
         self.term_acceleration = np.zeros((geom.n_vertices, 2))
         self.summed_pressure = np.zeros(geom.n_vertices)  # the pressing terms' sum (zeros without)
+        self.bores = BoreFluxes(geom, params)  # the conservative scheme's fluxes around bores
         self.bind([], None, [], [])
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
@@ -59,6 +63,7 @@ class MomentumScheme:
         self.pressures = pressures
         self.surface_accelerations = [accelerate.__self__.acceleration for accelerate
                                       in accelerations if accelerate.__self__.like_gravity]
+        self.bores.bind(accelerations, find_walls, holds, pressures)
 
     @property
     def segments(self):
@@ -83,6 +88,7 @@ class MomentumScheme:
                                + p.surface_tension / p.density * (np.pi / fields.ring_spacing) ** 2)
         self.felt = np.empty_like(self.wave_stiffness)  # felt_stiffness's, on a moving surface
         self.felt_gravity = np.empty_like(self.wave_stiffness)
+        self.bores.use_geometry(geom, fields, self.normal_gravity, self.wave_stiffness)
 
     def felt_stiffness(self, geom):
         """(K, g_n), (n,) m/s^2 each: the wave stiffness K and the normal gravity g_n (the
@@ -97,6 +103,7 @@ class MomentumScheme:
     def set_boundary(self, segment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
         self.boundary.add(segment, geom, fields)
+        self.bores.set_boundary(segment, geom, fields)
 
     def open_fluxes(self, fields, state, bottom) -> None:
         """F_b, G_b (the carried momentum alone) and P_b of the open segments at the state."""
@@ -123,7 +130,9 @@ class MomentumScheme:
         """u += dt a, a = -|g| grad H (well balanced), at the wet vertices of the step's active
         set ``state.active`` (rebuilt from this depth, ``model._share_friction``), with the open
         segments' ghost levels (``push_boundary``); then
-        u += dt a for the terms' accelerations a at (d, u); then the holds."""
+        u += dt a for the terms' accelerations a at (d, u); then the holds. The starting depth
+        and velocity are kept first for the fluxes around bores (``schemes/bores.py``)."""
+        self.bores.remember(state)
         gravity_pressure(geom, fields, state, self.params, state.active, bottom, state.depth,
                          dt, state.velocity, self.sensor)
         if self.boundary.open:
@@ -188,11 +197,17 @@ class MomentumScheme:
                     s.shoreline_wall, head, stiffness, s.depth, s.velocity, s.friction_share,
                     p.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor,
                     self.slopes, self.excess, self.sensor, normal_gravity)
+        bores = self.bores.find(geom, f, s, self.sensor, stiffness)
+        if bores:
+            self.bores.blend_fluxes(geom, f, s, bottom, dt, s.edge_flux, s.boundary_flux,
+                                    s.outflow_factor)
         update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
                      geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords,
                      geom.dual_areas, s.depth, s.velocity, self.slopes, self.excess, 0.5 * dt,
                      s.edge_flux, s.boundary_flux, self.boundary_momentum, s.outflow_factor,
                      p.min_depth, dt, s.depth_next, s.velocity_next, s.outflow_volume)
+        if bores:
+            self.bores.take_velocity(s.velocity_next)
         carry_dyes(geom, f, p, a, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
                    s.edge_flux, s.boundary_flux, s.outflow_factor, dt, self.dye_faces,
                    self.dye_outflow, s.dye_next)

@@ -1,0 +1,129 @@
+"""The conservative scheme's fluxes around bores inside the momentum scheme (schemes/bores.py):
+where they act, that they are Heun's, and that the step around them keeps the volume."""
+
+import numpy as np
+
+import builders
+import exact_solutions as exact
+import surfflow as sf
+from runtime_cases import numba_threads
+from surfflow.schemes.bores import ring_entries
+from validation_cases import INVISCID, make_simulation
+
+DAM, LEFT, RIGHT = 5.0, 0.005, 0.001
+
+
+def dam_break(scheme="momentum", n_along=200, n_across=2):
+    """Stoker's dam break on the 603-vertex strip of benchmarks/validation/anuga_compare.py."""
+    V, F = builders.strip(10.0, n_across * 10.0 / n_along, n_along, n_across, seed=2)
+    sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
+    sim.set_depth(np.where(geom.vertices[:, 0] < DAM, LEFT, RIGHT))
+    return sim, geom
+
+
+def count_bores(sim) -> list:
+    """Wrap the scheme's ``find``; returns the list it appends each step's region (a copy, or
+    None where the step has no bore) to."""
+    bores, seen = sim.scheme.bores, []
+    find = bores.find
+
+    def counted(*args):
+        found = find(*args)
+        seen.append(bores.region.copy() if found else None)
+        return found
+    bores.find = counted
+    return seen
+
+
+def test_ring_entries_list_each_ring_in_order():
+    _, geom = dam_break()
+    offsets = geom.neighbor_offsets
+    vertices = np.array([7, 3, 300, 3])
+    expected = np.concatenate([np.arange(offsets[v], offsets[v + 1]) for v in vertices])
+    assert np.array_equal(ring_entries(offsets, vertices), expected)
+    assert ring_entries(offsets, np.array([], dtype=np.int64)).size == 0
+
+
+def test_region_follows_the_bore_and_leaves_the_fan():
+    sim, geom = dam_break()
+    seen = count_bores(sim)
+    sim.advance(4.0)
+    assert all(region is not None for region in seen[len(seen) // 10:]), "a bore goes unfound"
+    x = geom.vertices[:, 0]
+    region = seen[-1]
+    bore = exact.stoker_shock(sim.time, DAM, LEFT, RIGHT)
+    cell = 10.0 / 200
+    assert np.any(np.abs(x[region] - bore) < cell)
+    assert np.all(np.abs(x[region] - bore) < 6 * cell)  # the seeds' columns and two rings
+    fan_end = DAM + sim.time * (2 * np.sqrt(exact.G * LEFT)
+                                - 3 * np.sqrt(exact.G * exact.stoker_middle_depth(LEFT, RIGHT)))
+    assert x[region].min() > fan_end
+
+
+def test_no_bore_in_smooth_waves_at_rest_or_where_capillarity_rules():
+    V, F = builders.strip(30.0, 0.4, 300, 4, seed=5)
+    sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)
+    x = geom.vertices[:, 0]
+    sim.set_depth(1.0 + exact.gaussian_hump(x, 10.0, 1e-3, 1.0))
+    seen = count_bores(sim)
+    sim.advance(2.0)
+    assert seen and all(region is None for region in seen)
+    # water on a 4 mm mesh: sigma / rho (pi / s)^2 is several times g, no vertex is watched
+    V, F = builders.strip(0.4, 0.016, 100, 4, seed=5)
+    sim, _ = make_simulation(V, F, surface_tension=0.072, max_dt=1.0, **INVISCID)
+    assert not sim.scheme.bores.watching
+
+
+def test_fluxes_are_heuns_and_antisymmetric():
+    """With every vertex in the region, d - dt sum_j F_ij / A is the conservative scheme's Heun
+    depth, to round-off, and F_ij = -F_ji bit for bit."""
+    sim, geom = dam_break()
+    sim.advance(1.0)
+    s, bores, dt = sim.state, sim.scheme.bores, 0.02
+    heun, heun_geom = dam_break("conservative")
+    heun.state.depth[:] = s.depth
+    heun.state.velocity[:] = s.velocity
+    bottom = np.zeros(geom.n_vertices)
+    bores.remember(s)
+    bores.region[:] = True
+    flux = np.zeros(len(geom.neighbor_indices))
+    alpha = np.ones(geom.n_vertices)
+    bores.blend_fluxes(geom, sim.fields, s, bottom, dt, flux, np.zeros(geom.n_vertices), alpha)
+    assert np.array_equal(flux, -flux[geom.reverse_edges])
+    assert np.all(alpha == 1.0)  # no cell drains on a wet bed
+    rows = np.repeat(np.arange(geom.n_vertices), np.diff(geom.neighbor_offsets))
+    depth = s.depth - dt * np.bincount(rows, flux, geom.n_vertices) / geom.dual_areas
+    heun.scheme.transport(heun_geom, heun.fields, heun.state, bottom, dt)
+    assert np.max(np.abs(depth - heun.state.depth)) < 1e-15
+    assert np.max(np.abs(bores.velocity - heun.state.velocity)) < 1e-13
+
+
+def test_volume_and_dye_exact_through_a_bore_running_into_a_pool():
+    """A dam break into a shallower pool with a dyed reservoir and dry ground beyond: the
+    blended fluxes keep the liquid's and the dye's volumes, the depth non-negative and the
+    dye within [0, 1]."""
+    _, geom = dam_break()
+    x = geom.vertices[:, 0]
+    sim = sf.Simulation(geom, sf.Params(max_dt=1.0, **INVISCID), n_dyes=1)
+    sim.set_depth(np.where(x < DAM, LEFT, np.where(x < 8.0, RIGHT, 0.0)))
+    sim.set_dye(np.where(x < DAM, 1.0, 0.0)[:, None])
+    volume = float(geom.dual_areas @ sim.depth)
+    dye = float(geom.dual_areas @ (sim.depth * sim.dye[:, 0]))
+    seen = count_bores(sim)
+    sim.advance(3.0)
+    assert sum(region is not None for region in seen) > len(seen) // 2
+    depth = np.asarray(sim.depth)
+    assert abs(float(geom.dual_areas @ depth) - volume) < 1e-13 * volume
+    assert abs(float(geom.dual_areas @ (depth * sim.dye[:, 0])) - dye) < 1e-12 * dye
+    assert depth.min() >= 0.0 and np.all(np.isfinite(sim.velocity))
+    assert sim.dye.min() >= 0.0 and sim.dye.max() <= 1.0
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    depths = []
+    for threads in (1, 2):
+        with numba_threads(threads):
+            sim, _ = dam_break()
+            sim.advance(1.0)
+        depths.append(np.asarray(sim.depth).copy())
+    assert np.array_equal(*depths)
