@@ -7,7 +7,7 @@ import builders
 import exact_solutions as exact
 import surfflow as sf
 from runtime_cases import numba_threads
-from surfflow.schemes.bores import ring_entries
+from surfflow.geometry.topology import ring_entries
 from validation_cases import INVISCID, make_simulation
 
 DAM, LEFT, RIGHT = 5.0, 0.005, 0.001

@@ -28,6 +28,18 @@ class Topology(NamedTuple):
     components: np.ndarray         # (n,) int64
 
 
+def entry_rows(offsets: np.ndarray) -> np.ndarray:
+    """The vertex i of every CSR entry (i, j), (nnz,) int64, from the offsets (n + 1,)."""
+    return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+
+
+def ring_entries(offsets: np.ndarray, vertices: np.ndarray) -> np.ndarray:
+    """The CSR entries (i, j) of every i in ``vertices`` (int array), in order, as one array."""
+    starts, counts = offsets[vertices], offsets[vertices + 1] - offsets[vertices]
+    firsts = np.repeat(starts - np.cumsum(counts) + counts, counts)
+    return firsts + np.arange(counts.sum())
+
+
 def build_topology(F: np.ndarray, n_vertices: int) -> Topology:
     """Ordered one-rings of a consistently oriented, manifold triangle mesh.
 

@@ -20,6 +20,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import eigvalsh_tridiagonal
 
+from ..geometry.topology import entry_rows
+
 LANCZOS_STEPS = 200
 LANCZOS_MARGIN = 1e-4
 
@@ -41,7 +43,7 @@ def cotangent_weights(geom) -> np.ndarray:
     """
     V, F = geom.vertices, geom.faces
     n = geom.n_vertices
-    rows = np.repeat(np.arange(n), np.diff(geom.neighbor_offsets))
+    rows = entry_rows(geom.neighbor_offsets)
     entry_keys = rows * n + geom.neighbor_indices
     order = np.argsort(entry_keys, kind="stable")
     weights = np.zeros(len(entry_keys))
@@ -58,7 +60,7 @@ def cotangent_weights(geom) -> np.ndarray:
 def stiffness_matrix(geom, weights: np.ndarray) -> sp.csr_matrix:
     """K (n, n), in 1: K_ij = -w_ij, K_ii = sum_j w_ij, so (K z)_i = -A_i (Lap z)_i."""
     n = geom.n_vertices
-    rows = np.repeat(np.arange(n), np.diff(geom.neighbor_offsets))
+    rows = entry_rows(geom.neighbor_offsets)
     off = sp.csr_matrix((-weights, (rows, geom.neighbor_indices)), shape=(n, n))
     return (off - sp.diags(np.asarray(off.sum(axis=1)).ravel())).tocsr()
 

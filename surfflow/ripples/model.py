@@ -39,6 +39,7 @@ from ..bodies.on_ripples import RippleBodies
 from ..checks import check_choice, check_range, check_vertex_array
 from ..errors import ParameterError, SimulationError
 from ..geometry.surface import SurfaceGeometry
+from ..geometry.topology import entry_rows
 from ..io.writers import body_fields
 from ..kernels.ripples import wave_step
 from .disturbances import Dents, Rain
@@ -140,7 +141,7 @@ class Ripples:
         self.state = RippleState(np.zeros(n), np.zeros(n))
         self._pressure = np.zeros(n)
         self._head, self._level = np.zeros(n), np.zeros(n)
-        rows = np.repeat(np.arange(n), np.diff(geom.neighbor_offsets))
+        rows = entry_rows(geom.neighbor_offsets)
         self._stencil = self.wave_speed ** 2 * self.weights / geom.dual_areas[rows]
         index = np.int32 if len(geom.neighbor_indices) < 2 ** 31 else np.int64  # less to read
         self._rings = (geom.neighbor_offsets.astype(index), geom.neighbor_indices.astype(index))

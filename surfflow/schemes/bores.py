@@ -46,19 +46,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..geometry.topology import entry_rows, ring_entries
+from ..kernels.riemann import average_stages
 from .conservative import ConservativeScheme
 
 SENSOR = 0.1  # a seed's shock sensor exceeds this
 CLOSING = 0.3  # and a neighbour closes on it faster than this share of the wave speed
 RINGS = 2  # the rings around the seeds that take the conservative fluxes
 INERTIAL = 0.5  # the friction share below which a vertex's flow is inertial
-
-
-def ring_entries(offsets: np.ndarray, vertices: np.ndarray) -> np.ndarray:
-    """The CSR entries (i, j) of every i in ``vertices`` (int array), in order, as one array."""
-    starts, counts = offsets[vertices], offsets[vertices + 1] - offsets[vertices]
-    firsts = np.repeat(starts - np.cumsum(counts) + counts, counts)
-    return firsts + np.arange(counts.sum())
 
 
 class BoreFluxes:
@@ -71,9 +66,10 @@ class BoreFluxes:
         self.start_depth, self.start_velocity = np.zeros(n), np.zeros((n, 2))
         self.first_depth, self.first_velocity = np.zeros(n), np.zeros((n, 2))
         self.second_depth, self.second_velocity = np.zeros(n), np.zeros((n, 2))
+        self.depth = np.zeros(n)  # Heun's, with its velocity (read in the region)
         self.no_dye, self.no_dye_out = np.zeros((n, 0)), np.zeros((n, 0))
         self.region = np.zeros(n, dtype=bool)
-        self.velocity = np.zeros((n, 2))  # Heun's, read in the region
+        self.velocity = np.zeros((n, 2))
         self.usable = True  # False while the terms hold more than one moving surface
         self.ruled = np.zeros(n, dtype=bool)
         self.any_ruled = False
@@ -91,8 +87,7 @@ class BoreFluxes:
         """The CSR rows (nnz,) and the vertices ruled by gravity, g_n >= K / 2 (n,) bool (K the
         wave stiffness g_n + (sigma / rho) (pi / s)^2, ``MomentumScheme.use_geometry``)."""
         self.heun.use_geometry(geom, fields)
-        offsets = geom.neighbor_offsets
-        self.rows = np.repeat(np.arange(geom.n_vertices), np.diff(offsets))
+        self.rows = entry_rows(geom.neighbor_offsets)
         self.ruled = (normal_gravity > 0.0) & (2.0 * normal_gravity >= wave_stiffness)
         self.any_ruled = bool(self.ruled.any())
 
@@ -157,12 +152,9 @@ class BoreFluxes:
                     velocity_out, self.no_dye_out)
             donor = np.where(h.mass_flux > 0.0, rows, indices)
             heun_flux += 0.5 * h.outflow_factor[donor] * h.mass_flux
-        d0, d2 = self.start_depth, self.second_depth
-        depth = 0.5 * (d0 + d2)
-        momentum = 0.5 * (d0[:, None] * self.start_velocity + d2[:, None] * self.second_velocity)
-        wet = depth >= self.params.min_depth
-        self.velocity[:] = 0.0
-        self.velocity[wet] = momentum[wet] / depth[wet, None]
+        average_stages(self.start_depth, self.start_velocity, self.no_dye, self.second_depth,
+                       self.second_velocity, self.no_dye, self.params.min_depth, self.depth,
+                       self.velocity, self.no_dye_out)
         moving = np.zeros(len(outflow_factor), dtype=bool)
         moving[state.active.moving] = True  # Heun's second stage may reach past them: not there
         near = (self.region[rows] | self.region[indices]) & moving[rows] & moving[indices]
