@@ -38,7 +38,9 @@ import ctypes
 import json
 import math
 import os
+import shutil
 import tempfile
+import weakref
 
 import numpy as np
 
@@ -119,7 +121,8 @@ class SplishSplashDroplets(Droplets):
             "FluidBlocks": [{"denseMode": 0, "start": [0.0, 0.0, 0.0], "end": [edge] * 3,
                              "translation": [0.0, PARK_HEIGHT, 0.0], "scale": [1, 1, 1]}],
         }
-        folder = tempfile.mkdtemp(prefix="surfflow-sph-")
+        folder = tempfile.mkdtemp(prefix="surfflow-sph-")  # the engine's scene and log
+        weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True)
         path = os.path.join(folder, "scene.json")
         with open(path, "w", encoding="utf-8") as file:
             json.dump(scene, file)

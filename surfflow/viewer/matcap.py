@@ -80,13 +80,13 @@ def load_water_material() -> str:
     if WATER_MATERIAL in _loaded:
         return WATER_MATERIAL
     diffuse, reflection = water_terms(matcap_normals())
-    directory = Path(tempfile.mkdtemp(prefix="surfflow_matcap_"))
-    names = []
-    for channel, tint in zip("rgbk", np.vstack([np.eye(3), np.zeros(3)])):
-        image = diffuse[..., None] * tint + reflection[..., None]
-        names.append(str(directory / f"water_{channel}.hdr"))
-        write_hdr(Path(names[-1]), image)
-    ps.load_blendable_material(WATER_MATERIAL, filenames=tuple(names))
+    with tempfile.TemporaryDirectory(prefix="surfflow_matcap_") as folder:  # read at once
+        names = []
+        for channel, tint in zip("rgbk", np.vstack([np.eye(3), np.zeros(3)])):
+            image = diffuse[..., None] * tint + reflection[..., None]
+            names.append(str(Path(folder) / f"water_{channel}.hdr"))
+            write_hdr(Path(names[-1]), image)
+        ps.load_blendable_material(WATER_MATERIAL, filenames=tuple(names))
     _loaded.add(WATER_MATERIAL)
     return WATER_MATERIAL
 
