@@ -98,6 +98,55 @@ def test_fluxes_are_heuns_and_antisymmetric():
     assert np.max(np.abs(bores.velocity - heun.state.velocity)) < 1e-13
 
 
+def test_stages_on_the_rings_around_the_region_are_whole_mesh_stages():
+    """Heun's stages computed only as far as ``reaches`` goes give, at every step of a dam
+    break, each stage's fluxes of the entries of ``outflow``, its outflow factors there and its
+    state at ``moving``, and then the blended fluxes, limiter and velocity, of stages on every
+    vertex, bit for bit. The stages' scratch is filled with NaN before, so a value read from
+    outside the reach would show."""
+    sim, geom = dam_break()
+    bores, heun = sim.scheme.bores, sim.scheme.bores.heun
+    blend, reaches, stage = bores.blend_fluxes, bores.reaches, heun.stage
+    same, sizes = [], []
+
+    def recorded(*args):
+        stage(*args)
+        outputs.append((heun.mass_flux.copy(), heun.outflow_factor.copy(), args[8].copy(),
+                        args[9].copy()))
+
+    def everywhere(geom):
+        return heun.everywhere, heun.everywhere
+
+    def compared(geom, fields, state, bottom, dt, edge_flux, boundary_flux, outflow_factor):
+        flux, alpha = edge_flux.copy(), outflow_factor.copy()
+        for scratch in (heun.mass_flux, heun.momentum_flux, heun.outflow_factor,
+                        heun.grad_depth, heun.grad_velocity, bores.first_depth,
+                        bores.first_velocity, bores.second_depth, bores.second_velocity):
+            scratch.fill(np.nan)
+        outputs.clear()
+        blend(geom, fields, state, bottom, dt, edge_flux, boundary_flux, outflow_factor)
+        velocity, restricted, reach = bores.velocity[bores.region], outputs[:], reaches(geom)
+        sizes.append(len(reach[0].gradients))
+        outputs.clear()
+        bores.reaches = everywhere
+        blend(geom, fields, state, bottom, dt, flux, boundary_flux, alpha)
+        bores.reaches = reaches
+        for mine, whole, r in zip(restricted, outputs, reach):
+            e = ring_entries(geom.neighbor_offsets, r.outflow)
+            same.append(np.array_equal(mine[0][e], whole[0][e])
+                        and np.array_equal(mine[1][r.outflow], whole[1][r.outflow])
+                        and np.array_equal(mine[2][r.moving], whole[2][r.moving])
+                        and np.array_equal(mine[3][r.moving], whole[3][r.moving]))
+        same.append(np.array_equal(flux, edge_flux) and np.array_equal(alpha, outflow_factor)
+                    and np.array_equal(velocity, bores.velocity[bores.region]))
+    outputs = []
+    heun.stage = recorded
+    bores.blend_fluxes = compared
+    sim.advance(4.0)
+    assert len(same) > 60 and all(same)
+    assert max(sizes) < geom.n_vertices / 4  # the first stage's gradients: R and 5 rings
+
+
 def test_volume_and_dye_exact_through_a_bore_running_into_a_pool():
     """A dam break into a shallower pool with a dyed reservoir and dry ground beyond: the
     blended fluxes keep the liquid's and the dye's volumes, the depth non-negative and the

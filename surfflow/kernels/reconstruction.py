@@ -55,9 +55,10 @@ def along_wall(wall_projections, i, g0, g1):
 
 
 @parallel_kernel
-def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_weights,
+def limited_gradients(reached, offsets, indices, edge_transforms, neighbor_coords, fit_weights,
                       wall_projections, depth, velocity, min_depth, grad_depth, grad_velocity):
-    """Write the limited gradients of depth and velocity at every vertex.
+    """Write the limited gradients of depth and velocity at the vertices ``reached`` (m,)
+    int64 (every vertex, or those a bore's stages reach: schemes/bores.py).
 
     offsets (n + 1,), indices (nnz,); edge_transforms (nnz, 2, 2); neighbor_coords (nnz, 2);
     fit_weights (nnz, 2); wall_projections (n, 2, 2) (state.wall_projections: I - n n^T at a
@@ -65,7 +66,8 @@ def limited_gradients(offsets, indices, edge_transforms, neighbor_coords, fit_we
     grad_velocity (n, 2, 2) (row a: the gradient of component a), in each vertex's frame.
     The dyes' limited slopes are kernels/tracers.py's.
     """
-    for i in numba.prange(0, depth.shape[0]):
+    for k in numba.prange(0, reached.shape[0]):
+        i = reached[k]
         start, stop = offsets[i], offsets[i + 1]
         wet = depth[i] >= min_depth
         for e in range(start, stop):

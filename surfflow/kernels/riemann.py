@@ -184,14 +184,16 @@ def store_side(k, closed, mass, g0, g1, mass_flux, momentum_flux):
 
 
 @parallel_kernel
-def hll_edge_fluxes(offsets, indices, reverse_edges, neighbor_coords, reverse_coords,
+def hll_edge_fluxes(reached, offsets, indices, reverse_edges, neighbor_coords, reverse_coords,
                     dual_edge_vectors, reverse_dual_edge_vectors, dual_edge_lengths,
                     reverse_dual_edge_lengths, edge_transforms, wall, vertex_height, normal_rise,
                     gravity_magnitude, surface_acceleration, moving, vertices, normals, bottom,
                     depth, velocity, grad_depth, grad_velocity, pressure, sigma_over_density,
                     inverse_density, min_depth, mass_flux, momentum_flux):
-    """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of every CSR entry; zero through a wall and
-    between two dry vertices (both below min_depth: the HLL flux of two empty states, skipped).
+    """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of the CSR entries whose lower-index end is
+    among ``reached`` (m,) int64 (every vertex, or those a bore's stages reach); zero through a
+    wall and between two dry vertices (both below min_depth: the HLL flux of two empty states,
+    skipped). Listing a set's vertices and their ring computes every entry of the set.
 
     Each edge is computed once, by its lower-index end i, which writes both its entries: e = (i,
     j) and reverse_edges[e] = (j, i), F_ji = -F_ij exactly (the volume is conserved to
@@ -207,7 +209,8 @@ def hll_edge_fluxes(offsets, indices, reverse_edges, neighbor_coords, reverse_co
     pressure (n,) the surface pressure p_s (kernels/tension.py; zeros without surface tension),
     sigma_over_density sigma / rho (0 without), inverse_density 1 / rho.
     """
-    for i in numba.prange(0, depth.shape[0]):
+    for k in numba.prange(0, reached.shape[0]):
+        i = reached[k]
         level_i = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
@@ -321,9 +324,12 @@ def boundary_fluxes(boundary_kind, boundary_value, boundary_segments, vertex_hei
 
 
 @parallel_kernel
-def outflow_factors(offsets, dual_areas, depth, mass_flux, boundary_mass, dt, outflow_factor):
-    """alpha_i = min(1, A_i d_i / (dt (sum of i's outgoing fluxes))) (n,)."""
-    for i in numba.prange(0, depth.shape[0]):
+def outflow_factors(reached, offsets, dual_areas, depth, mass_flux, boundary_mass, dt,
+                    outflow_factor):
+    """alpha_i = min(1, A_i d_i / (dt (sum of i's outgoing fluxes))) (n,) at the vertices ``reached``
+    (m,) int64."""
+    for k in numba.prange(0, reached.shape[0]):
+        i = reached[k]
         outgoing = max(boundary_mass[i], 0.0)
         for e in range(offsets[i], offsets[i + 1]):
             outgoing += max(mass_flux[e], 0.0)
@@ -332,13 +338,13 @@ def outflow_factors(offsets, dual_areas, depth, mass_flux, boundary_mass, dt, ou
 
 
 @parallel_kernel
-def conservative_stage(offsets, indices, edge_transforms, wall_projections, dual_areas, depth,
+def conservative_stage(reached, offsets, indices, edge_transforms, wall_projections, dual_areas, depth,
                        velocity,
                        acceleration, term_acceleration, mass_flux, momentum_flux, boundary_mass,
                        boundary_momentum, outflow_factor, min_depth, dt, depth_out, velocity_out,
                        outflow_volume, inflow_volume):
-    """One forward-Euler stage of d and d u with the limited fluxes (module docstring); the dyes
-    ride on the same mass fluxes (kernels/tracers.py).
+    """One forward-Euler stage of d and d u with the limited fluxes (module docstring) at the
+    vertices ``reached`` (m,) int64; the dyes ride on the same mass fluxes (kernels/tracers.py).
 
     wall_projections (n, 2, 2) (state.wall_projections); acceleration (n, 2) = a_i, gravity's,
     on the old depth (the pressure flux's conservation form); term_acceleration (n, 2), the
@@ -348,7 +354,8 @@ def conservative_stage(offsets, indices, edge_transforms, wall_projections, dual
     ``outflow_factors``. Writes depth_out (n,), velocity_out (n, 2) and the volumes (m^3) that
     left and entered through the boundary, outflow_volume and inflow_volume (n,).
     """
-    for i in numba.prange(0, depth.shape[0]):
+    for k in numba.prange(0, reached.shape[0]):
+        i = reached[k]
         alpha_i = outflow_factor[i]
         net = 0.0
         q0 = 0.0

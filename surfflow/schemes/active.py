@@ -15,8 +15,8 @@ anyway), surface tension's (``terms/tension.py``) too, with the free surface lif
 ``continuity.edge_fluxes``, ``update_depth``, ``tracers.limited_faces`` and ``carry`` compute
 the moving vertices and write the no-flux result (zero fluxes, depth, velocity and dyes kept) at
 the resting ones, bit for bit what a scan of every vertex gives (kernels/active.py). Until
-rebuilt, every vertex is moving: the conservative scheme and the dissolution term keep a set
-they never rebuild, and scan every vertex.
+rebuilt, every vertex is moving: the dissolution term keeps a set it never rebuilds, and scans
+every vertex (the conservative scheme's stages reach every vertex, schemes/conservative.py).
 """
 
 from __future__ import annotations

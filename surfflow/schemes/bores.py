@@ -18,7 +18,13 @@ one. So where the step finds a bore, the edges around it take the conservative s
 3. Heun's two stages of the conservative scheme from the step's starting depth and velocity
    (before the push), with the same terms, walls and open segments. Each entry's flux is the
    mean of the two stages' limited mass fluxes, F_ij = (alpha^1 F^1_ij + alpha^2 F^2_ij) / 2,
-   so that d_i - dt sum_j F_ij / A_i is Heun's depth.
+   so that d_i - dt sum_j F_ij / A_i is Heun's depth. The stages reach only as far as these
+   fluxes and R's velocity need (``reaches``; R+k is R and the k rings around it): the second
+   stage updates R, with the outflow factors alpha^2 on R+1 (the donors of R's entries), the
+   fluxes of R+1's entries and the gradients on R+2; that stage's state is the first's on R+3,
+   which takes alpha^1 on R+4, the fluxes of R+4's entries and the gradients on R+5. Each
+   kernel computes the same formula at a vertex as on the whole mesh, so the blended fluxes are
+   bit for bit those of whole-mesh stages.
 4. The entries with an end in R take these fluxes in place of the continuity's (not those to a
    vertex the step leaves at rest, ``schemes/active.py``, which Heun's second stage can reach
    through a vertex its first wets), and the outflow
@@ -29,8 +35,7 @@ one. So where the step finds a bore, the edges around it take the conservative s
 
 Smooth flow, lakes, drops and films have no seed, and then nothing here runs; on a mesh where
 capillarity rules every vertex (bunny_pour: (sigma / rho) (pi / s)^2 = 36 m/s^2 on its 4.5 mm
-rings) nothing is even copied. The two stages run on the whole mesh while a bore lasts: a
-scene with a bore costs about three times as much per step.
+rings) nothing is even copied.
 
 Measured on Stoker's strips (benchmarks/validation/anuga_compare.py), the relative L1 error
 6.51e-3 / 3.20e-3 / 1.44e-3 -> 5.33e-3 / 2.49e-3 / 1.25e-3 at 603 / 2,005 / 7,209 vertices
@@ -48,7 +53,7 @@ import numpy as np
 
 from ..geometry.topology import entry_rows, ring_entries
 from ..kernels.riemann import average_stages
-from .conservative import ConservativeScheme
+from .conservative import ConservativeScheme, StageReach
 
 SENSOR = 0.1  # a seed's shock sensor exceeds this
 CLOSING = 0.3  # and a neighbour closes on it faster than this share of the wave speed
@@ -73,6 +78,7 @@ class BoreFluxes:
         self.usable = True  # False while the terms hold more than one moving surface
         self.ruled = np.zeros(n, dtype=bool)
         self.any_ruled = False
+        self.pending_geometry = None  # (geom, fields) Heun's stages have not taken yet
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
         """The momentum scheme's terms, for Heun's stages (``ConservativeScheme.bind``); with
@@ -85,8 +91,10 @@ class BoreFluxes:
 
     def use_geometry(self, geom, fields, normal_gravity, wave_stiffness) -> None:
         """The CSR rows (nnz,) and the vertices ruled by gravity, g_n >= K / 2 (n,) bool (K the
-        wave stiffness g_n + (sigma / rho) (pi / s)^2, ``MomentumScheme.use_geometry``)."""
-        self.heun.use_geometry(geom, fields)
+        wave stiffness g_n + (sigma / rho) (pi / s)^2, ``MomentumScheme.use_geometry``); Heun's
+        stages take the geometry when a bore next needs them (a moving surface's changes at
+        every step)."""
+        self.pending_geometry = (geom, fields)
         self.rows = entry_rows(geom.neighbor_offsets)
         self.ruled = (normal_gravity > 0.0) & (2.0 * normal_gravity >= wave_stiffness)
         self.any_ruled = bool(self.ruled.any())
@@ -136,32 +144,49 @@ class BoreFluxes:
             region[g.neighbor_indices[ring_entries(offsets, np.flatnonzero(region))]] = True
         return True
 
+    def reaches(self, geom) -> tuple[StageReach, StageReach]:
+        """The vertices Heun's first and second stages compute (module docstring, 3), from the
+        region R."""
+        grown, reached = self.region.copy(), [np.flatnonzero(self.region)]
+        for _ in range(5):
+            grown[geom.neighbor_indices[ring_entries(geom.neighbor_offsets, reached[-1])]] = True
+            reached.append(np.flatnonzero(grown))
+        none = reached[0][:0]
+        return (StageReach(reached[5], reached[5], reached[4], reached[3], none),
+                StageReach(reached[2], reached[2], reached[1], reached[0], none))
+
     def blend_fluxes(self, geom, fields, state, bottom, dt, edge_flux, boundary_flux,
                      outflow_factor) -> None:
         """Heun's stages (3), then its fluxes into edge_flux (nnz,) on the entries with an end
         in the region and alpha into outflow_factor (n,) at the vertices they touch (4), given
         the boundary fluxes F_b (n,); Heun's velocity into ``velocity`` (5)."""
-        h, rows, indices = self.heun, self.rows, geom.neighbor_indices
+        h, indices = self.heun, geom.neighbor_indices
+        if self.pending_geometry is not None:
+            h.use_geometry(*self.pending_geometry)
+            self.pending_geometry = None
         h.boundary.update(state.time)
-        heun_flux = np.zeros_like(edge_flux)
+        moving = np.zeros(len(outflow_factor), dtype=bool)
+        moving[state.active.moving] = True  # Heun's second stage may reach past them: not there
+        near = ring_entries(geom.neighbor_offsets, np.flatnonzero(self.region))
+        near = near[moving[self.rows[near]] & moving[indices[near]]]
+        rows, columns = self.rows[near], indices[near]
         stages = ((self.start_depth, self.start_velocity, self.first_depth, self.first_velocity),
                   (self.first_depth, self.first_velocity, self.second_depth,
                    self.second_velocity))
-        for depth, velocity, depth_out, velocity_out in stages:
+        heun_flux = np.zeros(len(near))
+        for (depth, velocity, depth_out, velocity_out), reach in zip(stages, self.reaches(geom)):
             h.stage(geom, fields, state, bottom, depth, velocity, self.no_dye, dt, depth_out,
-                    velocity_out, self.no_dye_out)
-            donor = np.where(h.mass_flux > 0.0, rows, indices)
-            heun_flux += 0.5 * h.outflow_factor[donor] * h.mass_flux
+                    velocity_out, self.no_dye_out, reach)
+            flux = h.mass_flux[near]
+            heun_flux += 0.5 * h.outflow_factor[np.where(flux > 0.0, rows, columns)] * flux
         average_stages(self.start_depth, self.start_velocity, self.no_dye, self.second_depth,
                        self.second_velocity, self.no_dye, self.params.min_depth, self.depth,
                        self.velocity, self.no_dye_out)
-        moving = np.zeros(len(outflow_factor), dtype=bool)
-        moving[state.active.moving] = True  # Heun's second stage may reach past them: not there
-        near = (self.region[rows] | self.region[indices]) & moving[rows] & moving[indices]
-        edge_flux[near] = heun_flux[near]
-        touched = np.unique(rows[near])
+        near = np.concatenate([near, geom.reverse_edges[near]])  # R's entries, both ways
+        edge_flux[near] = np.concatenate([heun_flux, -heun_flux])
+        touched = np.unique(self.rows[near])
         e = ring_entries(geom.neighbor_offsets, touched)
-        outgoing = np.bincount(rows[e], np.maximum(edge_flux[e], 0.0), len(outflow_factor))
+        outgoing = np.bincount(self.rows[e], np.maximum(edge_flux[e], 0.0), len(outflow_factor))
         outgoing = outgoing[touched] + np.maximum(boundary_flux[touched], 0.0)
         volume, limit = geom.dual_areas[touched] * state.depth[touched], dt * outgoing
         alpha = np.ones_like(limit)

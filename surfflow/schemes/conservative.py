@@ -18,9 +18,22 @@ from ..kernels.friction import apply_friction
 from ..kernels.reconstruction import limited_gradients
 from ..kernels.riemann import (average_stages, boundary_fluxes, conservative_stage,
                                hll_edge_fluxes, outflow_factors)
-from .active import ActiveSet
+from .active import everything
 from .segments import OpenSegments
 from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
+
+
+class StageReach:
+    """The vertices a Runge-Kutta stage computes, int64 lists in increasing order: the limited
+    gradients at ``gradients``, the HLL fluxes of the entries whose lower-index end is in
+    ``fluxes``, the outflow factors at ``outflow``, and the update, gravity's acceleration and
+    the friction at ``moving`` (with ``resting``, the rest kept, an active set: the dyes are
+    carried there). The scheme's own stages reach every vertex; a bore's reach the rings around
+    it (schemes/bores.py)."""
+
+    def __init__(self, gradients, fluxes, outflow, moving, resting):
+        self.gradients, self.fluxes, self.outflow = gradients, fluxes, outflow
+        self.moving, self.resting = moving, resting
 
 
 class ConservativeScheme:
@@ -45,7 +58,8 @@ class ConservativeScheme:
         self.boundary_push = np.zeros(n)
         self.outflow_factor = np.zeros(n)
         self.outflow_volume = np.zeros(n)
-        self.active = ActiveSet(n)  # never rebuilt: the dyes are carried at every vertex
+        every, none = everything(n)
+        self.everywhere = StageReach(every, every, every, every, none)  # the dyes go everywhere
         self.inflow_volume = np.zeros(n)
         self.stage_depth = np.zeros(n)
         self.stage_velocity = np.zeros((n, 2))
@@ -112,22 +126,24 @@ class ConservativeScheme:
         return {"outflow": 0.5 * (out_1 + out_2), "inflow": 0.5 * (in_1 + in_2)}
 
     def stage(self, geom, fields, state, bottom, depth, velocity, dye, dt, depth_out,
-              velocity_out, dye_out) -> None:
+              velocity_out, dye_out, reach=None) -> None:
         """One forward-Euler stage from (depth, velocity, dye) into the ``_out`` arrays: the
         accelerations of gravity and the terms at this stage's state, its walls, the fluxes, the
-        update, the holds and the friction."""
+        update, the holds and the friction, at the vertices ``reach`` lists (``StageReach``;
+        every vertex by default)."""
         p, g, f = self.params, geom, fields
+        reach = self.everywhere if reach is None else reach
         self.acceleration.fill(0.0)
-        gravity_pressure(g, f, state, p, self.active, bottom, depth, 1.0, self.acceleration)
+        gravity_pressure(g, f, state, p, reach, bottom, depth, 1.0, self.acceleration)
         self.term_acceleration.fill(0.0)
         for accelerate, target in self.accelerations:
             accelerate(g, f, state, bottom, depth, velocity, target)
         summed_pressure(self.pressures, self.summed_pressure)  # the bound surface_pressure
         self.find_walls(g, f, bottom, depth, state.shoreline_wall)
-        limited_gradients(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
+        limited_gradients(reach.gradients, g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,
                           p.min_depth, self.grad_depth, self.grad_velocity)
-        hll_edge_fluxes(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
+        hll_edge_fluxes(reach.fluxes, g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
                         g.neighbor_coords,
                         self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
                         self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
@@ -142,20 +158,20 @@ class ConservativeScheme:
             boundary_fluxes(o.kind, o.value, o.normals, f.vertex_height, f.normal_rise,
                             p.gravity_magnitude, bottom, depth, velocity, p.min_depth, True,
                             self.boundary_mass, self.boundary_momentum, self.boundary_push)
-        outflow_factors(g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
+        outflow_factors(reach.outflow, g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
                         self.boundary_mass, dt, self.outflow_factor)
-        conservative_stage(g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
+        conservative_stage(reach.moving, g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                            f.wall_projections,
                            g.dual_areas, depth, velocity, self.acceleration,
                            self.term_acceleration, self.mass_flux,
                            self.momentum_flux, self.boundary_mass, self.boundary_momentum,
                            self.outflow_factor, p.min_depth, dt, depth_out, velocity_out,
                            self.outflow_volume, self.inflow_volume)
-        carry_dyes(g, f, p, self.active, depth, depth_out, velocity, 0.0, dye, self.mass_flux,
+        carry_dyes(g, f, p, reach, depth, depth_out, velocity, 0.0, dye, self.mass_flux,
                    self.boundary_mass,
                    self.outflow_factor, dt, self.dye_faces, self.dye_outflow, dye_out)
         for hold in self.holds:
             hold(g, f, depth_out, velocity_out, dt)
-        apply_friction(self.active.moving, g.friction_tensors, depth_out, state.damping,
+        apply_friction(reach.moving, g.friction_tensors, depth_out, state.damping,
                        self.linear_friction, self.laminar_friction, p.laminar_min_depth, dt,
                        velocity_out)
