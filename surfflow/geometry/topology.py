@@ -122,7 +122,7 @@ def _find(sorted_keys, keys):
 
 def _reverse_edges(offsets: np.ndarray, indices: np.ndarray, n_vertices: int) -> np.ndarray:
     """For every CSR entry (i, j) the position of the entry (j, i); (nnz,) int64."""
-    rows = np.repeat(np.arange(n_vertices, dtype=np.int64), np.diff(offsets))
+    rows = entry_rows(offsets)
     keys = rows * n_vertices + indices
     order = np.argsort(keys)
     position = np.searchsorted(keys[order], indices * n_vertices + rows)

@@ -137,20 +137,15 @@ class BoreFluxes:
                 & (d[j] >= self.params.min_depth) & (share[j] < INERTIAL))
         if not seed.any():
             return False
-        region = self.region
-        region.fill(False)
-        region[i[seed]] = True
-        for _ in range(RINGS):
-            region[g.neighbor_indices[ring_entries(offsets, np.flatnonzero(region))]] = True
+        self.region.fill(False)
+        self.region[i[seed]] = True
+        rings_around(geom, self.region, RINGS)
         return True
 
     def reaches(self, geom) -> tuple[StageReach, StageReach]:
         """The vertices Heun's first and second stages compute (module docstring, 3), from the
         region R."""
-        grown, reached = self.region.copy(), [np.flatnonzero(self.region)]
-        for _ in range(5):
-            grown[geom.neighbor_indices[ring_entries(geom.neighbor_offsets, reached[-1])]] = True
-            reached.append(np.flatnonzero(grown))
+        reached = rings_around(geom, self.region.copy(), 5)
         none = reached[0][:0]
         return (StageReach(reached[5], reached[5], reached[4], reached[3], none),
                 StageReach(reached[2], reached[2], reached[1], reached[0], none))
@@ -196,3 +191,13 @@ class BoreFluxes:
     def take_velocity(self, velocity_out) -> None:
         """Heun's velocity at the region's vertices into velocity_out (n, 2)."""
         velocity_out[self.region] = self.velocity[self.region]
+
+
+def rings_around(geom, marked: np.ndarray, count: int) -> list[np.ndarray]:
+    """The vertices within 0, 1, ..., ``count`` rings of those ``marked`` (n,) bool, which grows
+    in place to the last: count + 1 int64 lists in increasing order."""
+    reached = [np.flatnonzero(marked)]
+    for _ in range(count):
+        marked[geom.neighbor_indices[ring_entries(geom.neighbor_offsets, reached[-1])]] = True
+        reached.append(np.flatnonzero(marked))
+    return reached
