@@ -123,9 +123,5 @@ def _describe_vtu(path: Path) -> dict:
 
 
 def _describe_mesh(path: Path) -> dict:
-    from ..io.mesh import load_mesh
-    mesh = load_mesh(path)
-    low, high = mesh.vertices.min(axis=0), mesh.vertices.max(axis=0)
-    return {"type": "mesh", "vertices": len(mesh.vertices), "faces": len(mesh.faces),
-            "bounding box": f"{np.round(low, 4).tolist()} to {np.round(high, 4).tolist()}",
-            "area": f"{mesh.area:.6g} m^2", "watertight": mesh.is_watertight}
+    from ..io.mesh_report import mesh_report
+    return mesh_report(path).lines()
