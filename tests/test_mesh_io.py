@@ -10,6 +10,7 @@ import pytest
 import trimesh
 
 import surfflow as sf
+from mesh_defects import moebius_strip
 from surfflow.io.manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
 
 MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
@@ -25,22 +26,6 @@ def flat_grid(nx: int = 4, ny: int = 3) -> tuple[np.ndarray, np.ndarray]:
     v00 = (i * (ny + 1) + j).ravel()
     v10, v01, v11 = v00 + ny + 1, v00 + 1, v00 + ny + 2
     F = np.concatenate([np.column_stack([v00, v10, v11]), np.column_stack([v00, v11, v01])])
-    return V, F
-
-
-def moebius_strip(segments: int = 12) -> tuple[np.ndarray, np.ndarray]:
-    """A Moebius strip: a band of 2 x segments triangles whose ends meet with a half twist."""
-    theta = 2 * np.pi * np.arange(segments) / segments
-    V = []
-    for side in (0.3, -0.3):
-        radial = 1 + side * np.cos(theta / 2)
-        V.append(np.column_stack([radial * np.cos(theta), radial * np.sin(theta), side * np.sin(theta / 2)]))
-    V = np.concatenate(V)
-    top, bottom = np.arange(segments), np.arange(segments) + segments
-    top_next = np.r_[top[1:], bottom[0]]  # after a full turn the top edge has become the bottom
-    bottom_next = np.r_[bottom[1:], top[0]]
-    F = np.concatenate([np.column_stack([top, bottom, top_next]),
-                        np.column_stack([bottom, bottom_next, top_next])])
     return V, F
 
 

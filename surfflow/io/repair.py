@@ -168,7 +168,7 @@ def _collapse_shortest_edge(V, F, corners, into, alive, table) -> bool:
     survives = (after[:, 0] != after[:, 1]) & (after[:, 1] != after[:, 2]) & (after[:, 2] != after[:, 0])
     if not _locally_manifold(after[survives], keep):
         return False
-    alive[np.asarray(faces)[~survives]] = False
+    alive[np.asarray(faces, dtype=np.int64)[~survives]] = False
     into[into == gone] = keep
     table.merge(keep, gone)
     return True
@@ -227,9 +227,10 @@ def corner_fans(F: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     return _component_labels(a, b, F.size)
 
 
-def _one_vertex_per_fan(F: np.ndarray, n: int, pairs: np.ndarray):
+def _one_vertex_per_fan(F: np.ndarray, n: int, pairs: np.ndarray, kept: np.ndarray):
     """Re-index F (m, 3) so that each fan of corners (:func:`corner_fans`) has its own vertex:
-    a vertex's first fan (by corner) keeps its index, the others get n, n + 1, ...
+    at each vertex the fan holding a corner of ``kept`` (c,) (the corners of the joined pair of
+    a crowded edge), else its first fan (by corner), keeps the index; the others get n, n + 1, ...
     Returns the new F (m, 3), the source vertex (c,) of each copy, and the fans (n,) per vertex.
     """
     fan = corner_fans(F, pairs)
@@ -239,7 +240,9 @@ def _one_vertex_per_fan(F: np.ndarray, n: int, pairs: np.ndarray):
     if not (fans_at > 1).any():
         return F, np.zeros(0, dtype=np.int64), fans_at
     first_corner = np.full(len(fan_vertex), F.size, dtype=np.int64)
-    np.minimum.at(first_corner, fan, np.arange(F.size))
+    rank = np.arange(F.size)
+    rank[kept] -= F.size
+    np.minimum.at(first_corner, fan, rank)
     order = np.lexsort((first_corner, fan_vertex))
     is_first = np.r_[True, fan_vertex[order][1:] != fan_vertex[order][:-1]]
     copies = order[~is_first]
@@ -292,9 +295,12 @@ def _split_with(V, F, pairs, groups, rank):
     """One vertex per fan with the edges in two faces joined and each crowded edge's faces
     paired by :func:`_sheet_pairs` at ``rank`` (k,). Returns the joined pairs and
     :func:`_one_vertex_per_fan`'s F, copies' sources and fans per vertex."""
-    sheets = [p for group, r in zip(groups, rank) for p in _sheet_pairs(V, F, group, r)]
-    joined = np.concatenate([pairs, np.array(sheets, dtype=np.int64).reshape(-1, 2)])
-    return (joined, *_one_vertex_per_fan(F, len(V), joined))
+    chosen = [_sheet_pairs(V, F, group, r) for group, r in zip(groups, rank)]
+    sheets = np.array([p for c in chosen for p in c], dtype=np.int64).reshape(-1, 2)
+    first = np.array([c[0] for c in chosen], dtype=np.int64).reshape(-1)
+    kept = np.r_[first, _next_half_edge(first)]
+    joined = np.concatenate([pairs, sheets])
+    return (joined, *_one_vertex_per_fan(F, len(V), joined, kept))
 
 
 def _outside_first_pair(V, F, group) -> list[int]:
