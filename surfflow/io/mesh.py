@@ -1,27 +1,35 @@
-"""Loading a triangle mesh and checking that a surface flow can run on it.
+"""Loading a triangle mesh and making it fit for a surface flow.
 
 ``load_mesh`` takes a file (anything trimesh reads: OBJ, PLY, STL, OFF, GLB, ...), a
-``trimesh.Trimesh`` or ``trimesh.Scene``, or a ``(V, F)`` pair, and passes the arrays through
-``validate_mesh``. That repairs what is safe to repair, with a :class:`~surfflow.errors.MeshWarning`
-saying what it did, and raises a :class:`~surfflow.errors.MeshError` naming the problem, where it
-is and what to do for everything else. The checks, in order:
+``trimesh.Trimesh`` or ``trimesh.Scene``, or a ``(V, F)`` pair; scales it to metres and turns it
++y up (``units``, ``up``: :mod:`surfflow.io.units`); and passes the arrays through
+``validate_mesh``. That repairs what a surface flow can live with (:mod:`surfflow.io.repair`),
+with one :class:`~surfflow.errors.MeshWarning` per kind of repair saying what changed, how many,
+where and how to turn it off, and raises a :class:`~surfflow.errors.MeshError` naming the problem,
+where it is and what to do for everything else. The checks and repairs, in order:
 
 1. vertices an (n, 3) array of numbers; faces triangles (polygons are fan-triangulated from their
    first corner, with a warning) of whole-number indices;
 2. not empty; every face index in 0..n-1; every coordinate finite and no larger in magnitude than
    ``TOLERANCES.max_coordinate`` (1e75, beyond which squared areas overflow);
 3. vertices closer than ``TOLERANCES.merge_distance`` x the mesh's diameter merged (warning);
-4. no degenerate face: a repeated vertex, or area <= ``TOLERANCES.degenerate_area`` x the mean;
+4. degenerate faces (a repeated vertex, or area <= ``TOLERANCES.degenerate_area`` x the mean):
+   the shortest edge collapsed where the mesh stays manifold, else the face dropped (warning);
+   a mesh of nothing but degenerate faces is an error;
 5. duplicate faces (the same three vertices, in any order) dropped (warning);
 6. unreferenced vertices dropped (warning);
-7. no edge in more than two faces; no pinched vertex (faces around it in more than one fan);
+7. edges in more than two faces cut into sheets (warning) and pinched vertices (faces around
+   them in more than one fan) split into one vertex per fan (warning), the copies appended;
 8. consistent orientation: faces flipped to agree with the majority of their component (warning);
    a non-orientable component (a Moebius strip) is an error.
 
+With ``repair=False`` steps 4 and 7 raise instead, as before repair existed. A clean mesh comes
+through bit for bit: every repair returns the arrays it was given when it finds nothing to do.
 Open meshes (with boundaries) and meshes of several components are valid.
 
 Order is stable: the output vertices are the input vertices in input order, less later copies of
-merged duplicates and unreferenced vertices; the faces keep their order, less dropped duplicates.
+merged duplicates, collapsed and unreferenced vertices, then the copies made by splitting; the
+faces keep their order, less dropped duplicates and degenerate faces.
 Indices in messages are 0-based positions in the input arrays (for a file: in trimesh's reading of
 it; for OBJ the file's vertex order is kept, so the file's 1-based vertex k is vertex k - 1).
 """
