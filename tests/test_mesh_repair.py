@@ -13,6 +13,7 @@ import surfflow as sf
 from mesh_defects import (icosphere_with_one_face_flipped, moebius_strip, square_with_a_zero_area_cap,
                           tetrahedron, three_faces_on_an_edge, two_tetrahedra_sharing_a_vertex)
 from surfflow.cli import main
+from surfflow.io import repair
 from surfflow.io.manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
 from surfflow.io.mesh_report import mesh_report
 
@@ -91,6 +92,16 @@ def test_edge_in_four_faces_of_two_crossing_sheets_becomes_two_sheets():
     assert_manifold_and_oriented(V2, F2)
 
 
+def test_faces_no_pairing_parts_are_cut_loose_on_the_edge(monkeypatch):
+    monkeypatch.setattr(repair, "MAX_PAIRINGS", 1)  # suzanne's seam needs the second pairing
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mesh = sf.load_mesh(MESHES / "suzanne.obj")
+    cut = [str(w.message) for w in caught if "non-manifold edge" in str(w.message)]
+    assert len(cut) == 1 and "1 face that no pairing parted from the others got vertices" in cut[0]
+    assert_manifold_and_oriented(np.asarray(mesh.vertices), np.asarray(mesh.faces))
+
+
 # --- degenerate faces ----------------------------------------------------------------------------
 
 def test_zero_area_cap_is_collapsed_and_the_square_comes_back():
@@ -99,6 +110,16 @@ def test_zero_area_cap_is_collapsed_and_the_square_comes_back():
     assert np.array_equal(V2, V[:5]) and np.array_equal(F2, F[:4])
     assert len(messages) == 1
     assert "collapsed the shortest edge of 1 degenerate face (face 4 (0, 5, 1))" in messages[0]
+
+
+def test_zero_area_face_whose_collapse_would_fold_the_mesh_is_dropped():
+    V = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0.3, 0, 0]])  # vertex 3 on the edge (0, 1)
+    F = np.array([[0, 2, 1], [0, 1, 3], [1, 2, 3], [2, 0, 3]])  # face 1 has no area
+    V2, F2, messages = repaired(V, F)  # collapsing (3, 0) would leave two copies of one face
+    assert np.array_equal(V2, V) and np.array_equal(F2, F[[0, 2, 3]])
+    assert len(messages) == 1 and "dropped 1 degenerate face" in messages[0]
+    assert "(face 1 (0, 1, 3))" in messages[0] and "collapsed" not in messages[0]
+    assert_manifold_and_oriented(V2, F2)
 
 
 def test_faces_with_a_repeated_vertex_are_dropped_and_counted():

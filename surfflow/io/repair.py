@@ -159,19 +159,28 @@ def collapse_degenerate_faces(V: np.ndarray, F: np.ndarray, area_fraction: float
 
 def _collapse_shortest_edge(V, F, corners, into, alive, table) -> bool:
     """Merge the second vertex of the shortest edge of the triangle ``corners`` into its first
-    if the faces around it stay manifold; update ``into``, ``alive`` and ``table``."""
+    if the faces around it stay manifold and none of them turns over; update ``into``,
+    ``alive`` and ``table``."""
     edges = [(corners[k], corners[(k + 1) % 3]) for k in range(3)]
     keep, gone = min(edges, key=lambda e: float(np.linalg.norm(V[e[0]] - V[e[1]])))
     faces = sorted(table.around(keep, alive) | table.around(gone, alive))
-    after = into[F[faces]]
-    after[after == gone] = keep
+    before = into[F[faces]]
+    after = np.where(before == gone, keep, before)
     survives = (after[:, 0] != after[:, 1]) & (after[:, 1] != after[:, 2]) & (after[:, 2] != after[:, 0])
-    if not _locally_manifold(after[survives], keep):
+    if not _locally_manifold(after[survives], keep) or _turns_over(V, before[survives], after[survives]):
         return False
     alive[np.asarray(faces, dtype=np.int64)[~survives]] = False
     into[into == gone] = keep
     table.merge(keep, gone)
     return True
+
+
+def _turns_over(V: np.ndarray, before: np.ndarray, after: np.ndarray) -> bool:
+    """Whether a face (k, 3) of ``before`` points against itself in ``after``, its normal
+    turned by more than a right angle."""
+    def normals(T):
+        return np.cross(V[T[:, 1]] - V[T[:, 0]], V[T[:, 2]] - V[T[:, 0]])
+    return bool((np.einsum("ij,ij->i", normals(before), normals(after)) < 0).any())
 
 
 def _sheet_pairs(V: np.ndarray, F: np.ndarray, half_edges: np.ndarray,
@@ -285,7 +294,9 @@ def split_into_sheets(V: np.ndarray, F: np.ndarray, vertex_origin: np.ndarray, w
     if not len(source) and not unresolved:
         return V, F, vertex_origin, joined, []
     loose = [h for k in unresolved for h in _outside_first_pair(V, F, groups[k])]
-    F_split, source = _cut_loose(F_split, source, loose, len(V))
+    if loose:
+        F_split, source = _cut_loose(F_split, source, loose, len(V))
+        F_split, source = _split_fans_again(F_split, source, len(V))
     repairs = _sheet_repairs(V, crowded, counts, fans_at, source, vertex_origin, where, len(loose))
     return (np.concatenate([V, V[source]]), F_split,
             np.concatenate([vertex_origin, vertex_origin[source]]), joined, repairs)
@@ -307,6 +318,15 @@ def _outside_first_pair(V, F, group) -> list[int]:
     """The half-edges of ``group`` outside the smoothest pair."""
     first = _sheet_pairs(V, F, group, 0)[0]
     return [int(h) for h in group if h not in first]
+
+
+def _split_fans_again(F: np.ndarray, source: np.ndarray, n: int):
+    """One vertex per fan of F (m, 3), whose edges are all in at most two faces now: cutting a
+    face loose can split the fan it sat in. Returns F and ``source`` extended by the copies."""
+    originals = np.r_[np.arange(n), source]
+    pairs, _, _ = interior_edge_pairs(F, len(originals))
+    F, more, _ = _one_vertex_per_fan(F, len(originals), pairs, np.zeros(0, dtype=np.int64))
+    return F, np.r_[source, originals[more]]
 
 
 def _cut_loose(F: np.ndarray, source: np.ndarray, loose: list[int], n: int):
