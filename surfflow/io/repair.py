@@ -62,10 +62,12 @@ def face_areas(V: np.ndarray, F: np.ndarray) -> np.ndarray:
     return 0.5 * np.linalg.norm(np.cross(b - a, c - a), axis=1)
 
 
-def degenerate_faces(V: np.ndarray, F: np.ndarray, area_fraction: float) -> np.ndarray:
-    """(m,) bool: faces with a repeated vertex or an area <= area_fraction x the mean area."""
+def degenerate_faces(V: np.ndarray, F: np.ndarray, area_fraction: float,
+                     area: np.ndarray | None = None) -> np.ndarray:
+    """(m,) bool: faces with a repeated vertex or an area <= area_fraction x the mean area
+    (``area`` (m,): the face areas, if already known)."""
     repeated = (F[:, 0] == F[:, 1]) | (F[:, 1] == F[:, 2]) | (F[:, 2] == F[:, 0])
-    area = face_areas(V, F)
+    area = face_areas(V, F) if area is None else area
     return repeated | (area <= area_fraction * area.mean())
 
 
@@ -117,7 +119,7 @@ def collapse_degenerate_faces(V: np.ndarray, F: np.ndarray, area_fraction: float
     """
     area = face_areas(V, F)
     threshold = area_fraction * area.mean()
-    bad = degenerate_faces(V, F, area_fraction)
+    bad = degenerate_faces(V, F, area_fraction, area)
     if not bad.any():
         return V, F, vertex_origin, face_origin, None
     into = np.arange(len(V))
@@ -136,10 +138,11 @@ def collapse_degenerate_faces(V: np.ndarray, F: np.ndarray, area_fraction: float
         else:
             dropped.append(shown)
     F = into[F]
-    left_bad = alive & (face_areas(V, F) <= threshold)
-    dropped += [f"{face_origin[f]} {tuple(vertex_origin[F[f]].tolist())}"
-                for f in np.flatnonzero(left_bad)]
-    alive &= ~left_bad
+    touched = np.array(sorted({f for v in table.members for f in table.around(v, alive)}),
+                       dtype=np.int64)
+    left_bad = touched[face_areas(V, F[touched]) <= threshold]
+    dropped += [f"{face_origin[f]} {tuple(vertex_origin[F[f]].tolist())}" for f in left_bad]
+    alive[left_bad] = False
     F, face_origin = F[alive], face_origin[alive]
     keep = into == np.arange(len(V))
     new_index = np.cumsum(keep) - 1
