@@ -286,3 +286,17 @@ def test_mesh_report_counts_components_and_open_edges():
     assert report.n_vertices == 7 and report.n_faces == 3
     assert [(c.faces, c.boundary_edges) for c in report.components] == [(2, 4), (1, 3)]
     assert [r.kind for r in report.repairs] == ["non_manifold_edges"]
+
+
+def test_info_without_repair_refuses_and_keeps_the_warnings_before_the_error(capsys):
+    assert main(["info", str(MESHES / "teapot.obj"), "--no-repair"]) == 1
+    err = capsys.readouterr().err
+    assert "warning: " in err and "merged 403 duplicate vertices" in err
+    assert "error: " in err and "1 non-manifold vertex" in err
+
+
+def test_info_takes_units_and_up(capsys):
+    assert main(["info", str(MESHES / "cow.obj"), "--units", "cm", "--up", "z"]) == 0
+    out = capsys.readouterr().out
+    assert "diagonal: 0.0213627 m" in out
+    assert "bounding box: [-0.0028, -0.0088, -0.0046] to [0.0029, 0.0088, 0.0062] m" in out

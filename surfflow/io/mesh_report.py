@@ -107,15 +107,26 @@ def mesh_report(source, **options) -> MeshReport:
     >>> [repair.kind for repair in report.repairs]
     ['merged_vertices', 'pinched_vertices']
     """
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", MeshWarning)
-        mesh = load_mesh(source, **options)
-    for other in caught:
-        if not issubclass(other.category, MeshWarning):
-            warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
+    caught: list = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", MeshWarning)
+            mesh = load_mesh(source, **options)
+    except Exception:
+        _show(caught, everything=True)  # what was repaired before the error is not lost
+        raise
+    _show(caught, everything=False)
     V, F = np.asarray(mesh.vertices), np.asarray(mesh.faces)
     return MeshReport(n_vertices=len(V), n_faces=len(F), bounds=np.stack([V.min(0), V.max(0)]),
                       diagonal=bounding_diagonal(V), components=components(F, len(V)),
                       repairs=tuple(mesh.metadata["repairs"]),
                       warnings=tuple(str(w.message) for w in caught
                                      if issubclass(w.category, MeshWarning)))
+
+
+def _show(caught: list, everything: bool) -> None:
+    """Warn again about the recorded warnings: all of them, or those that are not MeshWarnings
+    (which the report keeps as text)."""
+    for item in caught:
+        if everything or not issubclass(item.category, MeshWarning):
+            warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
