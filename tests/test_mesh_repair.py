@@ -1,4 +1,5 @@
-"""Tests of the repairs load_mesh makes (surfflow.io.repair), units and up, and `surfflow info`."""
+"""Tests of the repairs load_mesh makes (surfflow.io.collapse, surfflow.io.sheets), units and up,
+and `surfflow info`."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import surfflow as sf
 from mesh_defects import (icosphere_with_one_face_flipped, moebius_strip, square_with_a_zero_area_cap,
                           tetrahedron, three_faces_on_an_edge, two_tetrahedra_sharing_a_vertex)
 from surfflow.cli import main
-from surfflow.io import repair
+from surfflow.io import sheets
 from surfflow.io.manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
 from surfflow.io.mesh_report import mesh_report
 
@@ -93,7 +94,7 @@ def test_edge_in_four_faces_of_two_crossing_sheets_becomes_two_sheets():
 
 
 def test_faces_no_pairing_parts_are_cut_loose_on_the_edge(monkeypatch):
-    monkeypatch.setattr(repair, "MAX_PAIRINGS", 1)  # suzanne's seam needs the second pairing
+    monkeypatch.setattr(sheets, "MAX_PAIRINGS", 1)  # suzanne's seam needs the second pairing
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         mesh = sf.load_mesh(MESHES / "suzanne.obj")

@@ -3,10 +3,11 @@
 ``load_mesh`` takes a file (anything trimesh reads: OBJ, PLY, STL, OFF, GLB, ...), a
 ``trimesh.Trimesh`` or ``trimesh.Scene``, or a ``(V, F)`` pair; scales it to metres and turns it
 +y up (``units``, ``up``: :mod:`surfflow.io.units`); and passes the arrays through
-``validate_mesh``. That repairs what a surface flow can live with (:mod:`surfflow.io.repair`),
-with one :class:`~surfflow.errors.MeshWarning` per kind of repair saying what changed, how many,
-where and how to turn it off, and raises a :class:`~surfflow.errors.MeshError` naming the problem,
-where it is and what to do for everything else. The checks and repairs, in order:
+``validate_mesh``. That repairs what a surface flow can live with (:mod:`surfflow.io.collapse`,
+:mod:`surfflow.io.sheets`), with one :class:`~surfflow.errors.MeshWarning` per kind of repair
+saying what changed, how many, where and how to turn it off, and raises a
+:class:`~surfflow.errors.MeshError` naming the problem, where it is and what to do for
+everything else. The checks and repairs, in order:
 
 1. vertices an (n, 3) array of numbers; faces triangles (polygons are fan-triangulated from their
    first corner, with a warning) of whole-number indices;
@@ -50,7 +51,9 @@ from ..errors import MeshError, MeshFileError, MeshWarning
 from .extent import mesh_diameter
 from .manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
 from .mesh_arrays import counted, listed, triangle_array, vertex_array
-from .repair import Repair, collapse_degenerate_faces, degenerate_faces, split_into_sheets
+from .collapse import collapse_degenerate_faces
+from .repair import Repair, degenerate_faces
+from .sheets import split_into_sheets
 from .units import check_units, to_metres_y_up, warn_if_odd_size
 
 
