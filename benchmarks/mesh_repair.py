@@ -9,13 +9,15 @@ vertices (a small tetrahedron hanging by one corner from a vertex of the surface
 three faces (a fin face on an edge) and zero-area faces (a face split at an edge's midpoint with
 a sliver of zero area on that edge). It is passed as (V, F) arrays, so file parsing is not in
 its figures, and timed also with ``repair=False`` on the clean mesh, today's checks alone. The
-bunny's figure includes reading the OBJ. Public API only (``sf.load_mesh``, ``trimesh``).
+bunny's figure includes reading the OBJ. Public API (``sf.load_mesh``, ``trimesh``), and
+``inject_defects`` from ``tests/mesh_defects.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -24,6 +26,9 @@ import numpy as np
 import trimesh
 
 import surfflow as sf
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from mesh_defects import inject_defects  # noqa: E402  (the tests' defect maker)
 
 BUNNY = Path(__file__).resolve().parents[1] / "meshes" / "bunny.obj"
 
@@ -35,38 +40,6 @@ def subdivided_bunny(subdivisions: int) -> tuple[np.ndarray, np.ndarray]:
     for _ in range(subdivisions):
         V, F = trimesh.remesh.subdivide(V, F)
     return V, F
-
-
-def inject_defects(V: np.ndarray, F: np.ndarray, count: int, seed: int = 0):
-    """(V, F) with ``count`` pinched vertices, ``count`` edges in three faces and ``count``
-    zero-area faces added at random places far apart."""
-    rng = np.random.default_rng(seed)
-    faces = rng.choice(len(F), size=3 * count, replace=False)
-    pinch_faces, fin_faces, cap_faces = np.split(faces, 3)
-    scale = np.linalg.norm(V[F[0, 0]] - V[F[0, 1]])
-    new_V, new_F = [V], [F]
-    n = len(V)
-    for f in pinch_faces:  # a small tetrahedron hanging off vertex F[f, 0]
-        apex = V[F[f, 0]]
-        tip = apex + scale * np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, 1]])
-        a, b, c = n, n + 1, n + 2
-        new_V.append(tip)
-        new_F.append(np.array([[F[f, 0], b, a], [F[f, 0], a, c], [F[f, 0], c, b], [a, b, c]]))
-        n += 3
-    for f in fin_faces:  # a third face on the edge (F[f, 0], F[f, 1])
-        centre = V[F[f]].mean(0)
-        normal = np.cross(V[F[f, 1]] - V[F[f, 0]], V[F[f, 2]] - V[F[f, 0]])
-        new_V.append((centre + normal / np.linalg.norm(normal) * scale)[None])
-        new_F.append(np.array([[F[f, 1], F[f, 0], n]]))
-        n += 1
-    F_out = np.concatenate(new_F)
-    for f in cap_faces:  # split face f at the midpoint m of its edge (a, b): faces (a, m, c),
-        a, b, c = F[f]  # (m, b, c) and the sliver (a, b, m) of zero area glued along (a, b)
-        new_V.append(((V[a] + V[b]) / 2)[None])
-        F_out[f] = [a, n, c]
-        F_out = np.concatenate([F_out, [[n, b, c], [b, a, n]]])
-        n += 1
-    return np.concatenate(new_V), F_out
 
 
 def median_seconds(load, repeats: int) -> tuple[float, object]:

@@ -71,3 +71,43 @@ def moebius_strip(segments: int = 12) -> tuple[np.ndarray, np.ndarray]:
     F = np.concatenate([np.column_stack([top, bottom, top_next]),
                         np.column_stack([bottom, bottom_next, top_next])])
     return V, F
+
+
+def inject_defects(V: np.ndarray, F: np.ndarray, count: int, seed: int = 0):
+    """(V, F) with ``count`` pinched vertices (a small tetrahedron hanging by one corner from a
+    vertex), ``count`` edges in three faces (a fin face on an edge) and ``count`` zero-area faces
+    (a face split at an edge's midpoint, with a sliver of zero area on that edge) at random faces
+    that share no vertex."""
+    rng = np.random.default_rng(seed)
+    faces, used = [], np.zeros(len(V), dtype=bool)
+    for f in rng.permutation(len(F)):  # faces sharing no vertex, so the defects stay apart
+        if not used[F[f]].any():
+            faces.append(f)
+            used[F[f]] = True
+            if len(faces) == 3 * count:
+                break
+    pinch_faces, fin_faces, cap_faces = np.split(np.array(faces), 3)
+    scale = np.linalg.norm(V[F[0, 0]] - V[F[0, 1]])
+    new_V, new_F = [V], [F]
+    n = len(V)
+    for f in pinch_faces:  # a small tetrahedron hanging off vertex F[f, 0]
+        apex = V[F[f, 0]]
+        tip = apex + scale * np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, 1]])
+        a, b, c = n, n + 1, n + 2
+        new_V.append(tip)
+        new_F.append(np.array([[F[f, 0], b, a], [F[f, 0], a, c], [F[f, 0], c, b], [a, b, c]]))
+        n += 3
+    for f in fin_faces:  # a third face on the edge (F[f, 0], F[f, 1])
+        centre = V[F[f]].mean(0)
+        normal = np.cross(V[F[f, 1]] - V[F[f, 0]], V[F[f, 2]] - V[F[f, 0]])
+        new_V.append((centre + normal / np.linalg.norm(normal) * scale)[None])
+        new_F.append(np.array([[F[f, 1], F[f, 0], n]]))
+        n += 1
+    F_out = np.concatenate(new_F)
+    for f in cap_faces:  # split face f at the midpoint m of its edge (a, b): faces (a, m, c),
+        a, b, c = F[f]  # (m, b, c) and the sliver (a, b, m) of zero area glued along (a, b)
+        new_V.append(((V[a] + V[b]) / 2)[None])
+        F_out[f] = [a, n, c]
+        F_out = np.concatenate([F_out, [[n, b, c], [b, a, n]]])
+        n += 1
+    return np.concatenate(new_V), F_out

@@ -11,7 +11,7 @@ import pytest
 import trimesh
 
 import surfflow as sf
-from mesh_defects import (icosphere_with_one_face_flipped, moebius_strip, square_with_a_zero_area_cap,
+from mesh_defects import (icosphere_with_one_face_flipped, inject_defects, moebius_strip, square_with_a_zero_area_cap,
                           tetrahedron, three_faces_on_an_edge, two_tetrahedra_sharing_a_vertex)
 from surfflow.cli import main
 from surfflow.io import sheets
@@ -171,6 +171,19 @@ def test_clean_procedural_mesh_comes_back_as_given():
     V, F = np.array(sphere.vertices), np.array(sphere.faces, dtype=np.int64)
     V2, F2, messages = repaired(V, F)
     assert messages == [] and V2.tobytes() == V.tobytes() and F2.tobytes() == F.tobytes()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_sphere_with_many_defects_loads_manifold_and_oriented(seed):
+    sphere = trimesh.creation.icosphere(subdivisions=3)
+    V, F = inject_defects(np.array(sphere.vertices), np.array(sphere.faces, dtype=np.int64), 12, seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sf.MeshWarning)
+        mesh = sf.load_mesh((V, F))
+    counts = {r.kind: r.count for r in mesh.metadata["repairs"]}
+    assert counts["pinched_vertices"] == 12 and counts["non_manifold_edges"] == 12
+    assert counts["degenerate_faces"] == 12
+    assert_manifold_and_oriented(np.asarray(mesh.vertices), np.asarray(mesh.faces))
 
 
 # --- real meshes ---------------------------------------------------------------------------------
