@@ -163,7 +163,8 @@ def feature_size_argument(text: str) -> float | str:
 
 def command_info(args) -> int:
     from .scene.describe import describe_file
-    for key, value in describe_file(args.file).items():
+    mesh_options = {"units": args.units, "up": args.up, "repair": not args.no_repair}
+    for key, value in describe_file(args.file, **mesh_options).items():
         print(f"{key}: {value}")
     return 0
 
@@ -237,6 +238,11 @@ def build_parser() -> argparse.ArgumentParser:
     info = commands.add_parser("info", help="describe a file", description=(
         "describe a mesh, scene, geometry cache, checkpoint or output frame/series"))
     info.add_argument("file")
+    info.add_argument("--units", choices=("m", "cm", "mm", "in"), default="m",
+                      help="a mesh file's unit (default m)")
+    info.add_argument("--up", choices=("y", "z"), default="y", help="a mesh file's up axis (default y)")
+    info.add_argument("--no-repair", action="store_true",
+                      help="refuse a mesh's defects instead of repairing them, as load_mesh(repair=False)")
     info.set_defaults(handler=command_info)
     examples = commands.add_parser("examples", help="list the example scenes",
                                    description="list the example scenes shipped with surfflow")

@@ -10,6 +10,7 @@ import pytest
 import trimesh
 
 import surfflow as sf
+from mesh_defects import moebius_strip
 from surfflow.io.manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
 
 MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
@@ -25,22 +26,6 @@ def flat_grid(nx: int = 4, ny: int = 3) -> tuple[np.ndarray, np.ndarray]:
     v00 = (i * (ny + 1) + j).ravel()
     v10, v01, v11 = v00 + ny + 1, v00 + 1, v00 + ny + 2
     F = np.concatenate([np.column_stack([v00, v10, v11]), np.column_stack([v00, v11, v01])])
-    return V, F
-
-
-def moebius_strip(segments: int = 12) -> tuple[np.ndarray, np.ndarray]:
-    """A Moebius strip: a band of 2 x segments triangles whose ends meet with a half twist."""
-    theta = 2 * np.pi * np.arange(segments) / segments
-    V = []
-    for side in (0.3, -0.3):
-        radial = 1 + side * np.cos(theta / 2)
-        V.append(np.column_stack([radial * np.cos(theta), radial * np.sin(theta), side * np.sin(theta / 2)]))
-    V = np.concatenate(V)
-    top, bottom = np.arange(segments), np.arange(segments) + segments
-    top_next = np.r_[top[1:], bottom[0]]  # after a full turn the top edge has become the bottom
-    bottom_next = np.r_[bottom[1:], top[0]]
-    F = np.concatenate([np.column_stack([top, bottom, top_next]),
-                        np.column_stack([bottom, bottom_next, top_next])])
     return V, F
 
 
@@ -346,37 +331,37 @@ def test_a_mesh_just_inside_the_coordinate_limit_precomputes_as_at_unit_scale():
     assert geom.area == pytest.approx(scale ** 2 * unit.area, rel=1e-12)
 
 
-def test_zero_area_face_is_degenerate():
+def test_zero_area_face_is_degenerate_without_repair():
     V = np.concatenate([TETRA_V, [[0.5, 0.5, 0.0]]])  # on the edge from vertex 1 to vertex 2
     F = np.concatenate([TETRA_F, [[1, 4, 2]]])
     with pytest.raises(sf.MeshError, match=r"1 degenerate face \(zero area.*: face 4 \(1, 4, 2\);"):
-        sf.validate_mesh(V, F)
+        sf.validate_mesh(V, F, repair=False)
 
 
-def test_repeated_index_face_is_degenerate():
+def test_repeated_index_face_is_degenerate_without_repair():
     F = np.concatenate([TETRA_F, [[0, 3, 3], [1, 1, 1]]])
     with pytest.raises(sf.MeshError, match=r"2 degenerate faces .*: face 4 \(0, 3, 3\), 5 \(1, 1, 1\);"):
-        sf.validate_mesh(TETRA_V, F)
+        sf.validate_mesh(TETRA_V, F, repair=False)
 
 
-def test_edge_in_three_faces_is_non_manifold():
+def test_edge_in_three_faces_is_non_manifold_without_repair():
     V = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1]])
     F = np.array([[0, 1, 2], [1, 0, 3], [0, 1, 4]])
     message = r"1 non-manifold edge \(shared by more than 2 faces\): edge \(0, 1\) in 3 faces"
     with pytest.raises(sf.MeshError, match=message):
-        sf.validate_mesh(V, F)
+        sf.validate_mesh(V, F, repair=False)
 
 
-def test_bowtie_vertex_is_non_manifold():
+def test_bowtie_vertex_is_non_manifold_without_repair():
     V = np.array([[0.0, 0, 0], [1, 0, 0], [1, 1, 0], [-1, 0, 0], [-1, -1, 0]])
     with pytest.raises(sf.MeshError, match=r"bowtie: 1 non-manifold vertex \(pinched.*: vertex 0 at"):
-        sf.validate_mesh(V, [[0, 1, 2], [0, 3, 4]], where="bowtie")
+        sf.validate_mesh(V, [[0, 1, 2], [0, 3, 4]], where="bowtie", repair=False)
 
 
-def test_cow_pinched_vertex_is_reported_by_index():
+def test_cow_pinched_vertex_is_reported_by_index_without_repair():
     with pytest.raises(sf.MeshError, match=r"cow\.obj: 1 non-manifold vertex .*: vertex 44 at"), \
             pytest.warns(sf.MeshWarning, match="merged 1 duplicate vertex "):
-        sf.load_mesh(MESHES / "cow.obj")
+        sf.load_mesh(MESHES / "cow.obj", repair=False)
 
 
 def test_moebius_strip_is_not_orientable():

@@ -44,6 +44,10 @@ KEY_TEXT = {
     ("mesh", "path"): "a mesh file, relative to the scene file (OBJ, PLY, STL, anything trimesh reads); "
                       "give `path` or `procedural`",
     ("mesh", "procedural"): "a mesh built in code instead of a file; its arguments are the keys below",
+    ("mesh", "units"): "the unit of the mesh file's coordinates, scaled to metres before anything else "
+                       "(`m`, `cm`, `mm`, `in`; default `m`)",
+    ("mesh", "up"): "the mesh file's axis that points up: `y` (default) or `z`, which turns the mesh "
+                    "(x, y, z) -> (x, z, -y) so that the file's +z is +y, surfflow's up",
     ("mesh", "scale"): "one factor or three per-axis factors, applied first (x' = R (s x) + t)",
     ("mesh", "rotation"): "rotation about x, y, z in degrees, applied after the scale",
     ("mesh", "translation"): "translation (m), applied last",

@@ -1,27 +1,36 @@
-"""Loading a triangle mesh and checking that a surface flow can run on it.
+"""Loading a triangle mesh and making it fit for a surface flow.
 
 ``load_mesh`` takes a file (anything trimesh reads: OBJ, PLY, STL, OFF, GLB, ...), a
-``trimesh.Trimesh`` or ``trimesh.Scene``, or a ``(V, F)`` pair, and passes the arrays through
-``validate_mesh``. That repairs what is safe to repair, with a :class:`~surfflow.errors.MeshWarning`
-saying what it did, and raises a :class:`~surfflow.errors.MeshError` naming the problem, where it
-is and what to do for everything else. The checks, in order:
+``trimesh.Trimesh`` or ``trimesh.Scene``, or a ``(V, F)`` pair; scales it to metres and turns it
++y up (``units``, ``up``: :mod:`surfflow.io.units`); and passes the arrays through
+``validate_mesh``. That repairs what a surface flow can live with (:mod:`surfflow.io.collapse`,
+:mod:`surfflow.io.sheets`), with one :class:`~surfflow.errors.MeshWarning` per kind of repair
+saying what changed, how many, where and how to turn it off, and raises a
+:class:`~surfflow.errors.MeshError` naming the problem, where it is and what to do for
+everything else. The checks and repairs, in order:
 
 1. vertices an (n, 3) array of numbers; faces triangles (polygons are fan-triangulated from their
    first corner, with a warning) of whole-number indices;
 2. not empty; every face index in 0..n-1; every coordinate finite and no larger in magnitude than
    ``TOLERANCES.max_coordinate`` (1e75, beyond which squared areas overflow);
 3. vertices closer than ``TOLERANCES.merge_distance`` x the mesh's diameter merged (warning);
-4. no degenerate face: a repeated vertex, or area <= ``TOLERANCES.degenerate_area`` x the mean;
+4. degenerate faces (a repeated vertex, or area <= ``TOLERANCES.degenerate_area`` x the mean):
+   the shortest edge collapsed where the mesh stays manifold, else the face dropped (warning);
+   a mesh of nothing but degenerate faces is an error;
 5. duplicate faces (the same three vertices, in any order) dropped (warning);
 6. unreferenced vertices dropped (warning);
-7. no edge in more than two faces; no pinched vertex (faces around it in more than one fan);
+7. edges in more than two faces cut into sheets (warning) and pinched vertices (faces around
+   them in more than one fan) split into one vertex per fan (warning), the copies appended;
 8. consistent orientation: faces flipped to agree with the majority of their component (warning);
    a non-orientable component (a Moebius strip) is an error.
 
+With ``repair=False`` steps 4 and 7 raise instead, as before repair existed. A clean mesh comes
+through bit for bit: every repair returns the arrays it was given when it finds nothing to do.
 Open meshes (with boundaries) and meshes of several components are valid.
 
 Order is stable: the output vertices are the input vertices in input order, less later copies of
-merged duplicates and unreferenced vertices; the faces keep their order, less dropped duplicates.
+merged duplicates, collapsed and unreferenced vertices, then the copies made by splitting; the
+faces keep their order, less dropped duplicates and degenerate faces.
 Indices in messages are 0-based positions in the input arrays (for a file: in trimesh's reading of
 it; for OBJ the file's vertex order is kept, so the file's 1-based vertex k is vertex k - 1).
 """
@@ -42,17 +51,34 @@ from ..errors import MeshError, MeshFileError, MeshWarning
 from .extent import mesh_diameter
 from .manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
 from .mesh_arrays import counted, listed, triangle_array, vertex_array
+from .collapse import collapse_degenerate_faces
+from .repair import Repair, degenerate_faces
+from .sheets import split_into_sheets
+from .units import check_units, to_metres_y_up, warn_if_odd_size
 
 
-def load_mesh(source, *, process_duplicates: bool = True) -> trimesh.Trimesh:
-    """Load and validate a triangle mesh.
+def load_mesh(source, *, repair: bool = True, units: str = "m", up: str = "y",
+              process_duplicates: bool = True) -> trimesh.Trimesh:
+    """Load, repair and validate a triangle mesh, in metres with +y up.
 
     Parameters
     ----------
     source : str, PathLike, trimesh.Trimesh, trimesh.Scene or (V, F)
         a file path (any format trimesh reads; texture and normal seams are welded, several
         objects concatenated), a ``trimesh.Trimesh`` or ``trimesh.Scene``, or a ``(V, F)`` pair of
-        array-likes, V (n, 3) positions in m and F (m, 3) vertex indices per face.
+        array-likes, V (n, 3) positions and F (m, 3) vertex indices per face.
+    repair : bool, default True
+        repair pinched vertices, edges in three or more faces and degenerate faces (module
+        docstring), one :class:`MeshWarning` per kind of repair; if False they are errors.
+    units : {"m", "cm", "mm", "in"}, default "m"
+        the unit of the source's coordinates; they are scaled to metres. A file whose mesh is
+        then smaller than 1 mm or larger than 100 m across (bounding-box diagonal) gets a
+        :class:`MeshWarning` naming this option (arrays and trimesh objects come from code that
+        knows its units, and do not).
+    up : {"y", "z"}, default "y"
+        the source's axis that points up. surfflow's convention is +y up (gravity along -y by
+        default), so ``up="z"`` turns the mesh a quarter turn about +x, (x, y, z) -> (x, z, -y),
+        carrying the file's +z onto +y; the returned mesh is always +y up.
     process_duplicates : bool, default True
         merge coincident vertices and drop repeated faces (with a :class:`MeshWarning`); if False,
         coincident vertices stay apart (a seam becomes a boundary) and a repeated face is an error.
@@ -61,7 +87,9 @@ def load_mesh(source, *, process_duplicates: bool = True) -> trimesh.Trimesh:
     -------
     trimesh.Trimesh
         built with ``process=False``, with float64 vertices (n, 3) and int64 faces (m, 3) that
-        passed :func:`validate_mesh`.
+        passed :func:`validate_mesh`; ``mesh.metadata["repairs"]`` lists the
+        :class:`~surfflow.io.repair.Repair` records of what was changed (empty for a clean mesh,
+        whose arrays are the input's bit for bit).
 
     Raises
     ------
@@ -76,19 +104,31 @@ def load_mesh(source, *, process_duplicates: bool = True) -> trimesh.Trimesh:
     >>> mesh = sf.load_mesh("meshes/bunny.obj")
     >>> mesh.vertices.shape, mesh.faces.shape
     ((28088, 3), (56172, 3))
+    >>> mesh.metadata["repairs"]
+    []
     """
+    check_units(units, up)
     V, F, where = _read_source(source)
-    V, F = _validated(V, F, where, process_duplicates)
-    return trimesh.Trimesh(vertices=V, faces=F, process=False)
+    V = to_metres_y_up(V, units, up)
+    repairs: list[Repair] = []
+    try:
+        V, F = _checked_arrays(V, F, where, process_duplicates, repair, repairs)
+    finally:
+        _warn(repairs)
+    if isinstance(source, (str, os.PathLike)):
+        warn_if_odd_size(V, where)
+    mesh = trimesh.Trimesh(vertices=V, faces=F, process=False)
+    mesh.metadata["repairs"] = repairs
+    return mesh
 
 
-def validate_mesh(V, F, *, where: str = "mesh",
-                  process_duplicates: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """Check a triangle mesh, repair what is safe to repair, and return the clean arrays.
+def validate_mesh(V, F, *, where: str = "mesh", process_duplicates: bool = True,
+                  repair: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Check a triangle mesh, repair what a surface flow can live with, and return clean arrays.
 
-    See the module docstring (``surfflow.io.mesh``) for the checks. Each repair emits a
-    :class:`MeshWarning` that says how many items it changed; anything that cannot be repaired
-    raises :class:`MeshError`.
+    See the module docstring (``surfflow.io.mesh``) for the checks and repairs. Each kind of
+    repair emits one :class:`MeshWarning` that says what changed, how many and where; anything
+    that cannot be repaired raises :class:`MeshError`.
 
     Parameters
     ----------
@@ -100,11 +140,14 @@ def validate_mesh(V, F, *, where: str = "mesh",
         names the mesh in messages (a file name, say).
     process_duplicates : bool, default True
         merge coincident vertices and drop repeated faces; if False a repeated face is an error.
+    repair : bool, default True
+        split pinched vertices, cut edges in more than two faces into sheets, collapse or drop
+        degenerate faces; if False each of these is an error.
 
     Returns
     -------
     V : (n', 3) float64 array
-        the vertices, duplicates merged and unused ones dropped.
+        the vertices, duplicates merged, unused ones dropped, pinched ones split (copies last).
     F : (m', 3) int64 array
         the faces, consistently oriented.
 
@@ -118,17 +161,18 @@ def validate_mesh(V, F, *, where: str = "mesh",
     >>> V2.shape, F2.shape
     ((4, 3), (2, 3))
     """
-    return _validated(V, F, where, process_duplicates)
-
-
-def _validated(V, F, where: str, process_duplicates: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Run the checks; warn about each repair made, also when a later check raises."""
-    repairs = []
+    repairs: list[Repair] = []
     try:
-        return _checked_arrays(V, F, where, process_duplicates, repairs)
+        return _checked_arrays(V, F, where, process_duplicates, repair, repairs)
     finally:
-        for repair in repairs:
-            warnings.warn(repair, MeshWarning, stacklevel=3)
+        _warn(repairs)
+
+
+def _warn(repairs: list[Repair]) -> None:
+    """One MeshWarning per repair, pointing at the line that called load_mesh / validate_mesh;
+    also when a later check raised."""
+    for item in repairs:
+        warnings.warn(item.message, MeshWarning, stacklevel=3)
 
 
 def _read_source(source) -> tuple:
@@ -176,14 +220,15 @@ def _read_file(path: str) -> trimesh.Trimesh:
     return mesh
 
 
-def _checked_arrays(V, F, where: str, process_duplicates: bool,
-                    repairs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+def _checked_arrays(V, F, where: str, process_duplicates: bool, repair: bool,
+                    repairs: list[Repair]) -> tuple[np.ndarray, np.ndarray]:
     """validate_mesh's work: the clean (n, 3) float64 V and (m, 3) int64 F; repairs are noted."""
     V = vertex_array(V, where)
     F, face_origin, polygons_split = triangle_array(F, where)
     if polygons_split:
-        repairs.append(f"{where}: fan-triangulated {counted(polygons_split, 'face')} with more "
-                       "than 3 vertices")
+        repairs.append(Repair("fan_triangulated", polygons_split,
+                              f"{where}: fan-triangulated {counted(polygons_split, 'face')} with "
+                              "more than 3 vertices"))
     _check_not_empty(V, F, where)
     _check_indices(F, len(V), where)
     _check_finite(V, where)
@@ -192,12 +237,37 @@ def _checked_arrays(V, F, where: str, process_duplicates: bool,
     if process_duplicates:
         V, F, vertex_origin = _merge_close_vertices(V, F, where, repairs)
     merged_any = len(V) < n_input
-    _check_degenerate(V, F, face_origin, vertex_origin, where)
+    if repair:
+        V, F, vertex_origin, face_origin = _repair_degenerate(V, F, vertex_origin, face_origin,
+                                                              where, repairs)
+    else:
+        _check_degenerate(V, F, face_origin, vertex_origin, where)
     F, face_origin = _drop_duplicate_faces(F, face_origin, where, process_duplicates, repairs)
     V, F, vertex_origin = _drop_unreferenced(V, F, vertex_origin, where, repairs)
-    pairs = _check_manifold(V, F, vertex_origin, where, merged_any)
+    if repair:
+        V, F, vertex_origin, pairs, sheets = split_into_sheets(V, F, vertex_origin, where)
+        repairs += sheets
+        if sheets:
+            pairs = _check_manifold(V, F, vertex_origin, where, merged_any)
+    else:
+        pairs = _check_manifold(V, F, vertex_origin, where, merged_any)
     F = _orient_consistently(F, pairs, face_origin, where, repairs)
     return np.ascontiguousarray(V), np.ascontiguousarray(F)
+
+
+def _repair_degenerate(V, F, vertex_origin, face_origin, where, repairs):
+    """collapse_degenerate_faces, or MeshError when every face is degenerate (nothing is left)."""
+    V, F, vertex_origin, face_origin, done = collapse_degenerate_faces(
+        V, F, TOLERANCES.degenerate_area, vertex_origin, face_origin, where)
+    if done is None:
+        return V, F, vertex_origin, face_origin
+    if len(F) == 0:
+        raise MeshError(
+            f"{where}: every face is degenerate (zero area or a repeated vertex; {done.count} "
+            "faces), so no surface is left to flow on; check that the file holds the surface you "
+            "meant (a line or a point cloud exported as triangles looks like this)")
+    repairs.append(done)
+    return V, F, vertex_origin, face_origin
 
 
 def _check_not_empty(V: np.ndarray, F: np.ndarray, where: str) -> None:
@@ -255,17 +325,15 @@ def _merge_close_vertices(V, F, where, repairs) -> tuple[np.ndarray, np.ndarray,
     new_index = np.empty(len(kept), dtype=np.int64)
     new_index[cluster[kept]] = np.arange(len(kept))
     merged = counted(len(V) - len(kept), "duplicate vertex", "duplicate vertices")
-    repairs.append(f"{where}: merged {merged} (closer than {TOLERANCES.merge_distance:g} x the "
-                   "mesh's diameter) into earlier ones")
+    repairs.append(Repair("merged_vertices", len(V) - len(kept),
+                          f"{where}: merged {merged} (closer than {TOLERANCES.merge_distance:g} x "
+                          "the mesh's diameter) into earlier ones"))
     return V[kept], new_index[cluster][F], kept
 
 
 def _check_degenerate(V, F, face_origin, vertex_origin, where) -> None:
     """MeshError on faces with a repeated vertex or an area <= degenerate_area x the mean area."""
-    a, b, c = V[F[:, 0]], V[F[:, 1]], V[F[:, 2]]
-    area = 0.5 * np.linalg.norm(np.cross(b - a, c - a), axis=1)
-    repeated = (F[:, 0] == F[:, 1]) | (F[:, 1] == F[:, 2]) | (F[:, 2] == F[:, 0])
-    bad = np.flatnonzero(repeated | (area <= TOLERANCES.degenerate_area * area.mean()))
+    bad = np.flatnonzero(degenerate_faces(V, F, TOLERANCES.degenerate_area))
     if len(bad):
         shown = listed(f"{face_origin[f]} {tuple(vertex_origin[F[f]].tolist())}" for f in bad)
         raise MeshError(
@@ -290,8 +358,9 @@ def _drop_duplicate_faces(F, face_origin, where, process_duplicates,
     if not process_duplicates:
         raise MeshError(f"{where}: {counted(count, 'face')} repeating the vertices of an earlier "
                         f"face: face {shown}; remove them or load with process_duplicates=True")
-    repairs.append(f"{where}: dropped {counted(count, 'duplicate face')} (same vertices as an "
-                   f"earlier face): face {shown}")
+    repairs.append(Repair("duplicate_faces", count,
+                          f"{where}: dropped {counted(count, 'duplicate face')} (same vertices as "
+                          f"an earlier face): face {shown}"))
     return F[~duplicate], face_origin[~duplicate]
 
 
@@ -302,8 +371,10 @@ def _drop_unreferenced(V, F, vertex_origin, where,
     used[F.ravel()] = True
     if used.all():
         return V, F, vertex_origin
-    removed = counted(int(len(V) - used.sum()), "vertex", "vertices")
-    repairs.append(f"{where}: removed {removed} no face uses: vertex {listed(vertex_origin[~used])}")
+    count = int(len(V) - used.sum())
+    repairs.append(Repair("unreferenced_vertices", count,
+                          f"{where}: removed {counted(count, 'vertex', 'vertices')} no face uses: "
+                          f"vertex {listed(vertex_origin[~used])}"))
     new_index = np.cumsum(used) - 1
     return V[used], new_index[F], vertex_origin[used]
 
@@ -348,8 +419,9 @@ def _orient_consistently(F, pairs, face_origin, where, repairs) -> np.ndarray:
         )
     if not flip.any():
         return F
-    repairs.append(f"{where}: flipped {flip.sum()} of {len(F)} faces to orient them consistently "
-                   f"with their neighbours: face {listed(face_origin[flip])}")
+    repairs.append(Repair("flipped_faces", int(flip.sum()),
+                          f"{where}: flipped {flip.sum()} of {len(F)} faces to orient them "
+                          f"consistently with their neighbours: face {listed(face_origin[flip])}"))
     F = F.copy()
     F[flip] = F[flip][:, [0, 2, 1]]
     return F

@@ -14,8 +14,9 @@ import numpy as np
 from ..errors import CacheError
 
 
-def describe_file(path: str | os.PathLike) -> dict[str, str]:
-    """An ordered {label: text} summary of the file at ``path``."""
+def describe_file(path: str | os.PathLike, **mesh_options) -> dict[str, str]:
+    """An ordered {label: text} summary of the file at ``path``; ``mesh_options`` (units, up,
+    repair) go to ``load_mesh`` when it is a mesh file."""
     path = Path(path)
     if not path.exists():
         raise CacheError(f"{str(path)!r} does not exist; check the path")
@@ -34,7 +35,7 @@ def describe_file(path: str | os.PathLike) -> dict[str, str]:
     if suffix in (".usd", ".usda", ".usdc"):
         from ..io.usd import describe_stage
         return describe_stage(path)
-    return _describe_mesh(path)
+    return _describe_mesh(path, **mesh_options)
 
 
 def _describe_scene(path: Path) -> dict:
@@ -122,10 +123,6 @@ def _describe_vtu(path: Path) -> dict:
             "fields": ", ".join(sorted(mesh.point_data))}
 
 
-def _describe_mesh(path: Path) -> dict:
-    from ..io.mesh import load_mesh
-    mesh = load_mesh(path)
-    low, high = mesh.vertices.min(axis=0), mesh.vertices.max(axis=0)
-    return {"type": "mesh", "vertices": len(mesh.vertices), "faces": len(mesh.faces),
-            "bounding box": f"{np.round(low, 4).tolist()} to {np.round(high, 4).tolist()}",
-            "area": f"{mesh.area:.6g} m^2", "watertight": mesh.is_watertight}
+def _describe_mesh(path: Path, **mesh_options) -> dict:
+    from ..io.mesh_report import mesh_report
+    return mesh_report(path, **mesh_options).lines()

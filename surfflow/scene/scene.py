@@ -40,7 +40,8 @@ round-off (0.1 s at 30 fps is 3.0000000000000004 frames) adds no frame of a few 
 
 @dataclass(frozen=True)
 class MeshSpec:
-    """Where the mesh comes from and how it is placed: x' = R (s * x) + t."""
+    """Where the mesh comes from and how it is placed: x' = R (s * x) + t, after a mesh file's
+    ``units`` and ``up`` axis have made it metres with +y up (``load_mesh``)."""
 
     path: Path | None = None
     procedural: str | None = None
@@ -48,6 +49,8 @@ class MeshSpec:
     scale: tuple = (1.0, 1.0, 1.0)
     rotation: tuple = (0.0, 0.0, 0.0)
     translation: tuple = (0.0, 0.0, 0.0)
+    units: str = "m"
+    up: str = "y"
 
 
 @dataclass(frozen=True)
@@ -367,11 +370,16 @@ class _SceneReader:
             raise self.fail(("mesh",), "give exactly one of 'path' (a mesh file) or 'procedural' "
                                        f"(one of {', '.join(PROCEDURAL_MESHES)})")
         placement = {k: values[k] for k in ("scale", "rotation", "translation") if k in values}
-        args = {k: v for k, v in values.items() if k not in placement and k not in ("path", "procedural")}
+        file_keys = {k: values[k] for k in ("units", "up") if k in values}
+        args = {k: v for k, v in values.items()
+                if k not in placement and k not in file_keys and k not in ("path", "procedural")}
         if has_path:
             if args:
                 raise self.fail(("mesh", next(iter(args))), "only procedural meshes take this key")
-            return MeshSpec(path=self.base / values["path"], **placement)
+            return MeshSpec(path=self.base / values["path"], **placement, **file_keys)
+        if file_keys:
+            raise self.fail(("mesh", next(iter(file_keys))), "only a mesh file ('path') takes this "
+                                                           "key; procedural meshes are in metres, +y up")
         allowed = PROCEDURAL_MESHES[procedural][1]
         for key in args:
             if key not in allowed:

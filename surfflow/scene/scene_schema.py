@@ -14,6 +14,7 @@ from ..config import (BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, S
                       check_feature_size)
 from ..errors import ParameterError
 from ..io.procedural import PROCEDURAL_MESHES
+from ..io.units import UNITS, UP_AXES
 from .presets import LIQUID_PRESETS
 
 SOURCE_KINDS = ("pour", "rain", "sink")
@@ -188,7 +189,8 @@ TOP_LEVEL = {
 }
 
 TABLES = {
-    "mesh": {"path": text, "procedural": choice(PROCEDURAL_MESHES), "scale": scale_factor,
+    "mesh": {"path": text, "procedural": choice(PROCEDURAL_MESHES), "units": choice(UNITS),
+             "up": choice(UP_AXES), "scale": scale_factor,
              "rotation": vector(3), "translation": vector(3), **_procedural_argument_checkers()},
     "precompute": {"feature_size": feature_size, "smoothing_iterations": whole(0),
                    "normal_line_iterations": whole(0), "normal_weighting": choice(NORMAL_WEIGHTINGS),

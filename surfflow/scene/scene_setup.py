@@ -44,9 +44,10 @@ def resolve_mesh_path(path: Path) -> Path:
 
 
 def scene_mesh(spec) -> tuple[np.ndarray, np.ndarray]:
-    """The scene's mesh as validated (V (n, 3), F (m, 3)), placed as x' = R (s * x) + t."""
+    """The scene's mesh as validated (V (n, 3), F (m, 3)), placed as x' = R (s * x) + t (a
+    file's ``units`` and ``up`` applied first, by ``load_mesh``)."""
     if spec.path is not None:
-        mesh = load_mesh(resolve_mesh_path(spec.path))
+        mesh = load_mesh(resolve_mesh_path(spec.path), units=spec.units, up=spec.up)
         V, F = np.array(mesh.vertices, dtype=np.float64), np.array(mesh.faces, dtype=np.int64)
     else:
         builder, defaults = PROCEDURAL_MESHES[spec.procedural]
