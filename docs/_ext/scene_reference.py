@@ -47,6 +47,10 @@ KEY_TEXT = {
     ("mesh", "scale"): "one factor or three per-axis factors, applied first (x' = R (s x) + t)",
     ("mesh", "rotation"): "rotation about x, y, z in degrees, applied after the scale",
     ("mesh", "translation"): "translation (m), applied last",
+    ("mesh", "units"): "the length of one unit of the mesh file: `m`, `cm`, `mm` or `in` "
+                       "(x' = R (s u x) + t, u = 1, 0.01, 0.001 or 0.0254 m)",
+    ("mesh", "up"): "the mesh's axis that points up, `y` or `z`; without `gravity`, gravity is "
+                    "9.81 m/s^2 down along it, and a given `gravity` must point down along it",
     ("mesh", "subdivisions"): "procedural `icosphere`, `bumpy_sphere`: subdivisions of the icosahedron",
     ("mesh", "radius"): "procedural `icosphere`, `bumpy_sphere`: radius (m)",
     ("mesh", "bump_height"): "procedural `bumpy_sphere`: height of the bumps (m)",

@@ -26,6 +26,7 @@ from ..config import Params, PrecomputeParams
 from ..errors import MeshError, ParameterError, SceneError
 from ..kernels.wind import WindGrid
 from ..io.procedural import PROCEDURAL_MESHES
+from ..io.up_axis import up_axis
 from . import scene_schema as schema
 from .body_spec import body_specs
 from .motion_spec import MOTION_KEYS, MotionSpec, MotionTableError, motion_spec
@@ -40,7 +41,8 @@ round-off (0.1 s at 30 fps is 3.0000000000000004 frames) adds no frame of a few 
 
 @dataclass(frozen=True)
 class MeshSpec:
-    """Where the mesh comes from and how it is placed: x' = R (s * x) + t."""
+    """Where the mesh comes from and how it is placed: x' = R (s u x) + t, u the metres per
+    file unit of ``units``; ``up`` names the mesh's up axis (gravity's default is against it)."""
 
     path: Path | None = None
     procedural: str | None = None
@@ -48,6 +50,8 @@ class MeshSpec:
     scale: tuple = (1.0, 1.0, 1.0)
     rotation: tuple = (0.0, 0.0, 0.0)
     translation: tuple = (0.0, 0.0, 0.0)
+    units: str = "m"
+    up: str = "y"
 
 
 @dataclass(frozen=True)
@@ -366,7 +370,8 @@ class _SceneReader:
         if has_path == (procedural is not None):
             raise self.fail(("mesh",), "give exactly one of 'path' (a mesh file) or 'procedural' "
                                        f"(one of {', '.join(PROCEDURAL_MESHES)})")
-        placement = {k: values[k] for k in ("scale", "rotation", "translation") if k in values}
+        placement = {k: values[k] for k in ("scale", "rotation", "translation", "units", "up")
+                     if k in values}
         args = {k: v for k, v in values.items() if k not in placement and k not in ("path", "procedural")}
         if has_path:
             if args:
@@ -382,6 +387,7 @@ class _SceneReader:
     def params(self, top: dict, sections: dict, preset) -> Params:
         """Params from the preset, then every explicit scene value, each checked on its own."""
         values = {k: v for k, v in preset.items() if k != "color"}
+        values["gravity"] = self.gravity(top, sections["mesh"])
         for key_path, field_name in schema.PARAMS_FIELDS.items():
             source = top if len(key_path) == 1 else sections[key_path[0]]
             if key_path[-1] not in source:
@@ -397,6 +403,18 @@ class _SceneReader:
             return Params(**values)
         except ParameterError as exc:
             raise self.fail(("liquid",), str(exc)) from None
+
+    def gravity(self, top: dict, mesh: dict) -> tuple:
+        """The gravity vector: the scene's, else 9.81 m/s^2 against [mesh] up (default y); a
+        given gravity must point against a given up axis."""
+        up = mesh.get("up", "y")
+        axis = "xyz".index(up)
+        if "gravity" not in top:
+            return tuple(-9.81 if k == axis else 0.0 for k in range(3))
+        if "up" in mesh and up_axis(top["gravity"]) != (axis, 1.0):
+            raise self.fail(("gravity",), f"points along {top['gravity']!r}, not down the mesh's "
+                                          f"up axis {up!r} ([mesh] up); make them agree or drop one")
+        return top["gravity"]
 
     def wind_grid(self, values: dict) -> WindGrid:
         """The [wind] table's ``file``: an .npz grid (origin, spacing, values) read as a WindGrid."""

@@ -25,6 +25,10 @@ DROPLET_ENGINES = ("embedded", "splishsplash")
 LIQUID_MATERIALS = ("water", "wax", "candy", "clay", "flat")
 GROUND_MODES = ("shadow_only", "tile", "tile_reflection", "none")
 MODES = ("film", "ripples")
+MESH_UNITS = {"m": 1.0, "cm": 0.01, "mm": 0.001, "in": 0.0254}
+"""[mesh] units: the length one unit of the mesh file stands for, in metres."""
+UP_AXES = ("y", "z")
+"""[mesh] up: the mesh's axis that points up; gravity defaults to 9.81 m/s^2 against it."""
 RIPPLE_EDGES = ("fixed", "reflect")
 
 
@@ -189,6 +193,7 @@ TOP_LEVEL = {
 
 TABLES = {
     "mesh": {"path": text, "procedural": choice(PROCEDURAL_MESHES), "scale": scale_factor,
+             "units": choice(MESH_UNITS), "up": choice(UP_AXES),
              "rotation": vector(3), "translation": vector(3), **_procedural_argument_checkers()},
     "precompute": {"feature_size": feature_size, "smoothing_iterations": whole(0),
                    "normal_line_iterations": whole(0), "normal_weighting": choice(NORMAL_WEIGHTINGS),

@@ -23,6 +23,7 @@ from ..io.mesh import load_mesh
 from ..io.procedural import PROCEDURAL_MESHES
 from ..particles import Droplets, Nozzle, Rain
 from ..simulation import Simulation
+from .scene_schema import MESH_UNITS
 
 REPOSITORY_MESHES = Path(__file__).resolve().parents[2] / "meshes"
 
@@ -44,7 +45,8 @@ def resolve_mesh_path(path: Path) -> Path:
 
 
 def scene_mesh(spec) -> tuple[np.ndarray, np.ndarray]:
-    """The scene's mesh as validated (V (n, 3), F (m, 3)), placed as x' = R (s * x) + t."""
+    """The scene's mesh as validated (V (n, 3), F (m, 3)), placed as x' = R (s u x) + t (u: the
+    metres per unit of ``spec.units``)."""
     if spec.path is not None:
         mesh = load_mesh(resolve_mesh_path(spec.path))
         V, F = np.array(mesh.vertices, dtype=np.float64), np.array(mesh.faces, dtype=np.int64)
@@ -52,7 +54,7 @@ def scene_mesh(spec) -> tuple[np.ndarray, np.ndarray]:
         builder, defaults = PROCEDURAL_MESHES[spec.procedural]
         V, F = builder(**{**defaults, **spec.procedural_args})
     rotation = Rotation.from_euler("xyz", spec.rotation, degrees=True)
-    V = rotation.apply(V * np.asarray(spec.scale)) + np.asarray(spec.translation)
+    V = rotation.apply(V * (MESH_UNITS[spec.units] * np.asarray(spec.scale))) + np.asarray(spec.translation)
     mesh = load_mesh((V, F))
     return np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64)
 
