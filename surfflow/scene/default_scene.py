@@ -23,11 +23,12 @@ each with its reason:
 - ``[[emitters]]`` one nozzle above the highest point, pouring straight down: liquid poured at
   the top runs down over the most surface.
 
-  - position: over the highest vertex, nudged a quarter of the way towards the centroid of its
-    highest face (SPOUT_NUDGE), so that the stream's axis meets that face inside it (the
-    nozzle's inside-the-mesh check casts along the axis, and a ray through a vertex can slip
-    between its faces); CLEARANCE = 0.05 D above the highest point: clear of the top, landing
-    within a fraction of a second.
+  - position: over the highest vertex, nudged a quarter of the way (SPOUT_NUDGE) towards the
+    centroid of the face around it that faces the up axis most squarely, so that the stream's
+    axis meets that face inside it (the nozzle's inside-the-mesh check casts along the axis; a
+    ray through a vertex can slip between its faces, one along a vertical face grazes it);
+    CLEARANCE = 0.05 D above the highest point: clear of the top, landing within a fraction of
+    a second.
   - radius r = SPOUT_RADIUS = 0.025 D.
   - rate q = w pi r^2 with w = FILM_GROWTH = 5 mm/s: the stream lays a film growing 5 mm per
     second over the spout's footprint, whatever the size; q = 9.82e-6 D^2 m^3/s (the bunny,
@@ -118,7 +119,10 @@ def measure_mesh(mesh_path: str | os.PathLike, units: str = "m", up: str = "y") 
     heights = V @ up_vector(up)
     top = int(np.argmax(heights))
     around = np.flatnonzero(np.any(F == top, axis=1))
-    face = around[np.argmax(heights[F[around]].mean(axis=1))]
+    corners = V[F[around]]
+    normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    facing = np.abs(normals @ up_vector(up)) / np.linalg.norm(normals, axis=1)
+    face = around[np.argmax(facing)]
     axis_point = V[top] + SPOUT_NUDGE * (V[F[face]].mean(axis=0) - V[top])
     return MeshSize(path=Path(mesh_path).resolve(), units=units, up=up,
                     extent=tuple(float(e) for e in np.ptp(V, axis=0)),
