@@ -176,6 +176,23 @@ def test_run_a_bare_mesh_writes_frames_with_the_pour_on_the_top(runs, capsys):
     assert scene.duration == 0.2 and scene.mesh.path.resolve() == ball.resolve()
 
 
+def test_run_the_bunny_as_it_is(tmp_path, capsys):
+    """`surfflow run meshes/bunny.obj` for 0.2 s: the stream lands on the top of the bunny (its
+    ear), under the spout, and nowhere else."""
+    out = tmp_path / "bunny"
+    assert main(["run", str(BUNNY), "-q", "--duration", "0.2", "-o", str(out),
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    printed = capsys.readouterr().out
+    assert "diameter 0.943 m" in printed and "up        +y: gravity [0.0, -9.81, 0.0]" in printed
+    spout = load_scene(out / "scene.toml").emitters[0]
+    with np.load(out / "mesh.npz") as mesh:
+        vertices = mesh["vertices"]
+    wet = frame(out, 6)["depth"] > 1e-6
+    assert wet.any() and film_volume(out, 6) > 0.0
+    across = np.linalg.norm((vertices[wet] - spout.position)[:, [0, 2]], axis=1)
+    assert np.all(vertices[wet, 1] > 0.4) and np.all(across < 0.1), (vertices[wet, 1].min(), across.max())
+
+
 def test_run_prints_the_scene_with_its_size_and_up_axis(tmp_path, capsys):
     ball = write_ball(tmp_path)
     scene, lines = mesh_scene(ball, up="z")
