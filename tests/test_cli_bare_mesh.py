@@ -310,6 +310,31 @@ def test_view_a_bare_mesh_in_a_real_window(tmp_path):
     assert later > 500 and later > first, (first, later)
 
 
+# ---- the [mesh] table's units and up ----------------------------------------------------------
+
+
+def test_mesh_units_scale_the_file_and_up_sets_gravity(tmp_path):
+    """units = "mm" reads the file's numbers as millimetres (before scale); up = "z" turns the
+    default gravity down z; a gravity that disagrees with a given up is an error at its line."""
+    ball = write_ball(tmp_path)
+    V = np.asarray(trimesh.load(ball, process=False).vertices)
+    base = f'[mesh]\npath = "{ball.name}"\n'
+    scenes = {name: tmp_path / f"{name}.toml" for name in ("m", "mm", "z", "clash")}
+    scenes["m"].write_text(base)
+    scenes["mm"].write_text(base + 'units = "mm"\nscale = 2.0\n')
+    scenes["z"].write_text(base + 'up = "z"\n')
+    scenes["clash"].write_text('gravity = [0.0, -9.81, 0.0]\n' + base + 'up = "z"\n')
+    from surfflow.errors import SceneError
+    from surfflow.scene.scene_setup import scene_mesh
+    in_m, _ = scene_mesh(load_scene(scenes["m"]).mesh)
+    in_mm, _ = scene_mesh(load_scene(scenes["mm"]).mesh)
+    assert np.allclose(in_m, V, rtol=0, atol=1e-12) and np.allclose(in_mm, V * 0.002, rtol=1e-12, atol=0)
+    assert load_scene(scenes["m"]).params.gravity == (0.0, -9.81, 0.0)
+    assert load_scene(scenes["z"]).params.gravity == (0.0, 0.0, -9.81)
+    with pytest.raises(SceneError, match=r"clash.toml, line 1: gravity: .*up axis 'z'"):
+        load_scene(scenes["clash"])
+
+
 # ---- errors -----------------------------------------------------------------------------------
 
 
