@@ -38,7 +38,8 @@ def scene_path(args) -> Path:
     """The scene file named by SCENE or --example NAME."""
     if args.example is None:
         if args.scene is None:
-            raise SceneError("give a scene file or --example NAME (see `surfflow examples`)")
+            raise SceneError("give a scene file (.toml), a mesh file (OBJ, PLY, STL, ...) or --example NAME "
+                             "(see `surfflow examples`)")
         return Path(args.scene)
     path = EXAMPLES_DIR / f"{args.example}.toml"
     if not path.is_file():
