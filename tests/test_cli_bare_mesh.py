@@ -2,7 +2,7 @@
 the default scene (water from a spout above the highest point, droplets on), `surfflow new MESH`
 writes it to edit, and a mesh or a scene in the wrong place gets an error saying which is which.
 
-Known answers: the spout stands CLEARANCE D above the highest vertex (D: ``mesh_diameter``),
+Known answers: the spout stands 0.05 D above the highest vertex (D: ``mesh_diameter``),
 its radius is 0.025 D and its rate 5 mm/s x pi r^2, so the rate grows as D^2.
 """
 
@@ -21,7 +21,7 @@ import trimesh
 
 from surfflow.cli import main
 from surfflow.io.extent import mesh_diameter
-from surfflow.scene.default_scene import CLEARANCE, default_scene, measure_mesh
+from surfflow.scene.default_scene import default_scene, measure_mesh
 from surfflow.scene.scene import load_scene
 from surfflow.scene.scene_input import mesh_scene
 from surfflow.scene.toml_lines import parse_toml
@@ -74,7 +74,7 @@ def liquid_pixels(image: np.ndarray) -> int:
 @pytest.mark.parametrize("up, axis", [("y", 1), ("z", 2)])
 def test_the_spout_stands_above_the_highest_point(tmp_path, up, axis):
     """On a z-up cone: with --up z the spout is over the apex, with --up y over the rim's
-    highest point along y; CLEARANCE D above it, within a face of it across, pointing down."""
+    highest point along y; 0.05 D above it, within a face of it across, pointing down."""
     cone = write_cone(tmp_path)
     mesh = trimesh.load(cone, process=False)
     V, F = np.asarray(mesh.vertices), np.asarray(mesh.faces)
@@ -83,7 +83,7 @@ def test_the_spout_stands_above_the_highest_point(tmp_path, up, axis):
     spout = tables["emitters"][0]
     top = V[np.argmax(V[:, axis])]
     position = np.array(spout["position"])
-    assert position[axis] == pytest.approx(top[axis] + CLEARANCE * D, abs=1e-4 * D)
+    assert position[axis] == pytest.approx(top[axis] + 0.05 * D, abs=1e-4 * D)
     across = np.delete(position - top, axis)
     edges = np.linalg.norm(V[F] - V[np.roll(F, 1, axis=1)], axis=2)
     assert np.linalg.norm(across) < edges.max()
