@@ -1,9 +1,11 @@
 """The ``surfflow`` command line; each subcommand maps onto library calls.
 
     surfflow run SCENE.toml            run with a progress bar, write frames and a checkpoint
+    surfflow run MESH.obj              run the default scene on a bare mesh (any format trimesh reads)
     surfflow run --example bunny_pour  run a scene that ships with surfflow
-    surfflow view SCENE.toml           interactive polyscope viewer
-    surfflow render SCENE.toml         headless PNG frames and an MP4 (--engine blender: Cycles)
+    surfflow view SCENE.toml|MESH      interactive polyscope viewer
+    surfflow render SCENE.toml|MESH    headless PNG frames and an MP4 (--engine blender: Cycles)
+    surfflow new MESH -o SCENE.toml    write a mesh's default scene as a commented file to edit
     surfflow export-usd RUN_DIR        a USD stage of a finished run (optional extra "usd")
     surfflow precompute MESH           write the geometry cache
     surfflow info FILE                 describe a mesh, scene, geometry, checkpoint or output
@@ -36,7 +38,8 @@ def scene_path(args) -> Path:
     """The scene file named by SCENE or --example NAME."""
     if args.example is None:
         if args.scene is None:
-            raise SceneError("give a scene file or --example NAME (see `surfflow examples`)")
+            raise SceneError("give a scene file (.toml), a mesh file (OBJ, PLY, STL, ...) or --example NAME "
+                             "(see `surfflow examples`)")
         return Path(args.scene)
     path = EXAMPLES_DIR / f"{args.example}.toml"
     if not path.is_file():
@@ -44,9 +47,26 @@ def scene_path(args) -> Path:
     return path
 
 
-def load_args_scene(args):
+def load_args_scene(args, write_into: str | None = None):
+    """The scene named by SCENE or --example NAME, its duration replaced by --duration. A bare
+    mesh gets its default scene (``scene_input.mesh_scene``), printed, and written as scene.toml
+    into the folder of ``write_into`` ("output", "render"; -o where given)."""
     from .scene.scene import load_scene
-    return load_scene(scene_path(args))
+    from .scene.scene_input import input_kind, mesh_scene, with_duration
+
+    path = scene_path(args)
+    if input_kind(path) == "scene":
+        if args.up or args.units:
+            raise SceneError(f"--up and --units are for a bare mesh; {path} is a scene: set 'up' "
+                             "and 'units' in its [mesh] table")
+        return with_duration(load_scene(path), args.duration)
+    scene, lines = mesh_scene(path, args.units or "m", args.up or "y", args.duration, write_into,
+                              getattr(args, "output", None) if write_into else None)
+    print(f"{path} is a mesh: running the default scene on it "
+          f"(`surfflow new {path} -o FILE` writes it to edit)")
+    for line in lines:
+        print(f"  {line}")
+    return scene
 
 
 def command_run(args) -> int:
@@ -55,7 +75,7 @@ def command_run(args) -> int:
     from .scene.runner import SceneRunner
 
     started = time.perf_counter()
-    scene = load_args_scene(args)
+    scene = load_args_scene(args, "output")
     runner = SceneRunner(scene, output_dir=args.output, cache_dir=args.cache_dir, resume=args.resume)
     bar = tqdm(total=scene.n_frames, initial=runner.frame, unit="frame", disable=args.quiet,
                desc=scene.name, dynamic_ncols=True)
@@ -108,7 +128,7 @@ def command_view(args) -> int:
 
 
 def command_render(args) -> int:
-    scene = load_args_scene(args)
+    scene = load_args_scene(args, "render")
     options = {"output_dir": args.output, "cache_dir": args.cache_dir, "frames": args.frames,
                "video": not args.no_video, "resume": args.resume}
     if (args.engine or scene.render.engine) == "blender":
@@ -126,8 +146,11 @@ def command_export_usd(args) -> int:
     from tqdm import tqdm
 
     from .scene.scene import load_scene
+    from .scene.scene_input import require_scene
     from .scene.usd_export import export_run
 
+    if args.scene:
+        require_scene(args.scene, "export-usd --scene", "the scene file (.toml) that made the run")
     scene = load_scene(args.scene) if args.scene else None
     output = Path(args.output or Path(args.run_dir) / "run.usdc")
     path = export_run(args.run_dir, output, scene,
@@ -139,7 +162,9 @@ def command_export_usd(args) -> int:
 def command_precompute(args) -> int:
     from .config import PrecomputeParams
     from .geometry.precompute import precompute
+    from .scene.scene_input import require_mesh
 
+    require_mesh(args.mesh, "precompute")
     smoothing = {"feature_size": feature_size_argument(args.feature_size)} if args.feature_size else {}
     if args.smoothing_iterations is not None:
         smoothing["smoothing_iterations"] = args.smoothing_iterations
@@ -161,6 +186,25 @@ def feature_size_argument(text: str) -> float | str:
         return text
 
 
+def command_new(args) -> int:
+    from .scene import default_scene as default
+    from .scene.scene_input import require_mesh
+
+    require_mesh(args.mesh, "new")
+    output = Path(args.output or f"{Path(args.mesh).stem}.toml")
+    if output.exists() and not args.force:
+        raise SceneError(f"{output} exists; give another -o FILE, or --force to overwrite it")
+    size = default.measure_mesh(args.mesh, args.units, args.up)
+    tables = default.default_scene(args.mesh, args.units, args.up, size)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(default.scene_text(tables, size, output), encoding="utf-8")
+    print(f"wrote {output}: the default scene for {args.mesh}")
+    for line in default.summary(tables, size):
+        print(f"  {line}")
+    print(f"edit it, then `surfflow run {output}` (or view, render)")
+    return 0
+
+
 def command_info(args) -> int:
     from .scene.describe import describe_file
     mesh_options = {"units": args.units, "up": args.up, "repair": not args.no_repair}
@@ -177,6 +221,9 @@ def command_examples(args) -> int:
 
 def command_sweep(args) -> int:
     from .batch import sweep
+    from .scene.scene_input import require_scene
+
+    require_scene(args.sweep, "sweep", "a sweep file (.toml)")
     rows = sweep(args.sweep, args.output, workers=args.workers, scheduler=args.scheduler,
                  resume=args.resume, numba_threads=args.numba_threads, cache_dir=args.cache_dir,
                  progress=not args.quiet)
@@ -193,10 +240,15 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def scene_command(name, handler, help_text):
-        sub = commands.add_parser(name, help=help_text, description=help_text)
-        sub.add_argument("scene", nargs="?", help="scene file (.toml)")
+        sub = commands.add_parser(name, help=help_text, description=help_text + (
+            "; a mesh file instead of a scene runs the default scene on it (see `surfflow new`)"))
+        sub.add_argument("scene", nargs="?", help="scene file (.toml), or a mesh file (OBJ, PLY, "
+                         "STL, ...: its default scene)")
         sub.add_argument("--example", metavar="NAME", help="a shipped example scene instead of a file")
         sub.add_argument("--cache-dir", help="geometry cache folder (default: the scene's)")
+        sub.add_argument("--duration", type=positive_seconds, metavar="SECONDS",
+                         help="simulated seconds, instead of the scene's duration")
+        mesh_options(sub, None, None)
         sub.set_defaults(handler=handler)
         return sub
 
@@ -238,15 +290,21 @@ def build_parser() -> argparse.ArgumentParser:
     info = commands.add_parser("info", help="describe a file", description=(
         "describe a mesh, scene, geometry cache, checkpoint or output frame/series"))
     info.add_argument("file")
-    info.add_argument("--units", choices=("m", "cm", "mm", "in"), default="m",
-                      help="a mesh file's unit (default m)")
-    info.add_argument("--up", choices=("y", "z"), default="y", help="a mesh file's up axis (default y)")
+    mesh_options(info, "m", "y")
     info.add_argument("--no-repair", action="store_true",
                       help="refuse a mesh's defects instead of repairing them, as load_mesh(repair=False)")
     info.set_defaults(handler=command_info)
     examples = commands.add_parser("examples", help="list the example scenes",
                                    description="list the example scenes shipped with surfflow")
     examples.set_defaults(handler=command_examples)
+    new = commands.add_parser("new", help="write a mesh's default scene to edit", description=(
+        "write the default scene of a mesh (water poured from a spout above its highest point, "
+        "droplets on, 3 s) as a commented scene file to edit; `surfflow run MESH` runs the same"))
+    new.add_argument("mesh", help="mesh file (OBJ, PLY, STL, ...)")
+    new.add_argument("-o", "--output", help="scene file to write (default: MESH_STEM.toml here)")
+    mesh_options(new, "m", "y")
+    new.add_argument("--force", action="store_true", help="overwrite the scene file if it exists")
+    new.set_defaults(handler=command_new)
     sweep = commands.add_parser("sweep", help="run a parameter sweep on Dask", description=(
         "run a base scene over parameter axes on Dask distributed (a local cluster unless "
         "--scheduler or SURFFLOW_SCHEDULER names one); needs the extra: pip install \"surfflow[cluster]\""))
@@ -260,6 +318,26 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     sweep.set_defaults(handler=command_sweep)
     return parser
+
+
+def mesh_options(parser, units, up) -> None:
+    """--units and --up, the [mesh] table's keys, for a command that takes a bare mesh."""
+    from .io.units import UNITS, UP_AXES
+    parser.add_argument("--units", choices=tuple(UNITS), default=units,
+                        help="a bare mesh's length unit (default m)")
+    parser.add_argument("--up", choices=UP_AXES, default=up,
+                        help="a bare mesh's up axis, turned onto +y, gravity's up (default y)")
+
+
+def positive_seconds(text: str) -> float:
+    """--duration: a number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0.0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds > 0")
+    return value
 
 
 def _show_one_line(message, category, filename, lineno, file=None, line=None):

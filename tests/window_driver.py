@@ -1,12 +1,16 @@
 """Drive `surfflow view` in a real X window; run under xvfb-run by test_viewer_window.py.
 
     python window_driver.py SCENE OUT_DIR
+    python window_driver.py --watch FILE OUT_DIR [VIEW ARGS...]
 
 Starts `python -m surfflow view SCENE --play`, waits for its window, photographs the X screen
 (Pillow's ImageGrab) once the panel is drawn, shift-clicks the middle of the window with xdotool
 (holding shift until the viewer reports the pour: a software renderer draws about one frame a
 second, and imgui takes one input event per frame), then photographs it twice more as the
 liquid spreads. Writes before.png, poured.png, later.png and report.json into OUT_DIR.
+``--watch`` only watches: `python -m surfflow view FILE --play VIEW ARGS...` (a bare mesh pours
+from its own spout), photographed once the panel is drawn (first.png) and WATCH_SECONDS later
+(later.png).
 """
 
 import json
@@ -78,5 +82,36 @@ def main(scene: str, out: Path) -> None:
         (out / "report.json").write_text(json.dumps(report, indent=1))
 
 
+WATCH_SECONDS = 20.0
+
+
+def watch(target: str, out: Path, view_args: list[str]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / "viewer.log"
+    start = time.monotonic()
+    with open(log, "w") as stream:
+        viewer = subprocess.Popen([sys.executable, "-u", "-m", "surfflow", "view", target, "--play",
+                                   *view_args], stdout=stream, stderr=subprocess.STDOUT)
+    report = {}
+    try:
+        window = xdotool("search", "--sync", "--name", "surfflow").split()[0]
+        geometry = xdotool("getwindowgeometry", "--shell", window)
+        place = dict(line.split("=") for line in geometry.split())
+        report["window"] = {key: int(place[key]) for key in ("X", "Y", "WIDTH", "HEIGHT")}
+        wait_for(panel_drawn, 60)
+        ImageGrab.grab().save(out / "first.png")
+        time.sleep(WATCH_SECONDS)
+        ImageGrab.grab().save(out / "later.png")
+        report["total_seconds"] = time.monotonic() - start
+    finally:
+        viewer.terminate()
+        viewer.wait(timeout=30)
+        report["log"] = log.read_text()
+        (out / "report.json").write_text(json.dumps(report, indent=1))
+
+
 if __name__ == "__main__":
-    main(sys.argv[1], Path(sys.argv[2]))
+    if sys.argv[1] == "--watch":
+        watch(sys.argv[2], Path(sys.argv[3]), sys.argv[4:])
+    else:
+        main(sys.argv[1], Path(sys.argv[2]))

@@ -1,7 +1,8 @@
 """Scene files: a TOML description of a whole run, parsed and checked into a frozen ``Scene``.
 
-A scene names the mesh (a file or a built-in procedural mesh, with scale, rotation in degrees
-about x, y, z in that order, and translation), the gravity vector, the liquid (a preset from
+A scene names the mesh (a file or a built-in procedural mesh, with the file's units, its up
+axis, scale, rotation in degrees about x, y, z in that order, and translation), the gravity
+vector (default (0, -9.81, 0): a mesh file's ``up`` axis is turned onto +y), the liquid (a preset from
 :mod:`surfflow.scene.presets` and/or explicit values), friction (model, coefficient and where the
 anisotropy tensors come from), sources (``[[sources]]`` of type pour, rain or sink, each with an
 optional dye colour), the initial condition, the duration and frame rate, outputs and rendering.

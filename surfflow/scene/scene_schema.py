@@ -26,6 +26,7 @@ DROPLET_ENGINES = ("embedded", "splishsplash")
 LIQUID_MATERIALS = ("water", "wax", "candy", "clay", "flat")
 GROUND_MODES = ("shadow_only", "tile", "tile_reflection", "none")
 MODES = ("film", "ripples")
+"""[mesh] up: the mesh's axis that points up; gravity defaults to 9.81 m/s^2 against it."""
 RIPPLE_EDGES = ("fixed", "reflect")
 
 
