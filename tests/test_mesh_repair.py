@@ -314,3 +314,18 @@ def test_info_takes_units_and_up(capsys):
     out = capsys.readouterr().out
     assert "diagonal: 0.0213627 m" in out
     assert "bounding box: [-0.0028, -0.0088, -0.0046] to [0.0029, 0.0088, 0.0062] m" in out
+
+
+@pytest.mark.parametrize("name", ["cow.obj", "teapot.obj", "suzanne.obj", "beetle.obj"])
+def test_a_repaired_mesh_checked_again_comes_back_unchanged_and_silent(name):
+    """Its split copies are merged and split again into the same arrays: no warning (a scene
+    places the loaded mesh and precompute validates it again)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mesh = sf.load_mesh(pathlib.Path(__file__).parents[1] / "meshes" / name)
+    assert mesh.metadata["repairs"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = sf.load_mesh((mesh.vertices, mesh.faces))
+    assert np.array_equal(again.vertices, mesh.vertices) and np.array_equal(again.faces, mesh.faces)
+    assert again.metadata["repairs"] == []

@@ -112,7 +112,7 @@ def load_mesh(source, *, repair: bool = True, units: str = "m", up: str = "y",
     V = to_metres_y_up(V, units, up)
     repairs: list[Repair] = []
     try:
-        V, F = _checked_arrays(V, F, where, process_duplicates, repair, repairs)
+        V, F = _unchanged_is_clean(V, F, where, process_duplicates, repair, repairs)
     finally:
         _warn(repairs)
     if isinstance(source, (str, os.PathLike)):
@@ -163,9 +163,32 @@ def validate_mesh(V, F, *, where: str = "mesh", process_duplicates: bool = True,
     """
     repairs: list[Repair] = []
     try:
-        return _checked_arrays(V, F, where, process_duplicates, repair, repairs)
+        return _unchanged_is_clean(V, F, where, process_duplicates, repair, repairs)
     finally:
         _warn(repairs)
+
+
+def _unchanged_is_clean(V, F, where, process_duplicates, repair,
+                        repairs: list[Repair]) -> tuple[np.ndarray, np.ndarray]:
+    """``_checked_arrays``, with the repairs forgotten when the result is the input bit for bit.
+
+    A repaired mesh holds coincident vertices on purpose (the fans of a split vertex, the sheets
+    of a cut edge). Checked again (a scene places it, ``precompute`` validates what it is given)
+    its coincident vertices are merged and split back into the same arrays: nothing changed, so
+    nothing is reported."""
+    V_out, F_out = _checked_arrays(V, F, where, process_duplicates, repair, repairs)
+    if repairs and _same(V, V_out) and _same(F, F_out):
+        repairs.clear()
+    return V_out, F_out
+
+
+def _same(given, array: np.ndarray) -> bool:
+    """Whether ``given`` (an array-like, perhaps ragged) holds ``array``'s shape and values."""
+    try:
+        given = np.asarray(given)
+    except ValueError:  # a ragged list of polygons
+        return False
+    return given.shape == array.shape and np.array_equal(given, array)
 
 
 def _warn(repairs: list[Repair]) -> None:
