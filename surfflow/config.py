@@ -212,6 +212,13 @@ class Params:
         every row of the validation table) or "conservative" (finite volumes on d and d u with
         HLL fluxes, second order: about half Stoker's error of "momentum" at 2.3 times the cost
         per step; boundary segments). "semi_lagrangian", the former default, is now "momentum".
+    drying_time : float > 0, s, default 60
+        T, the e-folding time of the surface's wetness w once the film has gone (``sim.wetness``,
+        ``terms/wetness.py``): w = 1 under the film (d >= min_depth), then dw/dt = -w / T, so a
+        spot reads exp(-1) = 0.37 wet T after the liquid left and 0.05 after 3 T. 60 s: the few
+        micrometres a draining film leaves on a smooth surface evaporate in about a minute in
+        room air, and a trail fades over a shot of a minute; porous surfaces, still or humid
+        air dry slower (raise it), a warm draught faster.
 
     Examples
     --------
@@ -246,6 +253,7 @@ class Params:
     overhang_emit_depth: float = 0.0027
     keep_depth: float = 0.0005
     scheme: str = "momentum"
+    drying_time: float = 60.0
 
     def __post_init__(self):
         object.__setattr__(self, "gravity", check_vector3("gravity", self.gravity))
@@ -270,6 +278,7 @@ class Params:
         check_range("solute_drag", self.solute_drag, 0.0)
         check_range("solute_friction", self.solute_friction, 0.0)
         check_range("keep_depth", self.keep_depth, 0.0)
+        check_range("drying_time", self.drying_time, 0.0, low_open=True)
         for name in ("emit_depth", "overhang_emit_depth"):
             if not getattr(self, name) > self.keep_depth:
                 raise ParameterError(f"{name}={getattr(self, name)!r} must exceed keep_depth="
