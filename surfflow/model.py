@@ -23,9 +23,10 @@ from .schemes import friction_coefficients, make_scheme
 from .state import SimulationState, empty_surface_fields, update_surface_fields
 from .terms.base import STAGES
 from .terms.tension import SurfaceTension
+from .terms.wetness import Wetness
 from .terms.wind import Wind
 
-TERM_ORDER = ("motion", "tension", "wind", "dissolution", "droplets")  # others follow, as added
+TERM_ORDER = ("motion", "tension", "wind", "dissolution", "droplets", "wetness")  # others follow, as added
 
 
 def state_copy(name: str, doc: str) -> property:
@@ -36,7 +37,7 @@ def state_copy(name: str, doc: str) -> property:
 class SurfaceModel:
     """A liquid layer on ``geom`` under ``params`` (defaults if None) with ``n_dyes`` dyes:
     ``geometry``, ``fields``, ``state``, ``scheme`` and ``terms`` (tension and wind as the
-    parameters ask; the others join when set)."""
+    parameters ask, the wetness always; the others join when set)."""
 
     def __init__(self, geom: SurfaceGeometry, params: Params | None = None, n_dyes: int = 0):
         if not isinstance(geom, SurfaceGeometry):
@@ -54,6 +55,7 @@ class SurfaceModel:
             self.add_term(SurfaceTension(geom, p))
         if p.wind is not None and p.wind_coefficient > 0.0:
             self.add_term(Wind(geom, p))
+        self.add_term(Wetness(geom, p))
         self._use_geometry(geom, first=True)
         self.state = SimulationState(geom.n_vertices, len(geom.neighbor_indices), self.n_dyes)
         self.state.bottom[:] = geom.bottom
@@ -122,6 +124,12 @@ class SurfaceModel:
     dissolved = state_copy("dissolved", "(n,) depth s of dissolved material carried by the liquid "
                            "(m), a copy.")
     dye = state_copy("dye", "(n, n_dyes) dye concentrations (volume fractions), a copy.")
+
+    @property
+    def wetness(self) -> np.ndarray:
+        """(n,) wetness in [0, 1], a copy: 1 where the film is, decaying as exp(-t / drying_time)
+        after it has gone, 0 where it never was (``terms/wetness.py``)."""
+        return self.term("wetness").wetness.copy()
 
     @property
     def velocity(self) -> np.ndarray:

@@ -100,8 +100,10 @@ class Simulation(SurfaceModel):
         return self.state.time
 
     def set_depth(self, depth) -> None:
-        """Set the depth (n,) >= 0 and restart the ledger with the new volume as ``initial``."""
+        """Set the depth (n,) >= 0 and restart the ledger with the new volume as ``initial``;
+        the surface under the new film is wet (wetness 1), elsewhere it goes on drying."""
         self.state.depth[:] = check_vertex_array("depth", depth, self.geometry.n_vertices, minimum=0.0)
+        self._run("record", self.geometry, self.state, 0.0)
         self.state.ledger = dict.fromkeys(self.state.ledger, 0.0)
         self.state.ledger["initial"] = self.total_volume() + self._airborne_volume()
 
@@ -338,6 +340,7 @@ class Simulation(SurfaceModel):
         s.step_count += 1                                  #    in one pass; a bad vertex writes
         if bad >= 0:                                       #    the last good state
             self._fail_nonfinite(bad)
+        self._run("record", g, s, dt)                      # 9. what follows the film: wetness
         return dt
 
     def _run(self, stage: str, *arrays) -> None:

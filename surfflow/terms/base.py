@@ -27,13 +27,16 @@ hold             hold(geom, fields, depth, velocity, dt)                        
 exchange         exchange(geom, state, dt)                    Volumes             6
 keep_volumes     keep_volumes(old_geom, new_geom, state)                          moves
 airborne_volume  airborne_volume()                            m^3 off the film    ledger
+record           record(geom, state, dt)                                          9
 ===============  ===========================================  ==================  =============
 
 (*) one term decides: the last in the list that acts there, else the model's default (the
 pressure sees the bottom b; dry ground above the free surface is a wall). ``push`` adds dt
 times an acceleration to state.velocity (u += dt a) once per step, before the transport;
 ``keep_volumes`` runs when the surface moves, to keep what the term holds per vertex;
-``airborne_volume`` counts in the ledger's balance.
+``airborne_volume`` counts in the ledger's balance; ``record`` reads the step's final film
+(after the wet/dry cleanup and the NaN check) and changes nothing in it: what a term derives
+from where the liquid is (the wetness; ``set_depth`` calls it too, with dt = 0).
 
 The last three are called by the scheme (``schemes/__init__.py``). The momentum scheme
 calls ``accelerate`` once, in its push on the step's depth and velocity (u += dt a), the holds
@@ -67,6 +70,7 @@ wind (``wind.py``)                 max_time_step, accelerate
 dissolution (``dissolution.py``)   advect, load_bottom, push, apply_friction, transport,
                                    keep_volumes
 droplets (``particles/``)          exchange, airborne_volume
+wetness (``wetness.py``)           record (always on)
 =================================  ==========================================================
 
 A term whose ``presses`` is True puts a pressure on the free surface: its ``pressure`` (n,) in
@@ -96,7 +100,7 @@ from __future__ import annotations
 
 STAGES = ("move", "max_time_step", "add_sources", "advect", "load_bottom", "push",
           "apply_friction", "transport", "accelerate", "find_walls", "hold", "exchange",
-          "keep_volumes", "airborne_volume")
+          "keep_volumes", "airborne_volume", "record")
 RUNGE_KUTTA_STAGES = ("accelerate", "find_walls", "hold")  # the scheme calls these, per RK stage
 
 Volumes = dict  # ledger entry -> m^3 moved in (or out) during the stage
