@@ -54,7 +54,8 @@ def test_surface_steps_read_back_as_written(run):
         written_time, points, data = read_step(directory / FRAMES_NAME, step)
         assert written_time == time
         assert np.array_equal(points, geometry.vertices.astype(np.float32))
-        assert set(data) == {"depth", "velocity", "bottom", "free_surface", "dye", "normal"}
+        assert set(data) == {"depth", "velocity", "bottom", "free_surface", "wetness", "dye",
+                             "normal"}
         assert np.array_equal(data["normal"], geometry.normals.astype(np.float32))
         for name in data.keys() - {"normal"}:
             assert data[name].dtype == np.float32, name

@@ -7,7 +7,8 @@ Needs the optional extra ``usd`` (``pip install "surfflow[usd]"``: Pixar's usd-c
 stage from a finished run's npz frames. The stage::
 
     /surfflow               Xform, the default prim; turned only when gravity is not along -Y or -Z
-      object                Mesh: the input surface (points once; per frame when the surface moves)
+      object                Mesh: the input surface (points once; per frame when the surface
+                            moves), with the vertex primvar ``wetness`` per frame
       liquid                Mesh on the same triangles, points on the free surface x + (b + d) n
       particles             Points, when the frames carry droplets (widths: equal-volume spheres)
       materials/water       UsdPreviewSurface (opacity from the depth, ior 1.33, roughness 0.05)
@@ -19,7 +20,10 @@ speed. Per frame the liquid carries the vertex primvars ``depth`` (m), ``velocit
 attributes, few read a k-element one), ``displayColor`` (the dyes mixed over the liquid's colour)
 and ``displayOpacity`` (1 - exp(-d / opacity_depth), at least ``min_opacity`` where wet, 0 where
 dry; opacity_depth is 2 mm, 0.05 mm for paint and 0.1 mm for milk: :mod:`surfflow.look`). Its
-topology is written once.
+topology is written once. The object carries the vertex primvar ``wetness`` (0 dry to 1 wet:
+where the liquid has been, drying over ``drying_time``, ``surfflow/terms/wetness.py``) per
+frame, for a shader to darken the surface with; frames without it (a run written before
+wetness was kept) leave it out.
 
 The dry part: the liquid mesh covers the whole object, and where it is dry its points lie on the
 object's surface (d = 0). Faces whose three corners are dry are listed per frame in the mesh's
@@ -111,9 +115,10 @@ def describe_stage(path: str | os.PathLike) -> dict:
 class UsdWriter:
     """Writes the stage ``directory/file_name`` frame by frame (see the module docstring).
 
-    One stage per run (the extra ``usd``, Pixar's usd-core): the object, the liquid on its free
-    surface with ``depth``, ``velocity`` and dye primvars, droplets as points, time-sampled at the
-    run's frames, in metres, with the scene's up axis. The layer is saved after every frame.
+    One stage per run (the extra ``usd``, Pixar's usd-core): the object with its ``wetness``
+    primvar, the liquid on its free surface with ``depth``, ``velocity`` and dye primvars,
+    droplets as points, time-sampled at the run's frames, in metres, with the scene's up axis.
+    The layer is saved after every frame.
 
     Parameters
     ----------
@@ -267,6 +272,9 @@ class UsdWriter:
         liquid.GetDisplayColorPrimvar().Set(self._vec3f(colors), code)
         liquid.GetDisplayOpacityPrimvar().Set(self.Vt.FloatArray.FromNumpy(
             s.opacity(depth, wet).astype(np.float32)), code)
+        if "wetness" in fields:
+            self._object_primvar("wetness").Set(self.Vt.FloatArray.FromNumpy(
+                np.ascontiguousarray(fields["wetness"], dtype=np.float32)), code)
         if "vertices" in fields:
             self._move_object(frame, fields)
         if all(key in fields for key in PARTICLE_KEYS):
@@ -279,6 +287,14 @@ class UsdWriter:
 
     def _dye_primvar(self, primvars, k: int):
         name = f"dye_{k}"
+        if not primvars.HasPrimvar(name):
+            return primvars.CreatePrimvar(name, self.Sdf.ValueTypeNames.FloatArray,
+                                          self.UsdGeom.Tokens.vertex)
+        return primvars.GetPrimvar(name)
+
+    def _object_primvar(self, name: str):
+        """The object's float vertex primvar ``name``, made on its first frame."""
+        primvars = self.UsdGeom.PrimvarsAPI(self.object.GetPrim())
         if not primvars.HasPrimvar(name):
             return primvars.CreatePrimvar(name, self.Sdf.ValueTypeNames.FloatArray,
                                           self.UsdGeom.Tokens.vertex)

@@ -8,6 +8,8 @@
 ``bottom``         (n,)         bottom height b (m)
 ``free_surface``   (n, 3)       (b + d) n: the offset from the smoothed surface to the
                                 liquid's free surface (ParaView: Warp By Vector)
+``wetness``        (n,)         wetness w in [0, 1]: 1 under the film, drying as
+                                exp(-t / drying_time) after it has gone (``terms/wetness.py``)
 ``dye``            (n, k)       dye concentrations, when the run has k > 0 dyes
 ``dissolved``      (n,)         depth s of dissolved material carried by the liquid (m),
                                 when the run has a soluble layer
@@ -46,9 +48,10 @@ Precision in the npz frames, field by field (``FLOAT32_FIELDS``):
   droplets' fields (few).
 * ``dye`` float64 as well: a USD stage exported from the frames afterwards (``surfflow
   export-usd``) colours the liquid from them exactly as the live stage did.
-* ``velocity``, ``free_surface`` and ``bottom`` float32: a relative error of 6e-8 (a nanometre
-  on a centimetre of bottom) is far below what the model resolves or a picture shows, and no
-  volume is computed from them; in float64 their low bits are noise that does not deflate.
+* ``velocity``, ``free_surface``, ``bottom`` and ``wetness`` float32: a relative error of 6e-8
+  (a nanometre on a centimetre of bottom, 6e-8 of full wetness) is far below what the model
+  resolves or a picture shows, and no volume is computed from them; in float64 their low bits
+  are noise that does not deflate.
 
 Every frame holds every field, so ``np.load`` of one frame is enough.
 
@@ -72,7 +75,7 @@ from .vtu import LEVEL, STORE_ABOVE, CompressedArray, triangle_cells, vertex_cel
 PVD_NAME = "frames.pvd"
 PARTICLE_PVD_NAME = "particles.pvd"
 BODY_PVD_NAME = "bodies.pvd"
-FLOAT32_FIELDS = frozenset({"velocity", "free_surface", "bottom"})  # in the npz frames
+FLOAT32_FIELDS = frozenset({"velocity", "free_surface", "bottom", "wetness"})  # in the npz frames
 MESH_NAME = "mesh.npz"
 
 
@@ -100,6 +103,7 @@ def frame_fields(sim) -> dict[str, np.ndarray]:
         "velocity": np.array(sim.velocity, dtype=np.float64),
         "bottom": bottom,
         "free_surface": (bottom + depth)[:, None] * geom.normals,
+        "wetness": np.array(sim.wetness, dtype=np.float64),
     }
     dye = np.asarray(sim.dye)
     if dye.ndim == 2 and dye.shape[1] > 0:
