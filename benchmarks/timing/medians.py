@@ -38,12 +38,12 @@ def run_for_meshes(description: str, default_meshes: str, benchmark) -> None:
 
 
 # The step's own helpers, timed under these names (the loops over the terms' stages are timed
-# by stage name: advect, push, apply_friction, transport, exchange, move; the terms' walls,
+# by stage name: advect, push, apply_friction, transport, exchange, move, record; the terms' walls,
 # accelerations and holds run inside the scheme's push or transport, timed with them).
 STEP_HELPERS = {"_stable_time_step": "time_step", "_apply_sources": "sources",
                 "_share_friction": "push", "_apply_walls": "walls",
                 "_take_geometry": "move"}
-TIMED_STAGES = ("move", "advect", "push", "apply_friction", "transport", "exchange")
+TIMED_STAGES = ("move", "advect", "push", "apply_friction", "transport", "exchange", "record")
 
 
 def time_stages(sim, stages=None) -> dict[str, float]:

@@ -112,7 +112,8 @@ KEY_TEXT = {
     ("render", "material"): "the liquid's material: `water` (glossy), `wax`, `candy`, `clay` (matte), `flat`",
     ("render", "opacity"): "opacity of deep liquid; thin films are at most 0.4",
     ("render", "tint_depth"): "depth (m) over which a film turns from clear to its full colour",
-    ("render", "dry_time"): "seconds a drying surface keeps its wet look (s)",
+    ("render", "dry_time"): "seconds the drawn film takes to fade where the liquid has gone (s); "
+                            "the surface's own wetness dries over `[liquid] drying_time`",
     ("render", "ground"): "polyscope's ground: `shadow_only`, `tile`, `tile_reflection` or `none`",
     ("sources", "type"): "`pour` (a disc), `rain` (per area, everywhere or in the ball) or `sink`",
     ("sources", "center"): "centre of the disc or ball (m)",
