@@ -9,8 +9,11 @@ integrated exactly over a step of length dt, w <- w exp(-dt / T), so a vertex th
 at time t_dry reads w(t) = exp(-(t - t_dry) / T) to round-off whatever the time steps were.
 Wetting takes no time because a surface wets in milliseconds (the film touches it; a porous
 top layer fills by capillarity), well inside one frame, while it dries in minutes: a rise time
-would be a parameter no frame could show. t_dry is the end of the last step that ended with the
-vertex wet (the film left somewhere inside the next one, an error of at most dt / T).
+would be a parameter no frame could show. Drying is exponential because what the film leaves
+is thinner than the model resolves (below d_min), so the rule cannot depend on how much is left:
+one time scale, a fade that slows as the spot dries. t_dry is the end of the last step that
+ended with the vertex wet (the film left somewhere inside the next one, an error of at most
+dt / T).
 
 The wetness is the term's own array ``wetness`` (n,), never the film's: it is read at the end of
 a step (stage ``record``, after the wet/dry cleanup), changes nothing in the film and travels in
