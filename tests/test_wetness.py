@@ -1,20 +1,22 @@
 """Wetness (``surfflow/terms/wetness.py``): 1 under the film, exp(-(t - t_dry) / T) after it has
 gone, 0 where it never was; exact for any time steps, in [0, 1], bit for bit across a restart,
-kept by a moving surface, a frame field of every format, and ``[liquid] drying_time`` in scenes."""
+kept by a moving surface and a resumed run, a frame field of every format, and ``[liquid]
+drying_time`` in scenes."""
 
 import math
 
 import h5py
 import numpy as np
 import pytest
-from scene_helpers import TINY_SCENE
+from scene_helpers import TINY_SCENE, write_scene
 
 import builders
 import surfflow as sf
 from surfflow.errors import SceneError
 from surfflow.io.vtkhdf import FRAMES_NAME, read_step
 from surfflow.io.writers import frame_fields, make_writers, read_frame
-from surfflow.scene.scene import parse_scene
+from surfflow.scene.runner import SceneRunner
+from surfflow.scene.scene import load_scene, parse_scene
 
 ANGLE = math.radians(30.0)
 DRAIN = {"gravity": (0.0, 0.0, -9.81), "boundary": "outflow", "drying_time": 0.1,
@@ -198,3 +200,36 @@ def test_a_bad_drying_time_names_the_key_and_what_is_allowed(value, says):
 def test_params_refuse_a_drying_time_that_is_not_a_positive_number(value):
     with pytest.raises(sf.ParameterError, match="drying_time"):
         sf.Params(drying_time=value)
+
+
+DRYING_SCENE = liquid_table("drying_time = 0.1").replace("duration = 0.2", "duration = 0.4").replace(
+    "rate = 1.0e-6\n", "rate = 1.0e-6\nstop = 0.1\n") + """
+[[sources]]
+type = "sink"
+center = [0.0, 0.0, 0.0]
+radius = 0.5
+rate = 1.0e-3
+start = 0.15
+"""
+"""The tiny pour for 0.1 s, taken away by a sink over the whole plane from 0.15 s: 4 frames,
+the last two drying with T = 0.1 s."""
+
+
+def test_a_resumed_scene_run_dries_on_bit_for_bit(tmp_path):
+    scene = load_scene(write_scene(tmp_path, DRYING_SCENE))
+    straight = SceneRunner(scene, output_dir=tmp_path / "straight", cache_dir=tmp_path / "cache")
+    assert straight.run()
+    stopped = SceneRunner(scene, output_dir=tmp_path / "split", cache_dir=tmp_path / "cache")
+    stopped.run(on_frame=lambda r: r.request_stop() if r.frame == 2 else None)
+    resumed = SceneRunner(scene, output_dir=tmp_path / "split", cache_dir=tmp_path / "cache",
+                          resume=stopped.checkpoint_path)
+    assert resumed.frame == 2 and resumed.run()
+    assert np.array_equal(straight.simulation.wetness, resumed.simulation.wetness)
+    for frame in (3, 4):
+        _, _, a = read_frame(tmp_path / "straight" / f"frame_{frame:05d}.npz")
+        _, _, b = read_frame(tmp_path / "split" / f"frame_{frame:05d}.npz")
+        assert np.array_equal(a["wetness"], b["wetness"])
+    _, _, first = read_frame(tmp_path / "straight" / "frame_00001.npz")
+    drying = (a["wetness"] > 0.0) & (a["wetness"] < 1.0)
+    assert drying.sum() >= 5 and np.all(first["wetness"][drying] == 1.0)  # wet at 0.1 s, drying
+    assert np.all(a["depth"] == 0.0)
