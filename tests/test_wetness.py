@@ -11,6 +11,7 @@ import pytest
 from scene_helpers import TINY_SCENE, write_scene
 
 import builders
+from runtime_cases import numba_threads
 import surfflow as sf
 from surfflow.errors import SceneError
 from surfflow.io.vtkhdf import FRAMES_NAME, read_step
@@ -98,6 +99,18 @@ def test_a_film_removed_at_once_dries_as_exp_of_minus_t_over_T(slope):
         sim.advance(duration)
         expected = math.exp(-(sim.time - t0) / sim.params.drying_time)
         assert np.allclose(sim.wetness, expected, rtol=ROUND_OFF, atol=0.0), duration
+
+
+def test_one_and_two_threads_give_the_same_wetness(slope):
+    """The wetness is numpy; the film it follows is promised the same on any thread count."""
+    runs = []
+    for threads in (1, 2):
+        with numba_threads(threads):
+            sim = pour_on(slope)
+            sim.advance(0.4)
+            runs.append(sim.wetness)
+    assert np.any((runs[0] > 0.0) & (runs[0] < 1.0))
+    assert np.array_equal(runs[0], runs[1])
 
 
 def test_wetness_does_not_touch_the_film(slope):
