@@ -133,6 +133,10 @@ class OutputSpec:
     formats: tuple = ("npz", "vtkhdf")
     checkpoint_every: int = 0
     """frames between checkpoints; 0 writes one only at the end or on Ctrl-C."""
+    map_resolution: int = 1024
+    """texels per side of the "maps" output's images (surfflow.io.maps)."""
+    map_thickness_range: float = 0.01
+    """the film thickness (m) at the brightest level of the "maps" output's thickness images."""
 
 
 @dataclass(frozen=True)
