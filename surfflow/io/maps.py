@@ -8,12 +8,13 @@ barycentric interpolation of the face's three vertex values there,
 
 the same linear interpolation a renderer applies to a vertex primvar. Which face and weights
 each texel takes depends only on the UVs and the resolution, so it is found once
-(:func:`texel_table`, vectorised over each face's UV bounding box) and every frame is one gather
-(:meth:`TexelTable.bake`). Texels outside every UV triangle within ``GUTTER`` texels of a covered
-one (the gutter) take the face and weights of the nearest covered texel, so a renderer's
-bilinear and mip-mapped lookups at an island's edge read the island's values, not the
-background: no seam shows. Texels further out are transparent. Where UV triangles overlap
-(mirrored or stacked islands), the later face's values are kept.
+(:func:`texel_table`, vectorised over each face's UV bounding box) and every frame is one
+sparse product, the weights in a (texels, vertices) CSR matrix (:meth:`TexelTable.bake`).
+Texels outside every UV triangle within ``GUTTER`` texels of a covered one (the gutter) take the
+face and weights of the nearest covered texel, so a renderer's bilinear and mip-mapped lookups
+at an island's edge read the island's values, not the background: no seam shows. Texels further
+out are transparent. Where UV triangles overlap (mirrored or stacked islands), the later face's
+values are kept.
 
 Files, in ``<output>/maps/`` (``MapWriter``), for frame N (five digits):
 
@@ -35,6 +36,7 @@ Files, in ``<output>/maps/`` (``MapWriter``), for frame N (five digits):
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -87,6 +89,8 @@ class TexelTable:
         the face each texel takes.
     n_inside : int
         the first n_inside texels lie inside a UV triangle; the rest form the gutter.
+    n_vertices : int
+        vertices of the mesh (the columns of :attr:`matrix`).
     """
 
     resolution: int
@@ -95,6 +99,7 @@ class TexelTable:
     weights: np.ndarray
     faces: np.ndarray
     n_inside: int
+    n_vertices: int
 
     def coverage(self) -> np.ndarray:
         """(resolution, resolution) bool: texels of the layout (inside or gutter)."""
@@ -103,19 +108,32 @@ class TexelTable:
         return mask.reshape(self.resolution, self.resolution)
 
     def bake(self, values: np.ndarray) -> np.ndarray:
-        """Per-vertex ``values`` (n,) or (n, c) as a (resolution, resolution[, c]) float64 image,
-        0 outside the layout."""
-        values = np.asarray(values, dtype=np.float64)
+        """Per-vertex ``values`` (n,) or (n, c) as a (resolution, resolution[, c]) float32 image,
+        0 outside the layout: one sparse product with :attr:`matrix` (float32 holds a 16-bit
+        level to 1e-3 of a level)."""
+        values = np.asarray(values, dtype=np.float32)
         r = self.resolution
-        texel_values = np.einsum("tk,tk...->t...", self.weights, values[self.vertices])
-        image = np.zeros((r * r,) + values.shape[1:])
-        image[self.texels] = texel_values
-        return image.reshape((r, r) + values.shape[1:])
+        return np.asarray(self.matrix @ values).reshape((r, r) + values.shape[1:])
+
+    @functools.cached_property
+    def matrix(self):
+        """The (resolution^2, n) CSR matrix of the weights: row t holds texel t's three weights
+        in the columns of its face's vertices (empty rows outside the layout)."""
+        from scipy.sparse import csr_matrix
+        r, t = self.resolution, len(self.texels)
+        rows = np.zeros(r * r + 1, dtype=np.int64)
+        rows[self.texels + 1] = 3
+        order = np.argsort(self.texels, kind="stable")
+        weights = self.weights[order].ravel().astype(np.float32)
+        return csr_matrix((weights, self.vertices[order].ravel(), np.cumsum(rows)),
+                          shape=(r * r, self.n_vertices)) if t else \
+            csr_matrix((r * r, self.n_vertices), dtype=np.float32)
 
 
 def texel_table(faces: np.ndarray, corner_uv: np.ndarray, resolution: int,
-                gutter: int = GUTTER) -> TexelTable:
-    """The :class:`TexelTable` of faces (m, 3) with UVs (m, 3, 2) at resolution x resolution.
+                gutter: int = GUTTER, n_vertices: int | None = None) -> TexelTable:
+    """The :class:`TexelTable` of faces (m, 3) with UVs (m, 3, 2) at resolution x resolution
+    (``n_vertices``: of the mesh, default the largest index in faces + 1).
 
     A texel belongs to face f when its centre lies in f's UV triangle (UVs across an integer line
     wrap, as the texture repeats); faces of zero UV area cover nothing. Gutter texels (within
@@ -142,8 +160,9 @@ def texel_table(faces: np.ndarray, corner_uv: np.ndarray, resolution: int,
     row_of[texel] = np.arange(len(texel))
     rows = row_of[source]
     face = np.concatenate([face, face[rows]])
+    n = int(faces.max()) + 1 if n_vertices is None else n_vertices
     return TexelTable(r, np.concatenate([texel, gutter_texel]), faces[face],
-                      np.concatenate([weight, weight[rows]]), face, len(texel))
+                      np.concatenate([weight, weight[rows]]), face, len(texel), n)
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -246,8 +265,10 @@ class MapWriter:
         self.dye_colors = tuple(tuple(c) for c in dye_colors)
         self.directory = Path(directory) / MAPS_DIR
         self.directory.mkdir(parents=True, exist_ok=True)
-        self.table = texel_table(geometry.faces, asset.corner_uv, self.resolution)
+        self.table = texel_table(geometry.faces, asset.corner_uv, self.resolution,
+                                 n_vertices=len(geometry.vertices))
         self.coverage = self.table.coverage()
+        self.matrix = self.table.matrix  # built now, not in the first frame
         from PIL import Image
         Image.fromarray(self.coverage.astype(np.uint8) * 255).save(self.directory / "coverage.png")
         info = {"resolution": self.resolution, "gutter_texels": GUTTER,
@@ -259,8 +280,8 @@ class MapWriter:
         self.written_once = [self.directory / "coverage.png", self.directory / "maps.json"]
 
     def images(self, fields: dict) -> dict[str, np.ndarray]:
-        """The frame's maps as arrays: "wetness" and "thickness" (r, r) in [0, 1] (thickness
-        over ``thickness_range``), "dye" (r, r, 4) RGBA in [0, 1]."""
+        """The frame's maps as float32 arrays: "wetness" and "thickness" (r, r) in [0, 1]
+        (thickness over ``thickness_range``), "dye" (r, r, 4) RGBA in [0, 1]."""
         images = {}
         if "wetness" in fields:
             images["wetness"] = self.table.bake(np.clip(fields["wetness"], 0.0, 1.0))
@@ -278,9 +299,10 @@ class MapWriter:
         wet = (depth > 0.0).astype(np.float64)
         premultiplied = dye_mix(dye, colors, (0.0, 0.0, 0.0)) * wet[:, None]
         alpha = np.minimum(np.clip(dye, 0.0, 1.0).sum(axis=1), 1.0) * wet
-        baked = self.table.bake(np.column_stack([premultiplied, alpha]))
-        rgb = baked[..., :3] / np.maximum(baked[..., 3:], 1e-12)
-        return np.concatenate([np.clip(rgb, 0.0, 1.0), baked[..., 3:]], axis=2)
+        rgb, coverage = self.table.bake(premultiplied), self.table.bake(alpha)
+        rgb *= ((coverage > 0.0) / np.maximum(coverage, 1e-30))[..., None]   # premultiplied: 0 where 0
+        np.minimum(rgb, 1.0, out=rgb)
+        return np.concatenate([rgb, coverage[..., None]], axis=2)
 
     def write(self, frame: int, time: float, fields: dict) -> list[Path]:
         """Write the frame's maps; returns their paths."""
