@@ -451,3 +451,37 @@ def test_the_usd_stage_carries_texture_uvs_primvars_and_one_wetness_map_per_fram
         assert path.name == f"wetness_{frame:05d}.png" and path.is_file()
     surface = UsdShade.Shader(stage.GetPrimAtPath("/surfflow/materials/object/surface"))
     assert surface.GetInput("roughness").GetConnectedSource()[0].GetPath() == wetness.GetPath()
+
+
+def test_a_stage_exported_from_npz_frames_keeps_the_asset(tmp_path):
+    pytest.importorskip("pxr.Usd", reason="usd-core (the extra 'usd') is not installed")
+    from pxr import Usd, UsdGeom
+
+    from surfflow.scene.usd_export import export_run
+    V, F = grid(6)
+    geom = geometry_of(write_obj(tmp_path, V, F, affine_uv(V), F))
+    (npz,) = make_writers(tmp_path / "run", ("npz",), geom)
+    depth = np.full(geom.n_vertices, 1e-4)
+    npz.write(0, 0.0, {"depth": depth, "velocity": np.zeros((len(depth), 3)),
+                       "bottom": np.zeros(len(depth)), "free_surface": depth[:, None] * geom.normals})
+    stage = Usd.Stage.Open(str(export_run(tmp_path / "run", tmp_path / "run.usda")))
+    st = UsdGeom.PrimvarsAPI(stage.GetPrimAtPath("/surfflow/object")).GetPrimvar("st")
+    assert np.allclose(np.array(st.Get()), geom.asset.corner_uv.reshape(-1, 2), atol=1e-7)
+    assert (tmp_path / "textures" / "base_color.png").is_file()
+
+
+def test_the_scene_key_uv_atlas_gives_a_mesh_without_uvs_an_atlas(tmp_path):
+    pytest.importorskip("xatlas", reason="the extra 'uv' (xatlas) is not installed")
+    from scene_helpers import TINY_SCENE, write_scene
+
+    from surfflow.scene.scene_setup import scene_asset_mesh
+    plain = load_scene(write_scene(tmp_path, TINY_SCENE))
+    assert scene_asset_mesh(plain.mesh)[2] is None
+    text = TINY_SCENE.replace('rotation = [-90.0, 0.0, 0.0]', 'rotation = [-90.0, 0.0, 0.0]\nuv_atlas = true')
+    V, F, asset = scene_asset_mesh(load_scene(write_scene(tmp_path, text, "atlas.toml")).mesh)
+    assert asset.corner_uv.shape == (len(F), 3, 2)
+    assert asset.corner_uv.min() >= 0.0 and asset.corner_uv.max() <= 1.0
+    # each face keeps its shape in the atlas: UV edge lengths in proportion to the 3D ones
+    P, uv = V[F], asset.corner_uv
+    ratio = np.linalg.norm(uv[:, 1] - uv[:, 0], axis=1) / np.linalg.norm(P[:, 1] - P[:, 0], axis=1)
+    assert np.allclose(ratio, ratio.mean(), rtol=0.05)

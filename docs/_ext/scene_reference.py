@@ -48,6 +48,8 @@ KEY_TEXT = {
                        "(`m`, `cm`, `mm`, `in`; default `m`)",
     ("mesh", "up"): "the mesh file's axis that points up: `y` (default) or `z`, which turns the mesh "
                     "(x, y, z) -> (x, z, -y) so that the file's +z is +y, surfflow's up",
+    ("mesh", "uv_atlas"): "give a mesh without UVs a UV atlas made by xatlas (the extra `uv`), "
+                          "for the `maps` output; a mesh with UVs keeps its own",
     ("mesh", "scale"): "one factor or three per-axis factors, applied first (x' = R (s x) + t)",
     ("mesh", "rotation"): "rotation about x, y, z in degrees, applied after the scale",
     ("mesh", "translation"): "translation (m), applied last",

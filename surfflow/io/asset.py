@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -61,7 +61,6 @@ class Asset:
     base_color: tuple = (1.0, 1.0, 1.0, 1.0)
     material_name: str = ""
     source: str = ""
-    texture_size: tuple = field(init=False, default=(0, 0))
 
     def __post_init__(self):
         uv = np.ascontiguousarray(self.corner_uv, dtype=np.float64).reshape(-1, 3, 2)
@@ -73,7 +72,6 @@ class Asset:
                 texture = texture[:, :, None].repeat(3, axis=2)
             texture.setflags(write=False)
             object.__setattr__(self, "texture", texture)
-            object.__setattr__(self, "texture_size", texture.shape[:2])
         object.__setattr__(self, "base_color", tuple(float(c) for c in self.base_color))
 
     @property

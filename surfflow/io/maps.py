@@ -258,8 +258,9 @@ class MapWriter:
             raise MeshError(
                 "the \"maps\" output bakes onto the mesh's UVs, and this mesh has none; UV-unwrap "
                 "it in your 3D tool (Blender: Smart UV Project) and export an OBJ with vt lines, "
-                "or let surfflow make a simple atlas with surfflow.io.uv_atlas.with_atlas (the "
-                "optional extra 'uv': pip install 'surfflow[uv]', which installs xatlas)")
+                "or let surfflow make a simple atlas with xatlas: [mesh] uv_atlas = true in a "
+                "scene, surfflow.io.uv_atlas.atlas_asset in Python (the optional extra 'uv': "
+                "pip install 'surfflow[uv]')")
         self.resolution = check_resolution(resolution)
         self.thickness_range = check_thickness_range(thickness_range)
         self.dye_colors = tuple(tuple(c) for c in dye_colors)

@@ -158,8 +158,9 @@ class NpzFrameWriter:
     """Writes ``mesh.npz`` once and one compressed ``frame_NNNNN.npz`` per frame (a field that
     did not deflate below ``STORE_ABOVE`` of its size is stored from the next frame on).
 
-    ``mesh.npz`` holds the surface and its ``bottom`` at rest. The fields in ``FLOAT32_FIELDS``
-    are stored as float32, the others as given.
+    ``mesh.npz`` holds the surface and its ``bottom`` at rest, and the asset's ``asset_*``
+    arrays when the mesh has one (:meth:`surfflow.io.asset.Asset.arrays`). The fields in
+    ``FLOAT32_FIELDS`` are stored as float32, the others as given.
     """
 
     def __init__(self, directory: str | os.PathLike, geometry):
@@ -168,6 +169,9 @@ class NpzFrameWriter:
         self.stored: set[str] = set()
         bottom = getattr(geometry, "bottom", None)
         rest = {} if bottom is None else {"bottom": bottom}
+        asset = getattr(geometry, "asset", None)
+        if asset is not None:
+            rest.update(asset.arrays())
         self.written_once = [self.directory / MESH_NAME]
         save_npz(self.directory / MESH_NAME, {
             "vertices": geometry.vertices, "faces": geometry.faces, "normals": geometry.normals,

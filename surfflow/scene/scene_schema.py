@@ -192,7 +192,8 @@ TOP_LEVEL = {
 TABLES = {
     "mesh": {"path": text, "procedural": choice(PROCEDURAL_MESHES), "units": choice(UNITS),
              "up": choice(UP_AXES), "scale": scale_factor,
-             "rotation": vector(3), "translation": vector(3), **_procedural_argument_checkers()},
+             "rotation": vector(3), "translation": vector(3), "uv_atlas": boolean,
+             **_procedural_argument_checkers()},
     "precompute": {"feature_size": feature_size, "smoothing_iterations": whole(0),
                    "normal_line_iterations": whole(0), "normal_weighting": choice(NORMAL_WEIGHTINGS),
                    "roughness_gains": vector(2, 0.0), "cache": boolean, "cache_dir": text},

@@ -52,7 +52,8 @@ def scene_mesh(spec) -> tuple[np.ndarray, np.ndarray]:
 
 def scene_asset_mesh(spec) -> tuple:
     """:func:`scene_mesh` and the file's :class:`~surfflow.io.asset.Asset` (UVs per corner of
-    F, material, texture; None for a mesh without UVs or a procedural one): (V, F, asset)."""
+    F, material, texture; None for a mesh without UVs or a procedural one, unless ``[mesh]
+    uv_atlas`` asks for an xatlas atlas): (V, F, asset)."""
     asset = None
     if spec.path is not None:
         mesh = load_mesh(resolve_mesh_path(spec.path), units=spec.units, up=spec.up)
@@ -64,8 +65,12 @@ def scene_asset_mesh(spec) -> tuple:
     rotation = Rotation.from_euler("xyz", spec.rotation, degrees=True)
     V = rotation.apply(V * np.asarray(spec.scale)) + np.asarray(spec.translation)
     mesh = load_mesh(trimesh.Trimesh(vertices=V, faces=F, process=False, metadata={"asset": asset}))
-    return (np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64),
-            mesh.metadata["asset"])
+    V, F, asset = (np.asarray(mesh.vertices, dtype=np.float64),
+                   np.asarray(mesh.faces, dtype=np.int64), mesh.metadata["asset"])
+    if spec.uv_atlas and asset is None:
+        from ..io.uv_atlas import atlas_asset
+        asset = atlas_asset(V, F)
+    return V, F, asset
 
 
 def _load_vertex_array(path: Path, shape: tuple, what: str) -> np.ndarray:
