@@ -485,3 +485,12 @@ def test_the_scene_key_uv_atlas_gives_a_mesh_without_uvs_an_atlas(tmp_path):
     P, uv = V[F], asset.corner_uv
     ratio = np.linalg.norm(uv[:, 1] - uv[:, 0], axis=1) / np.linalg.norm(P[:, 1] - P[:, 0], axis=1)
     assert np.allclose(ratio, ratio.mean(), rtol=0.05)
+
+
+def test_precompute_takes_an_asset_for_arrays_or_a_mesh():
+    mesh = sf.load_mesh(trimesh.creation.icosphere(1))
+    uv = np.random.default_rng(4).random((len(mesh.faces), 3, 2))
+    from surfflow.io.asset import Asset
+    for given in (mesh, (mesh.vertices, mesh.faces)):
+        geom = sf.precompute(given, feature_size=0, asset=Asset(uv))
+        assert np.array_equal(geom.asset.corner_uv, uv)

@@ -199,9 +199,10 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
         kernels its steps use, compiled once, instead of their serial twins (which compile
         faster, for a surface that stays still: ``kernels._jit.serial_twin``).
     asset : Asset, optional
-        the artist's asset (:class:`surfflow.io.asset.Asset`, UVs per corner of ``mesh``'s
-        faces) when ``mesh`` is a (V, F) pair; a path or a mesh from :func:`load_mesh` brings its
-        own. It becomes ``geom.asset``, carried through the checks; not part of the cache key.
+        the artist's asset (:class:`surfflow.io.asset.Asset`, UVs per corner of the faces of
+        ``mesh`` as :func:`load_mesh` returns it), replacing the one a textured file or mesh
+        brings (a mesh with UVs needs none). It becomes ``geom.asset``, carried through the
+        checks; it is no part of the cache key.
     **overrides
         fields of :class:`PrecomputeParams` replacing those of ``params`` (``feature_size="5%"``,
         or 0 to keep the input mesh).
@@ -222,7 +223,10 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
     from ..io.mesh import load_mesh
 
     params = _merge_params(params, overrides)
-    if asset is not None and isinstance(mesh, (tuple, list)):
+    if asset is not None:
+        if not isinstance(mesh, (tuple, list)):
+            mesh = load_mesh(mesh)
+            mesh = (mesh.vertices, mesh.faces)
         mesh = trimesh.Trimesh(vertices=mesh[0], faces=mesh[1], process=False,
                                metadata={"asset": asset})
     loaded = load_mesh(mesh)
