@@ -275,7 +275,7 @@ def test_a_film_appears_at_the_texels_its_region_maps_to(tmp_path):
     error = max(abs(found_u - edge_u), abs(found_row - edge_row))
     print(f"placement error: {abs(found_u - edge_u):.2e} texels in u, "
           f"{abs(found_row - edge_row):.2e} in v")
-    assert error < 1.0
+    assert error < 0.05      # one texel is the promise; a twentieth catches a half-texel slip
     assert image[row, int((0.1 + 0.8 * 0.6) * r)] == 0.0   # dry at x = 0.6
     assert image[int((1 - (0.15 + 0.7 * 0.3)) * r), column] == 0.0   # dry at y = 0.3
 
