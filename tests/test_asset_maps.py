@@ -156,6 +156,32 @@ def test_dropped_degenerate_and_duplicate_faces_drop_their_uv_rows(tmp_path):
                           UV.reshape(-1, 3, 2)[:len(F) - 2])
 
 
+def test_a_collapsed_degenerate_face_leaves_every_other_face_its_uvs(tmp_path):
+    """Vertex 7 moved onto the diagonal (6, 12) makes face (6, 7, 12) of zero area: its shortest
+    edge collapses, vertex 7 merging into a neighbour, and it and the face across that edge go.
+    Every face left is an input face, in input order, each corner with its own UV, at its own
+    vertex's position (the merged vertex's corners at the position of the one it merged into)."""
+    V, F = grid(4)
+    V[7] = 0.5 * (V[6] + V[12])
+    UV = np.random.default_rng(5).random((len(F) * 3, 2))          # one UV per corner
+    path = write_obj(tmp_path, V, F, UV, np.arange(len(F) * 3).reshape(-1, 3), name="collapse")
+    with pytest.warns(MeshWarning, match="collapsed the shortest edge of 1 degenerate face"):
+        mesh = sf.load_mesh(path)
+    rows = UV.reshape(-1, 3, 2)
+    face_of = {frozenset(map(tuple, row)): g for g, row in enumerate(rows)}
+    asset, kept = mesh.metadata["asset"], []
+    for f, face in enumerate(mesh.faces):
+        g = face_of[frozenset(map(tuple, asset.corner_uv[f]))]
+        kept.append(g)
+        for k in range(3):
+            j = [tuple(uv) for uv in rows[g]].index(tuple(asset.corner_uv[f, k]))
+            if F[g, j] != 7:
+                assert np.array_equal(mesh.vertices[face[k]], V[F[g, j]])
+            else:
+                assert any(np.array_equal(mesh.vertices[face[k]], V[u]) for u in (6, 12))
+    assert len(kept) == len(F) - 2 and kept == sorted(kept) and 5 not in kept
+
+
 def test_a_mesh_without_uvs_has_no_asset_and_runs_as_before():
     mesh = sf.load_mesh(trimesh.creation.icosphere(1))
     assert mesh.metadata["asset"] is None
