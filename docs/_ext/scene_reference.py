@@ -48,6 +48,8 @@ KEY_TEXT = {
                        "(`m`, `cm`, `mm`, `in`; default `m`)",
     ("mesh", "up"): "the mesh file's axis that points up: `y` (default) or `z`, which turns the mesh "
                     "(x, y, z) -> (x, z, -y) so that the file's +z is +y, surfflow's up",
+    ("mesh", "uv_atlas"): "give a mesh without UVs a UV atlas made by xatlas (the extra `uv`), "
+                          "for the `maps` output; a mesh with UVs keeps its own",
     ("mesh", "scale"): "one factor or three per-axis factors, applied first (x' = R (s x) + t)",
     ("mesh", "rotation"): "rotation about x, y, z in degrees, applied after the scale",
     ("mesh", "translation"): "translation (m), applied last",
@@ -86,9 +88,13 @@ KEY_TEXT = {
     ("output", "directory"): "the output folder, relative to the working directory",
     ("output", "formats"): "the frame formats: `npz` (numpy arrays), `vtkhdf` (ParaView: one "
                            "`frames.vtkhdf` time series, the mesh stored once), `vtu` (ParaView, "
-                           "a file a frame with a .pvd index) and `usd` (one `run.usdc` stage; the "
-                           "extra `usd`)",
+                           "a file a frame with a .pvd index), `usd` (one `run.usdc` stage; the "
+                           "extra `usd`) and `maps` (wetness, film thickness and dye images per "
+                           "frame on the mesh's own UVs, in `maps/`)",
     ("output", "checkpoint_every"): "write `checkpoint.npz` every this many frames (0: only at the end)",
+    ("output", "map_resolution"): "texels per side of the `maps` output's square images",
+    ("output", "map_thickness_range"): "the film thickness (m) at the brightest level of the "
+                                       "`maps` output's 16-bit thickness images; thicker is clipped",
     ("droplets", "engine"): "`embedded` (numba particles) or `splishsplash` (SPH; the extra `sph`)",
     ("droplets", "floor"): "height along -gravity (m) below which particles are lost (default: none)",
     ("droplets", "bounds"): "box `[[x0, y0, z0], [x1, y1, z1]]` (m) outside which particles are lost "

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+import trimesh
 
 from ..config import PrecomputeParams
 from ..errors import ParameterError
@@ -171,7 +172,7 @@ def _checked_bottom(bottom, n: int) -> np.ndarray:
 
 def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
                friction_tensors: np.ndarray | None = None, friction_field: np.ndarray | None = None,
-               moving: bool = False, **overrides) -> SurfaceGeometry:
+               moving: bool = False, asset=None, **overrides) -> SurfaceGeometry:
     """Precompute everything the runtime needs about a surface.
 
     Smooths the mesh by ``feature_size`` into the surface the film flows on and the bottom
@@ -197,6 +198,11 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
         the surface will deform (``update_positions`` every step): precompute on the parallel
         kernels its steps use, compiled once, instead of their serial twins (which compile
         faster, for a surface that stays still: ``kernels._jit.serial_twin``).
+    asset : Asset, optional
+        the artist's asset (:class:`surfflow.io.asset.Asset`, UVs per corner of the faces of
+        ``mesh`` as :func:`load_mesh` returns it), replacing the one a textured file or mesh
+        brings (a mesh with UVs needs none). It becomes ``geom.asset``, carried through the
+        checks; it is no part of the cache key.
     **overrides
         fields of :class:`PrecomputeParams` replacing those of ``params`` (``feature_size="5%"``,
         or 0 to keep the input mesh).
@@ -217,13 +223,21 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
     from ..io.mesh import load_mesh
 
     params = _merge_params(params, overrides)
+    if asset is not None:
+        if not isinstance(mesh, (tuple, list)):
+            mesh = load_mesh(mesh)
+            mesh = (mesh.vertices, mesh.faces)
+        mesh = trimesh.Trimesh(vertices=mesh[0], faces=mesh[1], process=False,
+                               metadata={"asset": asset})
     loaded = load_mesh(mesh)
     X = np.asarray(loaded.vertices, dtype=np.float64)
     F = np.asarray(loaded.faces, dtype=np.int64)
+    asset = loaded.metadata.get("asset")
     key = geometry_key(X, F, params, friction_tensors, friction_field)
     cache_path = Path(cache_dir) / f"{key}.geom.npz" if cache_dir is not None else None
     if cache_path is not None and cache_path.exists():
-        return SurfaceGeometry.load(cache_path)
+        cached = SurfaceGeometry.load(cache_path)
+        return cached if asset is None and cached.asset is None else cached.replace(asset=asset)
 
     topology = build_topology(F, len(X))
     x, bottom = smooth_surface(X, F, params)
@@ -234,7 +248,7 @@ def precompute(mesh, params: PrecomputeParams | None = None, *, cache_dir=None,
     geom = SurfaceGeometry(faces=F, original_vertices=X, vertices=x, bottom=bottom,
                            friction_tensors=friction, key=key, normal_weighting=params.normal_weighting,
                            feature_gains=params.roughness_gains if features else None,
-                           **topology._asdict(), **arrays)
+                           asset=asset, **topology._asdict(), **arrays)
     if cache_path is not None:
         os.makedirs(cache_path.parent, exist_ok=True)
         geom.save(cache_path)

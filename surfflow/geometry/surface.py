@@ -55,6 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import CacheError
+from ..io.asset import Asset
 
 FORMAT_VERSION = 2
 
@@ -129,6 +130,10 @@ class SurfaceGeometry:
         how the vertex normals were weighted.
     feature_gains : (2,) floats or None
         (eta1, eta2) of feature-based friction tensors, None when the user gave the tensors.
+    asset : Asset or None
+        the artist's asset (:class:`surfflow.io.asset.Asset`: UVs per corner of ``faces``,
+        material, base-colour texture) when the mesh came with UVs; it changes nothing the
+        solver computes, so it is saved with the geometry but is no part of ``key``.
 
     Examples
     --------
@@ -162,6 +167,7 @@ class SurfaceGeometry:
     key: str = ""
     normal_weighting: str = "area"
     feature_gains: tuple[float, float] | None = (1.0, 1.0)
+    asset: Asset | None = None
 
     def __post_init__(self):
         for name, dtype in _FIELD_DTYPES.items():
@@ -170,6 +176,9 @@ class SurfaceGeometry:
             object.__setattr__(self, name, arr)
         if self.feature_gains is not None:
             object.__setattr__(self, "feature_gains", tuple(float(eta) for eta in self.feature_gains))
+        if self.asset is not None and self.asset.n_faces != len(self.faces):
+            raise ValueError(f"the asset has UVs for {self.asset.n_faces} faces, the geometry has "
+                             f"{len(self.faces)}; load the mesh with load_mesh, which keeps them together")
 
     @property
     def n_vertices(self) -> int:
@@ -193,9 +202,11 @@ class SurfaceGeometry:
         return dataclasses.replace(self, **changes)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write every array, the key and the update settings to an ``.npz`` file; ``load`` reads
-        it back exactly."""
+        """Write every array, the key, the update settings and the asset to an ``.npz`` file;
+        ``load`` reads it back exactly."""
         arrays = {name: getattr(self, name) for name in _FIELD_DTYPES}
+        if self.asset is not None:
+            arrays.update(self.asset.arrays())
         gains = np.empty(0) if self.feature_gains is None else np.array(self.feature_gains)
         np.savez(path, format_version=np.int64(FORMAT_VERSION), key=np.str_(self.key),
                  normal_weighting=np.str_(self.normal_weighting), feature_gains=gains, **arrays)
@@ -218,10 +229,11 @@ class SurfaceGeometry:
                 key = str(data["key"])
                 weighting = str(data["normal_weighting"])
                 gains = tuple(data["feature_gains"].tolist()) or None
+                asset = Asset.from_arrays(data)
         except CacheError:
             raise
         except (OSError, KeyError, ValueError) as exc:
             raise CacheError(
                 f"geometry file {path!r} cannot be read ({exc}); delete it and run precompute again"
             ) from None
-        return cls(key=key, normal_weighting=weighting, feature_gains=gains, **arrays)
+        return cls(key=key, normal_weighting=weighting, feature_gains=gains, asset=asset, **arrays)

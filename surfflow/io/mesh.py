@@ -48,6 +48,7 @@ from scipy.spatial import cKDTree
 
 from ..config import TOLERANCES
 from ..errors import MeshError, MeshFileError, MeshWarning
+from .asset import asset_of_trimesh, read_asset
 from .extent import mesh_diameter
 from .manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
 from .mesh_arrays import counted, listed, triangle_array, vertex_array
@@ -89,7 +90,9 @@ def load_mesh(source, *, repair: bool = True, units: str = "m", up: str = "y",
         built with ``process=False``, with float64 vertices (n, 3) and int64 faces (m, 3) that
         passed :func:`validate_mesh`; ``mesh.metadata["repairs"]`` lists the
         :class:`~surfflow.io.repair.Repair` records of what was changed (empty for a clean mesh,
-        whose arrays are the input's bit for bit).
+        whose arrays are the input's bit for bit); ``mesh.metadata["asset"]`` is the
+        :class:`~surfflow.io.asset.Asset` (UVs per face corner, material, base-colour texture)
+        when the source has UVs, carried through every repair, else None.
 
     Raises
     ------
@@ -108,17 +111,18 @@ def load_mesh(source, *, repair: bool = True, units: str = "m", up: str = "y",
     []
     """
     check_units(units, up)
-    V, F, where = _read_source(source)
+    V, F, where, asset = _read_source(source)
     V = to_metres_y_up(V, units, up)
     repairs: list[Repair] = []
     try:
-        V, F = _unchanged_is_clean(V, F, where, process_duplicates, repair, repairs)
+        V, F, corners = _unchanged_is_clean(V, F, where, process_duplicates, repair, repairs)
     finally:
         _warn(repairs)
     if isinstance(source, (str, os.PathLike)):
         warn_if_odd_size(V, where)
     mesh = trimesh.Trimesh(vertices=V, faces=F, process=False)
     mesh.metadata["repairs"] = repairs
+    mesh.metadata["asset"] = _kept_asset(asset, corners, where)
     return mesh
 
 
@@ -163,23 +167,36 @@ def validate_mesh(V, F, *, where: str = "mesh", process_duplicates: bool = True,
     """
     repairs: list[Repair] = []
     try:
-        return _unchanged_is_clean(V, F, where, process_duplicates, repair, repairs)
+        return _unchanged_is_clean(V, F, where, process_duplicates, repair, repairs)[:2]
     finally:
         _warn(repairs)
 
 
 def _unchanged_is_clean(V, F, where, process_duplicates, repair,
-                        repairs: list[Repair]) -> tuple[np.ndarray, np.ndarray]:
+                        repairs: list[Repair]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """``_checked_arrays``, with the repairs forgotten when the result is the input bit for bit.
 
     A repaired mesh holds coincident vertices on purpose (the fans of a split vertex, the sheets
     of a cut edge). Checked again (a scene places it, ``precompute`` validates what it is given)
     its coincident vertices are merged and split back into the same arrays: nothing changed, so
     nothing is reported."""
-    V_out, F_out = _checked_arrays(V, F, where, process_duplicates, repair, repairs)
+    V_out, F_out, corners = _checked_arrays(V, F, where, process_duplicates, repair, repairs)
     if repairs and _same(V, V_out) and _same(F, F_out):
         repairs.clear()
-    return V_out, F_out
+    return V_out, F_out, corners
+
+
+def _kept_asset(asset, corners, where: str):
+    """The asset of the checked mesh: its rows carried to the checked faces by ``corners``
+    (m', 3), the input corner (3 f + k) of each output corner; None (with a MeshWarning) where
+    polygons were split, which no textured trimesh reading gives."""
+    if asset is None:
+        return None
+    if corners is None:
+        warnings.warn(f"{where}: polygons were fan-triangulated, so the UVs could not follow the "
+                      "faces; the mesh loads without its asset", MeshWarning, stacklevel=3)
+        return None
+    return asset.remapped(corners)
 
 
 def _same(given, array: np.ndarray) -> bool:
@@ -199,18 +216,20 @@ def _warn(repairs: list[Repair]) -> None:
 
 
 def _read_source(source) -> tuple:
-    """(V, F, where) from whatever ``load_mesh`` was given."""
+    """(V, F, where, asset) from whatever ``load_mesh`` was given (asset: the
+    :class:`~surfflow.io.asset.Asset` per input face, or None)."""
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         mesh = _read_file(path)
-        return mesh.vertices, mesh.faces, path
+        V, F = np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64)
+        return V, F, path, read_asset(path, V, F, mesh)
     if isinstance(source, trimesh.Scene):
         mesh = source.to_mesh()
-        return mesh.vertices, mesh.faces, "trimesh.Scene"
+        return mesh.vertices, mesh.faces, "trimesh.Scene", asset_of_trimesh(mesh)
     if isinstance(source, trimesh.Trimesh):
-        return source.vertices, source.faces, "trimesh.Trimesh"
+        return source.vertices, source.faces, "trimesh.Trimesh", asset_of_trimesh(source)
     if isinstance(source, (tuple, list)) and len(source) == 2:
-        return source[0], source[1], "(V, F) input"
+        return source[0], source[1], "(V, F) input", None
     raise MeshError(
         f"load_mesh cannot make a mesh from a {type(source).__name__}; pass a file path, "
         "a trimesh.Trimesh or a (V, F) pair of arrays"
@@ -244,8 +263,11 @@ def _read_file(path: str) -> trimesh.Trimesh:
 
 
 def _checked_arrays(V, F, where: str, process_duplicates: bool, repair: bool,
-                    repairs: list[Repair]) -> tuple[np.ndarray, np.ndarray]:
-    """validate_mesh's work: the clean (n, 3) float64 V and (m, 3) int64 F; repairs are noted."""
+                    repairs: list[Repair]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """validate_mesh's work: the clean (n, 3) float64 V and (m, 3) int64 F; repairs are noted.
+
+    Also returns the input corner (3 f + k, into the input triangles) of each output corner
+    (m, 3), through drops, collapses and flips, or None when polygons were fan-triangulated."""
     V = vertex_array(V, where)
     F, face_origin, polygons_split = triangle_array(F, where)
     if polygons_split:
@@ -274,8 +296,12 @@ def _checked_arrays(V, F, where: str, process_duplicates: bool, repair: bool,
             pairs = _check_manifold(V, F, vertex_origin, where, merged_any)
     else:
         pairs = _check_manifold(V, F, vertex_origin, where, merged_any)
-    F = _orient_consistently(F, pairs, face_origin, where, repairs)
-    return np.ascontiguousarray(V), np.ascontiguousarray(F)
+    F, flipped = _orient_consistently(F, pairs, face_origin, where, repairs)
+    corners = None
+    if not polygons_split:
+        corners = 3 * face_origin[:, None] + np.arange(3)
+        corners[flipped] = corners[flipped][:, [0, 2, 1]]
+    return np.ascontiguousarray(V), np.ascontiguousarray(F), corners
 
 
 def _repair_degenerate(V, F, vertex_origin, face_origin, where, repairs):
@@ -429,9 +455,9 @@ def _check_manifold(V, F, vertex_origin, where, merged_any) -> np.ndarray:
     return pairs
 
 
-def _orient_consistently(F, pairs, face_origin, where, repairs) -> np.ndarray:
+def _orient_consistently(F, pairs, face_origin, where, repairs) -> tuple[np.ndarray, np.ndarray]:
     """Flip the faces that disagree with the majority of their component; MeshError if a
-    component cannot be oriented."""
+    component cannot be oriented. Returns F and the (m,) mask of flipped faces."""
     flip, non_orientable = orientation_flips(F, pairs)
     if non_orientable.any():
         count, shown = int(non_orientable.sum()), listed(face_origin[non_orientable])
@@ -441,10 +467,10 @@ def _orient_consistently(F, pairs, face_origin, where, repairs) -> np.ndarray:
             "open or remove it"
         )
     if not flip.any():
-        return F
+        return F, flip
     repairs.append(Repair("flipped_faces", int(flip.sum()),
                           f"{where}: flipped {flip.sum()} of {len(F)} faces to orient them "
                           f"consistently with their neighbours: face {listed(face_origin[flip])}"))
     F = F.copy()
     F[flip] = F[flip][:, [0, 2, 1]]
-    return F
+    return F, flip

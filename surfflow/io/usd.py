@@ -12,6 +12,7 @@ stage from a finished run's npz frames. The stage::
       liquid                Mesh on the same triangles, points on the free surface x + (b + d) n
       particles             Points, when the frames carry droplets (widths: equal-volume spheres)
       materials/water       UsdPreviewSurface (opacity from the depth, ior 1.33, roughness 0.05)
+      materials/object      the object's UsdPreviewSurface, when the mesh came with UVs (below)
 
 Units are metres (``metersPerUnit`` 1), ``upAxis`` is the axis against gravity (Y or Z), frame k
 is time code k and ``timeCodesPerSecond`` is the run's fps, so the stage plays at the run's
@@ -39,6 +40,19 @@ smoothed surface x of a moving mesh (with ``normals`` (n, 3), the object is x + 
 moves with x), and ``particle_positions`` (m, 3) with ``particle_volumes`` (m,). The layer is
 saved after every frame (usdc appends what is new), so a run stopped at any point leaves a stage
 that opens with every frame written so far.
+
+The artist's asset. When the geometry carries an asset (a mesh loaded with UVs,
+:mod:`surfflow.io.asset`), the object mesh gets its UVs as the face-varying ``st`` primvar
+(corner k of face f: ``corner_uv[f, k]``), per frame the vertex primvars ``depth`` (m),
+``wetness`` (when the frames have it) and ``dye_0`` ... (time-sampled), and its own
+UsdPreviewSurface (``materials/object``): diffuseColor from a UsdUVTexture reading the base-colour
+texture (written once as ``textures/base_color.png`` beside the stage, scaled by the material's
+base colour; the base colour alone when there is no texture). With the ``"maps"`` output as
+well, a second UsdUVTexture reads the wetness map sequence: its ``file`` input is time-sampled,
+``maps/wetness_NNNNN.png`` at frame N, and drives the roughness (0.7 dry, 0.1 wet: wet surfaces
+shine) through the texture's scale and bias; darkening the diffuse colour where wet needs a
+node that multiplies two textures, which UsdPreviewSurface lacks (a DCC's own shader can read
+the same map).
 """
 
 from __future__ import annotations
@@ -133,6 +147,9 @@ class UsdWriter:
         a resumed run keeps the samples before this frame.
     file_name : str, default "run.usdc"
         the stage's file name (``.usdc`` binary or ``.usda`` text).
+    maps : MapWriter, optional
+        the run's ``"maps"`` writer (:class:`surfflow.io.maps.MapWriter`): its wetness maps are
+        wired into the object's material.
 
     Examples
     --------
@@ -142,10 +159,12 @@ class UsdWriter:
     """
 
     def __init__(self, directory: str | os.PathLike, geometry, settings: UsdSettings | None = None,
-                 first_frame: int = 0, file_name: str = USD_NAME):
+                 first_frame: int = 0, file_name: str = USD_NAME, maps=None):
         self.Usd, self.UsdGeom, self.UsdShade, self.Sdf, self.Vt, self.Gf = import_pxr()
         self.settings = settings or UsdSettings()
         self.geometry = geometry
+        self.asset = getattr(geometry, "asset", None)
+        self.maps = maps
         self.path = Path(directory) / file_name
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.stage = self._open_stage(first_frame)
@@ -212,6 +231,8 @@ class UsdWriter:
         obj.CreateDisplayColorPrimvar(UsdGeom.Tokens.constant).Set([self.Gf.Vec3f(*OBJECT_COLOR)])
         self._build_liquid_primvars(stage)
         self._bind_water_material(stage)
+        if self.asset is not None:
+            self._build_asset(stage, obj)
 
     def _build_liquid_primvars(self, stage) -> None:
         UsdGeom, Sdf = self.UsdGeom, self.Sdf
@@ -246,6 +267,81 @@ class UsdWriter:
         liquid = stage.GetPrimAtPath(f"{ROOT}/liquid")
         UsdShade.MaterialBindingAPI.Apply(liquid).Bind(material)
 
+    def _build_asset(self, stage, obj) -> None:
+        """The asset's UVs on the object (face-varying ``st``) and its material: base-colour
+        texture, and the wetness maps when the run writes them."""
+        UsdGeom, UsdShade, Sdf = self.UsdGeom, self.UsdShade, self.Sdf
+        primvars = UsdGeom.PrimvarsAPI(obj.GetPrim())
+        st = primvars.CreatePrimvar("st", Sdf.ValueTypeNames.TexCoord2fArray,
+                                    UsdGeom.Tokens.faceVarying)
+        st.Set(self.Vt.Vec2fArray.FromNumpy(
+            np.ascontiguousarray(self.asset.corner_uv.reshape(-1, 2), dtype=np.float32)))
+        path = f"{ROOT}/materials/object"
+        material = UsdShade.Material.Define(stage, path)
+        surface = UsdShade.Shader.Define(stage, path + "/surface")
+        surface.CreateIdAttr("UsdPreviewSurface")
+        surface.CreateInput("roughness", Sdf.ValueTypeNames.Float).Set(0.7)
+        reader = UsdShade.Shader.Define(stage, path + "/st")
+        reader.CreateIdAttr("UsdPrimvarReader_float2")
+        reader.CreateInput("varname", Sdf.ValueTypeNames.Token).Set("st")
+        st_output = reader.CreateOutput("result", Sdf.ValueTypeNames.Float2)
+        color = self.Gf.Vec3f(*self.asset.base_color[:3])
+        diffuse = surface.CreateInput("diffuseColor", Sdf.ValueTypeNames.Color3f)
+        if self.asset.texture is not None:
+            texture = self._texture(stage, path + "/base_color", st_output, self._base_color_file())
+            texture.CreateInput("scale", Sdf.ValueTypeNames.Float4).Set(
+                self.Gf.Vec4f(*self.asset.base_color))
+            diffuse.ConnectToSource(texture.CreateOutput("rgb", Sdf.ValueTypeNames.Float3))
+        else:
+            diffuse.Set(color)
+        if self.maps is not None:
+            wetness = self._texture(stage, path + "/wetness", st_output, None)
+            wetness.CreateInput("scale", Sdf.ValueTypeNames.Float4).Set(self.Gf.Vec4f(-0.6, -0.6, -0.6, 1))
+            wetness.CreateInput("bias", Sdf.ValueTypeNames.Float4).Set(self.Gf.Vec4f(0.7, 0.7, 0.7, 0))
+            surface.GetInput("roughness").ConnectToSource(
+                wetness.CreateOutput("r", Sdf.ValueTypeNames.Float))
+        material.CreateSurfaceOutput().ConnectToSource(surface.ConnectableAPI(), "surface")
+        UsdShade.MaterialBindingAPI.Apply(obj.GetPrim()).Bind(material)
+        for name in ("depth", "wetness"):
+            primvars.CreatePrimvar(name, Sdf.ValueTypeNames.FloatArray, UsdGeom.Tokens.vertex)
+
+    def _texture(self, stage, path: str, st_output, file: str | None):
+        """A UsdUVTexture at ``path`` reading ``file`` (set later when None) at ``st``."""
+        Sdf = self.Sdf
+        texture = self.UsdShade.Shader.Define(stage, path)
+        texture.CreateIdAttr("UsdUVTexture")
+        file_input = texture.CreateInput("file", Sdf.ValueTypeNames.Asset)
+        if file is not None:
+            file_input.Set(file)
+        texture.CreateInput("st", Sdf.ValueTypeNames.Float2).ConnectToSource(st_output)
+        texture.CreateInput("wrapS", Sdf.ValueTypeNames.Token).Set("repeat")
+        texture.CreateInput("wrapT", Sdf.ValueTypeNames.Token).Set("repeat")
+        return texture
+
+    def _base_color_file(self) -> str:
+        """Write the asset's texture beside the stage once; its path relative to the stage."""
+        from PIL import Image
+        folder = self.path.parent / "textures"
+        folder.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(np.asarray(self.asset.texture)).save(folder / "base_color.png")
+        return "./textures/base_color.png"
+
+    def _write_asset_fields(self, code, fields: dict) -> None:
+        """The frame's vertex fields on the object, and its wetness map in the material."""
+        primvars = self.UsdGeom.PrimvarsAPI(self.object.GetPrim())
+        for name in ("depth", "wetness"):
+            if name in fields:
+                primvars.GetPrimvar(name).Set(self.Vt.FloatArray.FromNumpy(
+                    np.ascontiguousarray(fields[name], dtype=np.float32)), code)
+        dye = fields.get("dye", np.zeros((0, 0)))
+        for k in range(dye.shape[1] if dye.ndim == 2 else 0):
+            self._dye_primvar(primvars, k).Set(
+                self.Vt.FloatArray.FromNumpy(np.ascontiguousarray(dye[:, k], dtype=np.float32)), code)
+        wetness = self.stage.GetPrimAtPath(f"{ROOT}/materials/object/wetness")
+        if self.maps is not None and "wetness" in fields and wetness:
+            name = f"./{self.maps.directory.name}/wetness_{int(code.GetValue()):05d}.png"
+            self.UsdShade.Shader(wetness).GetInput("file").Set(self.Sdf.AssetPath(name), code)
+
     # ---- frames ---------------------------------------------------------------------------
 
     def write(self, frame: int, time: float, fields: dict) -> Path:
@@ -277,6 +373,8 @@ class UsdWriter:
                 np.ascontiguousarray(fields["wetness"], dtype=np.float32)), code)
         if "vertices" in fields:
             self._move_object(frame, fields)
+        if self.asset is not None:
+            self._write_asset_fields(code, fields)
         if all(key in fields for key in PARTICLE_KEYS):
             self._write_particles(frame, fields)
         if "body_position" in fields:

@@ -38,7 +38,7 @@ NICE = 19
 
 
 class FrameWriterThread:
-    """Runs ``writers`` (each with ``write(frame, time, fields) -> path or None``, and
+    """Runs ``writers`` (each with ``write(frame, time, fields) -> path, list of paths or None``, and
     optionally ``written_once``: files written before the first frame, and ``close()``) on a
     thread.
 
@@ -122,7 +122,7 @@ class FrameWriterThread:
                     "writable and has space, or choose another with --output / [output] directory")
                 self.error.__cause__ = exc
                 return
-            if path is not None:
-                self.files[Path(path)] = Path(path).stat().st_size
+            for written in [] if path is None else path if isinstance(path, list) else [path]:
+                self.files[Path(written)] = Path(written).stat().st_size
         self.frames += 1
         self.busy += time.thread_time() - start

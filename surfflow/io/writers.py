@@ -39,6 +39,8 @@ formats`` names (:func:`make_writers`):
   frame; the droplets go to ``particles_00000.vtu`` ... (a point set, indexed by
   ``particles.pvd``). Either ParaView format writes the rigid bodies as ``bodies_00000.vtu`` ...
 * ``"usd"``: the USD stage (``run.usdc``, optional extra), :class:`surfflow.io.usd.UsdWriter`.
+* ``"maps"``: wetness, film thickness and dye maps per frame on the asset's own UVs, PNG image
+  sequences in ``maps/`` (:class:`surfflow.io.maps.MapWriter`; a mesh loaded with UVs).
 
 Every file is compressed and written so that a stopped run leaves what it wrote readable.
 Precision in the npz frames, field by field (``FLOAT32_FIELDS``):
@@ -160,8 +162,9 @@ class NpzFrameWriter:
     """Writes ``mesh.npz`` once and one compressed ``frame_NNNNN.npz`` per frame (a field that
     did not deflate below ``STORE_ABOVE`` of its size is stored from the next frame on).
 
-    ``mesh.npz`` holds the surface and its ``bottom`` at rest. The fields in ``FLOAT32_FIELDS``
-    are stored as float32, the others as given.
+    ``mesh.npz`` holds the surface and its ``bottom`` at rest, and the asset's ``asset_*``
+    arrays when the mesh has one (:meth:`surfflow.io.asset.Asset.arrays`). The fields in
+    ``FLOAT32_FIELDS`` are stored as float32, the others as given.
     """
 
     def __init__(self, directory: str | os.PathLike, geometry):
@@ -170,6 +173,9 @@ class NpzFrameWriter:
         self.stored: set[str] = set()
         bottom = getattr(geometry, "bottom", None)
         rest = {} if bottom is None else {"bottom": bottom}
+        asset = getattr(geometry, "asset", None)
+        if asset is not None:
+            rest.update(asset.arrays())
         self.written_once = [self.directory / MESH_NAME]
         save_npz(self.directory / MESH_NAME, {
             "vertices": geometry.vertices, "faces": geometry.faces, "normals": geometry.normals,
@@ -298,9 +304,10 @@ def read_pvd(path: str | os.PathLike) -> list[tuple[float, str]]:
 
 def make_writers(directory: str | os.PathLike, formats, geometry, first_frame: int = 0,
                  scene=None) -> list:
-    """The writers of the requested formats ("npz", "vtu", "vtkhdf", "usd"), all writing into
-    ``directory`` (the bodies go to a VTU series in either ParaView format); the USD stage
-    takes its frame rate, up axis and colours from ``scene`` when given."""
+    """The writers of the requested formats ("npz", "vtu", "vtkhdf", "usd", "maps"), all
+    writing into ``directory`` (the bodies go to a VTU series in either ParaView format); the USD
+    stage takes its frame rate, up axis and colours from ``scene`` when given, the maps their
+    resolution and thickness range (``[output] map_resolution``, ``map_thickness_range``)."""
     writers = []
     if "npz" in formats:
         writers.append(NpzFrameWriter(directory, geometry))
@@ -314,9 +321,18 @@ def make_writers(directory: str | os.PathLike, formats, geometry, first_frame: i
         writers.append(ParticleVtkHdfWriter(directory, first_frame))
     if body_meshes and {"vtu", "vtkhdf"} & set(formats):
         writers.append(BodyVtuSeriesWriter(directory, geometry, body_meshes, first_frame))
+    maps = None
+    if "maps" in formats:
+        from .maps import MapWriter
+        output = getattr(scene, "output", None)
+        options = {} if output is None else {"resolution": output.map_resolution,
+                                             "thickness_range": output.map_thickness_range}
+        maps = MapWriter(directory, geometry, dye_colors=tuple(getattr(scene, "dye_colors", ())),
+                         **options)
+        writers.append(maps)
     if "usd" in formats:
         from .usd import UsdSettings, UsdWriter
         settings = UsdSettings.from_scene(scene) if scene is not None else None
-        writers.append(UsdWriter(directory, geometry, settings, first_frame))
+        writers.append(UsdWriter(directory, geometry, settings, first_frame, maps=maps))
         writers[-1].body_meshes = body_meshes
     return writers

@@ -23,7 +23,7 @@ from ..io.checkpoint import restore_checkpoint, save_checkpoint
 from ..io.writer_thread import FrameWriterThread
 from ..io.writers import frame_fields, make_writers
 from .compile_ahead import compile_ahead
-from .scene_setup import scene_geometry, scene_mesh, scene_simulation
+from .scene_setup import scene_asset_mesh, scene_geometry, scene_simulation
 
 CHECKPOINT_NAME = "checkpoint.npz"
 
@@ -62,8 +62,8 @@ class SceneRunner:
         self.scene = scene
         self.output_dir = Path(output_dir or scene.output.directory)
         ahead = compile_ahead(scene)  # a cold start: the step's kernels compile beside this
-        V, F = scene_mesh(scene.mesh)
-        self.geometry = scene_geometry(scene, V, F, cache_dir)
+        V, F, asset = scene_asset_mesh(scene.mesh)
+        self.geometry = scene_geometry(scene, V, F, cache_dir, asset=asset)
         self.simulation = scene_simulation(scene, self.geometry, crash_dir=self.output_dir)
         if ahead is not None:
             ahead.wait()

@@ -52,6 +52,8 @@ class MeshSpec:
     translation: tuple = (0.0, 0.0, 0.0)
     units: str = "m"
     up: str = "y"
+    uv_atlas: bool = False
+    """a mesh without UVs gets an xatlas atlas (the extra ``uv``), for the "maps" output."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,10 @@ class OutputSpec:
     formats: tuple = ("npz", "vtkhdf")
     checkpoint_every: int = 0
     """frames between checkpoints; 0 writes one only at the end or on Ctrl-C."""
+    map_resolution: int = 1024
+    """texels per side of the "maps" output's images (surfflow.io.maps)."""
+    map_thickness_range: float = 0.01
+    """the film thickness (m) at the brightest level of the "maps" output's thickness images."""
 
 
 @dataclass(frozen=True)
@@ -370,7 +376,8 @@ class _SceneReader:
         if has_path == (procedural is not None):
             raise self.fail(("mesh",), "give exactly one of 'path' (a mesh file) or 'procedural' "
                                        f"(one of {', '.join(PROCEDURAL_MESHES)})")
-        placement = {k: values[k] for k in ("scale", "rotation", "translation") if k in values}
+        placement = {k: values[k] for k in ("scale", "rotation", "translation", "uv_atlas")
+                     if k in values}
         file_keys = {k: values[k] for k in ("units", "up") if k in values}
         args = {k: v for k, v in values.items()
                 if k not in placement and k not in file_keys and k not in ("path", "procedural")}

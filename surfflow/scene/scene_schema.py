@@ -19,7 +19,7 @@ from .presets import LIQUID_PRESETS
 
 SOURCE_KINDS = ("pour", "rain", "sink")
 FRICTION_TENSOR_SOURCES = ("features", "isotropic", "field", "file")
-OUTPUT_FORMATS = ("npz", "vtu", "vtkhdf", "usd")
+OUTPUT_FORMATS = ("npz", "vtu", "vtkhdf", "usd", "maps")
 COLOR_MODES = ("depth", "dye", "liquid")
 RENDER_ENGINES = ("polyscope", "blender")
 DROPLET_ENGINES = ("embedded", "splishsplash")
@@ -192,7 +192,8 @@ TOP_LEVEL = {
 TABLES = {
     "mesh": {"path": text, "procedural": choice(PROCEDURAL_MESHES), "units": choice(UNITS),
              "up": choice(UP_AXES), "scale": scale_factor,
-             "rotation": vector(3), "translation": vector(3), **_procedural_argument_checkers()},
+             "rotation": vector(3), "translation": vector(3), "uv_atlas": boolean,
+             **_procedural_argument_checkers()},
     "precompute": {"feature_size": feature_size, "smoothing_iterations": whole(0),
                    "normal_line_iterations": whole(0), "normal_weighting": choice(NORMAL_WEIGHTINGS),
                    "roughness_gains": vector(2, 0.0), "cache": boolean, "cache_dir": text},
@@ -213,7 +214,8 @@ TABLES = {
     "soluble_layer": {"thickness": number(0.0), "center": vector(3),
                       "radius": number(0.0, low_open=True), "file": text},
     "output": {"directory": text, "formats": choices(OUTPUT_FORMATS),
-               "checkpoint_every": whole(0)},
+               "checkpoint_every": whole(0), "map_resolution": whole(1),
+               "map_thickness_range": number(0.0, low_open=True)},
     "droplets": {"engine": choice(DROPLET_ENGINES), "emit_depth": number(),
                  "keep_depth": number(), "overhang_emit_depth": number(),
                  "floor": number(), "bounds": box, "drag": number(0.0),

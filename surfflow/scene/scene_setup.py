@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+import trimesh
 from scipy.spatial.transform import Rotation
 
 from ..errors import ParameterError, SceneError
@@ -46,16 +47,30 @@ def resolve_mesh_path(path: Path) -> Path:
 def scene_mesh(spec) -> tuple[np.ndarray, np.ndarray]:
     """The scene's mesh as validated (V (n, 3), F (m, 3)), placed as x' = R (s * x) + t (a
     file's ``units`` and ``up`` applied first, by ``load_mesh``)."""
+    return scene_asset_mesh(spec)[:2]
+
+
+def scene_asset_mesh(spec) -> tuple:
+    """:func:`scene_mesh` and the file's :class:`~surfflow.io.asset.Asset` (UVs per corner of
+    F, material, texture; None for a mesh without UVs or a procedural one, unless ``[mesh]
+    uv_atlas`` asks for an xatlas atlas): (V, F, asset)."""
+    asset = None
     if spec.path is not None:
         mesh = load_mesh(resolve_mesh_path(spec.path), units=spec.units, up=spec.up)
         V, F = np.array(mesh.vertices, dtype=np.float64), np.array(mesh.faces, dtype=np.int64)
+        asset = mesh.metadata["asset"]
     else:
         builder, defaults = PROCEDURAL_MESHES[spec.procedural]
         V, F = builder(**{**defaults, **spec.procedural_args})
     rotation = Rotation.from_euler("xyz", spec.rotation, degrees=True)
     V = rotation.apply(V * np.asarray(spec.scale)) + np.asarray(spec.translation)
-    mesh = load_mesh((V, F))
-    return np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64)
+    mesh = load_mesh(trimesh.Trimesh(vertices=V, faces=F, process=False, metadata={"asset": asset}))
+    V, F, asset = (np.asarray(mesh.vertices, dtype=np.float64),
+                   np.asarray(mesh.faces, dtype=np.int64), mesh.metadata["asset"])
+    if spec.uv_atlas and asset is None:
+        from ..io.uv_atlas import atlas_asset
+        asset = atlas_asset(V, F)
+    return V, F, asset
 
 
 def _load_vertex_array(path: Path, shape: tuple, what: str) -> np.ndarray:
@@ -70,8 +85,10 @@ def _load_vertex_array(path: Path, shape: tuple, what: str) -> np.ndarray:
     return values
 
 
-def scene_geometry(scene, V: np.ndarray, F: np.ndarray, cache_dir: Path | None = None):
-    """Precompute the scene's geometry (cached in ``cache_dir`` or the scene's cache folder)."""
+def scene_geometry(scene, V: np.ndarray, F: np.ndarray, cache_dir: Path | None = None,
+                   asset=None):
+    """Precompute the scene's geometry (cached in ``cache_dir`` or the scene's cache folder);
+    ``asset``: the mesh file's (:func:`scene_asset_mesh`), kept as ``geom.asset``."""
     n = len(V)
     friction = {}
     if scene.friction_tensor == "isotropic":
@@ -81,7 +98,7 @@ def scene_geometry(scene, V: np.ndarray, F: np.ndarray, cache_dir: Path | None =
     elif scene.friction_tensor == "file":
         friction["friction_tensors"] = _load_vertex_array(scene.friction_file, (n, 2, 2), "friction tensor")
     return precompute((V, F), scene.precompute, cache_dir=cache_dir or scene.cache_dir,
-                      moving=scene.motion is not None, **friction)
+                      moving=scene.motion is not None, asset=asset, **friction)
 
 
 def region_field(value: float, center, radius, file, geom, what: str) -> np.ndarray:

@@ -15,18 +15,21 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CacheError
+from ..io.asset import Asset
 from ..io.usd import UsdSettings, UsdWriter
 from ..io.writers import read_frame
 
 
 @dataclass(frozen=True)
 class RunMesh:
-    """The surface a run's frames live on, as ``mesh.npz`` holds it (shapes as SurfaceGeometry)."""
+    """The surface a run's frames live on, as ``mesh.npz`` holds it (shapes as SurfaceGeometry),
+    with the asset when the mesh had one (the stage then textures the object)."""
 
     vertices: np.ndarray
     normals: np.ndarray
     original_vertices: np.ndarray
     faces: np.ndarray
+    asset: Asset | None = None
 
 
 def frame_files(run_dir: Path) -> list[Path]:
@@ -68,7 +71,8 @@ def export_run(run_dir: str | os.PathLike, output: str | os.PathLike, scene=None
     run_dir, output = Path(run_dir), Path(output)
     files = frame_files(run_dir)
     with np.load(run_dir / "mesh.npz") as mesh:
-        geometry = RunMesh(mesh["vertices"], mesh["normals"], mesh["original_vertices"], mesh["faces"])
+        geometry = RunMesh(mesh["vertices"], mesh["normals"], mesh["original_vertices"], mesh["faces"],
+                           Asset.from_arrays(mesh))
     writer = UsdWriter(output.parent, geometry, run_settings(run_dir, files, scene),
                        file_name=output.name)
     for path in progress(files) if progress else files:
