@@ -444,16 +444,19 @@ def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transfor
     (kernels/momentum_faces.py) and d_i' the new depth,
 
         u_i' = u_i + dt / (A_i d_i') (sum_in c_ij (M_ij u_f,ji - u_i) + w_b (u_b - u_i)
-                                      - sum_out alpha_i F_ij (u_f,ij - u_i))
+                                      - sum_out c_ij (u_f,ij - u_i))
 
-    with the carried weight c_ij (``carried_weight``) the mass flux w_ij itself where the flow
+    with the carried weight c_ij (``carried_weight``; out of i the mass flux is alpha_i F_ij,
+    and u_f,ij - u_i is zero where i's faces are first order) the mass flux itself where the flow
     contracts from j to i (a + b >= 0, a = u_i . N_ij, b = u_j . N_ji: the normal velocities
     close on each other, as at a bore or a hydraulic jump), so that what leaves j is what enters
     i and sum_i A_i d_i u_i is conserved; and, with ``expansion_head``, where the flow expands
     (a + b < 0: i runs away from j faster than j comes on) c_ij = min(w_ij, d_i' s_ij), s_ij =
-    (b - a) / 2 the mean normal speed into i through the dual edge (m^2/s). There the term is
-    dt s_ij / A_i (M_ij u_f,ji - u_i), the advective form u . grad u = grad(|u|^2 / 2) at the
-    face's mean speed: in one dimension (|N| = 1 per unit width, cell dx)
+    (b - a) / 2 the mean normal speed into i through the dual edge (m^2/s; out of i, (a - b) / 2
+    and the cap alpha_i F_ij), a and b from the step's starting velocity (before the push:
+    the pushed one biases each accelerating cell by dt |g grad H| (u_i - u_j) / g). There the
+    term is dt s_ij / A_i (M_ij u_f,ji - u_i), the advective form u . grad u = grad(|u|^2 / 2)
+    at the face's mean speed: in one dimension (|N| = 1 per unit width, cell dx)
     -dt (u_i + u_j) / 2 (u_i - u_j) / dx = -dt (u_i^2 - u_j^2) / (2 dx), a difference of
     u^2 / 2 that telescopes along a streamline, so with the pressure gradient's difference of the
     level H the energy head H + |u|^2 / (2 g) is conserved (Stelling & Duinmeijer 2003): the
