@@ -435,8 +435,8 @@ def carried_weight(e, i, j, velocity, dual_edge_vectors, reverse_dual_edge_vecto
 def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transforms,
                  dual_edge_vectors, reverse_dual_edge_vectors, neighbor_coords, dual_areas, depth,
                  velocity, start_velocity, slopes, excess, shift, edge_flux, boundary_flux,
-                 boundary_momentum, outflow_factor, min_depth, expansion_head, dt, depth_out, velocity_out,
-                 outflow_volume):
+                 boundary_momentum, outflow_factor, min_depth, expansion_head, dt, depth_out,
+                 velocity_out, outflow_volume):
     """Pass 2: apply the limited fluxes to the depth and carry the momentum A d u on them.
 
     With w_ij = -alpha_j F_ij > 0 the limited inflow from j, w_b = -F_b,i > 0 an inflow through

@@ -9,8 +9,8 @@ A d u rides on the same fluxes with the donor's velocity (Stelling & Duinmeijer 
 Stelling 2008), so momentum is conserved and a bore keeps its jump conditions; with
 ``Params.expansion = "energy_head"`` the edges along which the flow expands carry the energy
 head instead (``continuity.update_depth``, from the step's starting velocity
-``start_velocity``); the dyes ride on them too. Around a gravity bore the edges take the conservative scheme's Heun fluxes instead
-(``schemes/bores.py``), which keep it one column wide. Open boundary segments
+``start_velocity``); the dyes ride on them too. Around a gravity bore the edges take the
+conservative scheme's Heun fluxes instead (``schemes/bores.py``), which keep it one column wide. Open boundary segments
 (``surfflow/boundaries.py``: inflow, level, transmissive; ``schemes/segments.py``) enter
 through kernels/riemann.py's boundary fluxes: their mass flux
 F_b joins the continuity's boundary term, an inflow brings its momentum G_b like an inflow from
