@@ -19,6 +19,7 @@ FRICTION_MODELS = ("linear", "laminar")
 BOUNDARY_CONDITIONS = ("wall", "outflow")
 DEFAULT_FEATURE_SIZE = "2%"
 SCHEMES = ("momentum", "conservative")
+EXPANSIONS = ("energy_head", "momentum")
 
 
 def check_feature_size(value: Any) -> None:
@@ -219,6 +220,13 @@ class Params:
         micrometres a draining film leaves on a smooth surface evaporate in about a minute in
         room air, and a trail fades over a shot of a minute; porous surfaces, still or humid
         air dry slower (raise it), a warm draught faster.
+    expansion : {"momentum", "energy_head"}, default "momentum"
+        what the "momentum" scheme's velocity update conserves on a dual edge along which the flow
+        expands (accelerates): "momentum" (momentum on every edge) or "energy_head" (Stelling and
+        Duinmeijer's switch: momentum where the flow contracts, the energy head
+        z + d + |u|^2 / (2 g) where it expands, kernels/continuity.py ``update_depth``; keeps a
+        frictionless supercritical slope's head, but not yet the default: Ritter's thin front
+        runs ahead with refinement and the transcritical bump's error doubles at 100 cells).
 
     Examples
     --------
@@ -254,6 +262,7 @@ class Params:
     keep_depth: float = 0.0005
     scheme: str = "momentum"
     drying_time: float = 60.0
+    expansion: str = "momentum"
 
     def __post_init__(self):
         object.__setattr__(self, "gravity", check_vector3("gravity", self.gravity))
@@ -267,6 +276,7 @@ class Params:
         check_range("contact_line_width", self.contact_line_width, 0.0, low_open=True)
         check_choice("boundary", self.boundary, BOUNDARY_CONDITIONS)
         check_choice("scheme", self.scheme, SCHEMES)
+        check_choice("expansion", self.expansion, EXPANSIONS)
         check_range("cfl", self.cfl, 0.0, 1.0, low_open=True)
         check_range("max_dt", self.max_dt, 0.0, low_open=True)
         check_range("min_depth", self.min_depth, 0.0, low_open=True)

@@ -221,7 +221,7 @@ def landshoff_speed(geom, e, r, i, j, depth, normal_gravity, sensor):
 
 
 def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outflow_normals,
-               min_depth, dt, is_wall=None, level_shift=0.0, sensor=None):
+               min_depth, dt, is_wall=None, level_shift=0.0, sensor=None, expansion_head=False):
     """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
     centred flux C = 0.5 (d_i a - d_j b) and the upwind flux U = d_up 0.5 (a - b), a = u_i . N_ij,
     b = u_j . N_ji, phi the larger of the mean friction share and ``froude_share``, C plus
@@ -233,7 +233,9 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     wet one's free surface. Each undirected edge is visited once and its flux scattered to both
     ends; the momentum A d u rides on the same limited fluxes with the donor's velocity (carried
     into the receiver's frame), so a vertex with inflow takes the new momentum over the new
-    volume; dyes ride on the limited fluxes with the donor's ``tracer_faces``.
+    volume; with ``expansion_head``, a wet receiver whose edge opens (a + b < 0 seen from it)
+    takes instead dt / A min(w, d' max(0, (b - a) / 2)) / d' (M u_donor - u) from that inflow
+    w (d' its new depth); dyes ride on the limited fluxes with the donor's ``tracer_faces``.
     Returns (depth, velocity, dye, outflow volume per vertex)."""
     n = geom.n_vertices
     wet = depth >= min_depth
@@ -305,4 +307,19 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     new_velocity = velocity.copy()
     fed = inflow > 0
     new_velocity[fed] = momentum[fed] / new_volume[fed, None]
+    if expansion_head:
+        new_depth = new_volume / geom.dual_areas
+        pulls = {}
+        for donor, receiver, flux, entry in edges:
+            if not (wet[receiver] and flux > 0.0 and new_volume[receiver] > 0.0):
+                continue
+            carried = geom.edge_transforms[entry] @ velocity[donor]
+            a = velocity[receiver] @ geom.dual_edge_vectors[entry]
+            b = velocity[donor] @ geom.dual_edge_vectors[geom.reverse_edges[entry]]
+            weight = alpha[donor] * flux
+            if a + b < 0.0:
+                weight = min(weight, new_depth[receiver] * max(0.5 * (b - a), 0.0))
+            pulls.setdefault(receiver, []).append(weight * (carried - velocity[receiver]))
+        for receiver, pull in pulls.items():
+            new_velocity[receiver] = velocity[receiver] + dt * np.sum(pull, axis=0) / new_volume[receiver]
     return new_volume / geom.dual_areas, new_velocity, new_dye, dt * alpha * boundary

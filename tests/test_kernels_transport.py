@@ -30,10 +30,11 @@ def run_advection(geom, depth, velocity, dt):
 
 
 def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, share=None,
-                   split=True, sensor=None):
+                   split=True, sensor=None, expansion_head=True):
     """One continuity step with its dyes; split: over the active set's moving vertices
     (schemes/active.py), else over every vertex; sensor (n,) the Landshoff term's shock sensor
-    (zeros if None)."""
+    (zeros if None); expansion_head: the energy head where the flow expands (``update_depth``),
+    else momentum everywhere."""
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     bottom = np.zeros(n) if bottom is None else bottom
     share = np.zeros(n) if share is None else share
@@ -60,9 +61,11 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
     velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)
     update_depth(moving, resting, geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
-                 geom.edge_transforms, geom.neighbor_coords, geom.dual_areas, depth, velocity,
-                 slopes, excess, 0.5 * dt, flux, boundary, np.zeros((n, 2)), alpha, MIN_DEPTH, dt,
-                 depth_out, velocity_out, leaving)
+                 geom.edge_transforms, geom.dual_edge_vectors,
+                 geom.dual_edge_vectors[geom.reverse_edges], geom.neighbor_coords,
+                 geom.dual_areas, depth, velocity, velocity, slopes, excess, 0.5 * dt, flux,
+                 boundary, np.zeros((n, 2)), alpha, MIN_DEPTH, expansion_head, dt, depth_out,
+                 velocity_out, leaving)
     faces = np.zeros((nnz, dye.shape[1]))
     limited_faces(moving, geom.neighbor_offsets, geom.neighbor_indices, geom.neighbor_coords,
                   fields.fit_weights, geom.dual_areas, depth, MIN_DEPTH, dye, velocity, 0.5 * dt,
@@ -126,17 +129,20 @@ def test_continuity_known_answer_wet_corner():
     assert np.allclose(world_out[1:][wetted], [1.0, 0.0, 0.0], atol=1e-15)
 
 
+@pytest.mark.parametrize("expansion_head", [True, False])
 @pytest.mark.parametrize("dt, outflow", [(0.005, False), (0.5, False), (0.5, True)])
-def test_continuity_matches_naive(geom, dt, outflow):
-    """With the shock sensor's Landshoff term on, at random strengths."""
+def test_continuity_matches_naive(geom, dt, outflow, expansion_head):
+    """With the shock sensor's Landshoff term on, at random strengths; with the energy head
+    carried where the flow expands and with momentum carried everywhere."""
     depth, velocity, bottom, dye = random_state(geom, seed=3)
     rng = np.random.default_rng(3)
     share = rng.choice([0.0, 0.3, 1.0], geom.n_vertices)
     sensor = rng.choice([0.0, 0.2, 1.0], geom.n_vertices)  # the Landshoff term's
     normals = geom.boundary_normals if outflow else np.zeros((geom.n_vertices, 2))
     expected = naive.continuity(geom, bottom, depth, velocity, dye, share, GRAVITY, normals,
-                                MIN_DEPTH, dt, sensor=sensor)
-    got = run_continuity(geom, depth, velocity, dye, dt, outflow, bottom, share, sensor=sensor)
+                                MIN_DEPTH, dt, sensor=sensor, expansion_head=expansion_head)
+    got = run_continuity(geom, depth, velocity, dye, dt, outflow, bottom, share, sensor=sensor,
+                         expansion_head=expansion_head)
     assert np.allclose(got[0], expected[0], rtol=1e-11, atol=1e-17)
     assert np.allclose(got[1], expected[1], rtol=1e-12, atol=1e-15)
     assert np.allclose(got[3], expected[3], rtol=1e-11, atol=1e-17)

@@ -182,9 +182,11 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
                 np.zeros(n))
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords, geom.dual_areas,
-                 depth, velocity, slopes, excess, 0.5 * dt, flux, boundary, np.zeros((n, 2)),
-                 alpha, MIN_DEPTH, dt, depth_out, velocity_out, np.zeros(n))
+                 geom.reverse_edges, geom.edge_transforms, geom.dual_edge_vectors,
+                 geom.dual_edge_vectors[geom.reverse_edges], geom.neighbor_coords,
+                 geom.dual_areas, depth, velocity, velocity, slopes, excess, 0.5 * dt, flux,
+                 boundary, np.zeros((n, 2)), alpha, MIN_DEPTH, True, dt, depth_out,
+                 velocity_out, np.zeros(n))
     return depth_out, velocity_out, flux, walls, hydrostatic
 
 
@@ -210,7 +212,7 @@ def test_flux_enters_no_dry_vertex_the_contact_line_rule_walls_off(geom):
     expected = naive.continuity(geom, np.zeros_like(depth), depth, velocity, dye,
                                 np.zeros_like(depth), np.asarray(gravity),
                                 np.zeros((geom.n_vertices, 2)), MIN_DEPTH, 0.05, is_wall,
-                                HEAD * pressure)
+                                HEAD * pressure, expansion_head=True)
     assert np.allclose(new_depth, expected[0], rtol=1e-11, atol=1e-17)
     # each velocity to 1e-12 of its own length (a frame's component of a nearly drained cell's
     # velocity can be far smaller than the velocity: relative to it, the round-off of d' is not)

@@ -24,6 +24,7 @@ from validation_harness import (GRAVITY_DOWN, InvariantMonitor, advance_checked,
                                 make_simulation, relative_l1, step_checked)
 
 INVISCID = {"gravity": GRAVITY_DOWN, "friction": 0.0, "friction_model": "linear"}
+DEFAULT_EXPANSION = sf.Params.expansion  # what the momentum scheme's cases run unless told
 FRONT_DEPTH = 1e-4  # m: the depth that marks Ritter's wet front (2 % of the dam's depth)
 
 
@@ -81,14 +82,16 @@ def run_lake_bowl(n_rings: int = 32, steps: int = 4000, level: float = -0.5,
 
 
 def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,
-        scheme: str = "momentum") -> dict:
+        scheme: str = "momentum", expansion: str = DEFAULT_EXPANSION) -> dict:
     """Ritter's dry dam break on a 10 m strip: d = 0.005 m for x < 5, dry beyond, released at
     rest, compared with the exact depth at ``end_time``. Figures: error (area-weighted relative
     L1 of the depth over the strip), front and exact_front (m: the largest x where the depth
-    exceeds FRONT_DEPTH, numerical and exact) and the invariants."""
+    exceeds FRONT_DEPTH, numerical and exact), tip (m: the largest wet x, d >= min_depth) and
+    the invariants. ``expansion``: the momentum scheme's ``Params.expansion``."""
     dam, left_depth = 5.0, 0.005
     V, F = builders.strip(10.0, n_across * 10.0 / n_along, n_along, n_across, seed=2)
-    sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
+    sim, geom = make_simulation(V, F, scheme=scheme, expansion=expansion, max_dt=1.0,
+                                **INVISCID)
     x = geom.vertices[:, 0]
     sim.set_depth(np.where(x < dam, left_depth, 0.0))
     monitor = InvariantMonitor(sim)
@@ -100,6 +103,7 @@ def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,
     return {"n_vertices": len(V), "n_along": n_along,
             "error": relative_l1(depth, reference, geom.dual_areas),
             "front": float(x[depth > FRONT_DEPTH].max()), "exact_front": float(exact_front),
+            "tip": float(x[depth >= sim.params.min_depth].max()),
             **monitor.figures()}
 
 
@@ -168,6 +172,54 @@ def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 10.0,
             "error": float(np.abs(depth / reference - 1.0).max()),
             "mean_error": float(abs(mean_depth / reference - 1.0)),
             "outflow_ratio": (sim.ledger()["sunk"] - sunk_before) / rate,
+            **monitor.figures()}
+
+
+def run_supercritical_slope(n_along: int = 100, n_across: int = 4, duration: float = 20.0,
+                            discharge: float = 0.01, slope: float = 0.15,
+                            scheme: str = "momentum", expansion: str = DEFAULT_EXPANSION) -> dict:
+    """Frictionless supercritical flow down a 10 m plane at ``slope`` (rise over run): the top
+    edge lets in ``discharge`` m^2/s (an inflow boundary, at the critical depth), the bottom
+    edge is transmissive, the sides are walls; started from a 5 mm film at rest and run for
+    ``duration`` s (the liquid crosses the plane in about 3 s), by when the flow is steady and
+    accelerates from about 0.8 m/s to 5.4 m/s (Froude number 2.5 to 40). With no friction the
+    energy head H = z + d (e . n) + |u|^2 / (2 g) (z the bed's height, d (e . n) the depth's
+    vertical extent) is the same everywhere along the flow. Figures: head_spread (m, the largest
+    minus the smallest of the area-weighted mean heads over the 1 m bands from s = 0.5 m to
+    9.5 m, s the downhill distance), head_drop (m, the mean head over 1 m < s < 2 m minus that
+    over 8 m < s < 9 m), outflow_ratio (what left through the bottom edge during the last
+    second over what came in) and the invariants. ``expansion``: the momentum scheme's
+    ``Params.expansion``."""
+    angle, length = np.arctan(slope), 10.0
+    width = n_across * length / n_along
+    V, F = builders.inclined_plane(length, width, angle, n_along, n_across, seed=4)
+    sim, geom = make_simulation(V, F, scheme=scheme, expansion=expansion, max_dt=1.0,
+                                **INVISCID)
+    downhill_direction = (np.cos(angle), 0.0, -np.sin(angle))
+    sim.set_boundary("inflow", discharge=discharge, plane=((0.0, 0.0, 0.0), downhill_direction))
+    bottom_end = (length * np.cos(angle), 0.0, -length * np.sin(angle))
+    sim.set_boundary("transmissive", plane=(bottom_end, downhill_direction))
+    sim.set_depth(np.full(len(V), 5e-3))
+    monitor = InvariantMonitor(sim)
+    advance_checked(sim, duration - 1.0, monitor)
+    before = sim.ledger()
+    advance_checked(sim, 1.0, monitor, chunks=2)
+    after = sim.ledger()
+    speed2 = np.sum(np.asarray(sim.velocity) ** 2, axis=1)
+    head = (geom.vertices[:, 2] + np.asarray(sim.depth) * np.cos(angle)
+            + speed2 / (2.0 * exact.G))
+    downhill = geom.vertices[:, 0] / np.cos(angle)
+
+    def band(start, stop):
+        inside = (downhill >= start) & (downhill < stop)
+        return float(np.sum(head[inside] * geom.dual_areas[inside])
+                     / np.sum(geom.dual_areas[inside]))
+
+    bands = [band(start, start + 1.0) for start in np.arange(0.5, 9.0, 1.0)]
+    return {"n_vertices": len(V), "head_spread": max(bands) - min(bands),
+            "head_drop": band(1.0, 2.0) - band(8.0, 9.0),
+            "outflow_ratio": ((after["outflow"] - before["outflow"])
+                              / (after["inflow"] - before["inflow"])),
             **monitor.figures()}
 
 

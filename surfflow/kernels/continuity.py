@@ -165,6 +165,13 @@ the subcritical switch: everywhere
 compression cap on the velocity (Stoker 8.9e-3 / 4.6e-3, bump 0.0143), no half-step shift
 (Stoker 8.4e-3 / 4.1e-3, bump 0.0145), first order wherever the compression flux acts on the
 ring (Stoker 7.41e-3 / 3.80e-3 / 1.93e-3, bump 0.0108).
+The velocity rides on the same limited fluxes (``update_depth``) with one switch, the sign of
+the closing speed a + b that also gates the compression flux: where the two ends close on each
+other (the flow contracts from donor to receiver: bores, hydraulic jumps) the inflow carries its
+momentum, so sum A d u is conserved and a bore keeps its jump conditions; where they open (the
+flow expands: a dry-bed front, the acceleration over a crest or down a slope) it carries the
+energy head, u . grad u = grad(|u|^2 / 2) at the face's mean speed, as Stelling and
+Duinmeijer's scheme and D-Flow FM do.
 Dye volumes A d c ride on the same limited fluxes with the donor's concentration reconstructed
 at the dual edge (kernels/tracers.py, after ``update_depth``). Two passes, each gathering only:
 ``edge_fluxes`` (which also fits each donor's velocity slope once its fluxes and alpha are
@@ -404,10 +411,31 @@ def donor_face(j, e, reverse_edges, velocity, slopes, neighbor_coords, shift):
             velocity[j, 1] + offset_dot(s[1, 0], s[1, 1], neighbor_coords, entry, back0, back1))
 
 
+@serial_kernel
+def carried_weight(e, i, j, velocity, dual_edge_vectors, reverse_dual_edge_vectors, weight,
+                   new_depth, outward):
+    """The weight (m^3/s) with which the dual edge of the entry e = (i, j) carries a velocity
+    difference into the wet vertex i (``update_depth``): its limited mass flux ``weight`` where
+    the two ends close on each other (a + b >= 0, a = u_i . N_ij, b = u_j . N_ji: the flow
+    decelerates along the edge; momentum conserved), else (a + b < 0: the flow accelerates
+    along it; energy head conserved) d_i' s_ij, s_ij the mean normal speed through the dual
+    edge in the flux's direction, (a - b) / 2 out of i if ``outward`` else (b - a) / 2 (m^2/s,
+    0 if the velocities run against the flux), and d_i' i's new depth, never more than the mass
+    flux's weight. velocity (n, 2) the step's starting velocity."""
+    a = velocity[i, 0] * dual_edge_vectors[e, 0] + velocity[i, 1] * dual_edge_vectors[e, 1]
+    b = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
+         + velocity[j, 1] * reverse_dual_edge_vectors[e, 1])
+    if a + b >= 0.0:
+        return weight
+    speed = 0.5 * (a - b) if outward else 0.5 * (b - a)
+    return min(weight, new_depth * max(speed, 0.0))
+
+
 @parallel_kernel
 def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transforms,
-                 neighbor_coords, dual_areas, depth, velocity, slopes, excess, shift, edge_flux,
-                 boundary_flux, boundary_momentum, outflow_factor, min_depth, dt, depth_out,
+                 dual_edge_vectors, reverse_dual_edge_vectors, neighbor_coords, dual_areas, depth,
+                 velocity, start_velocity, slopes, excess, shift, edge_flux, boundary_flux,
+                 boundary_momentum, outflow_factor, min_depth, expansion_head, dt, depth_out,
                  velocity_out, outflow_volume):
     """Pass 2: apply the limited fluxes to the depth and carry the momentum A d u on them.
 
@@ -415,47 +443,55 @@ def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transfor
     an open segment at the velocity u_b = G_b,i / F_b,i, u_f the donors' face velocities
     (kernels/momentum_faces.py) and d_i' the new depth,
 
-        u_i' = u_i + dt / (A_i d_i') (sum_in w_ij (M_ij u_f,ji - u_i) + w_b (u_b - u_i)
-                                      - sum_out alpha_i F_ij (u_f,ij - u_i))
+        u_i' = u_i + dt / (A_i d_i') (sum_in c_ij (M_ij u_f,ji - u_i) + w_b (u_b - u_i)
+                                      - sum_out c_ij (u_f,ij - u_i))
+
+    with the carried weight c_ij (``carried_weight``; out of i the mass flux is alpha_i F_ij,
+    and u_f,ij - u_i is zero where i's faces are first order) the mass flux itself where the flow
+    contracts from j to i (a + b >= 0, a = u_i . N_ij, b = u_j . N_ji: the normal velocities
+    close on each other, as at a bore or a hydraulic jump), so that what leaves j is what enters
+    i and sum_i A_i d_i u_i is conserved; and, with ``expansion_head``, where the flow expands
+    (a + b < 0: i runs away from j faster than j comes on) c_ij = min(w_ij, d_i' s_ij), s_ij =
+    (b - a) / 2 the mean normal speed into i through the dual edge (m^2/s; out of i, (a - b) / 2
+    and the cap alpha_i F_ij), a and b from the step's starting velocity (before the push:
+    the pushed one biases each accelerating cell by dt |g grad H| (u_i - u_j) / g). There the
+    term is dt s_ij / A_i (M_ij u_f,ji - u_i), the advective form u . grad u = grad(|u|^2 / 2)
+    at the face's mean speed: in one dimension (|N| = 1 per unit width, cell dx)
+    -dt (u_i + u_j) / 2 (u_i - u_j) / dx = -dt (u_i^2 - u_j^2) / (2 dx), a difference of
+    u^2 / 2 that telescopes along a streamline, so with the pressure gradient's difference of the
+    level H the energy head H + |u|^2 / (2 g) is conserved (Stelling & Duinmeijer 2003): the
+    momentum form there loses (u_i - u_j)^2 / (2 g) per cell (a Borda-Carnot loss, which
+    belongs to an expanding jet behind a sudden widening, not to a smooth acceleration down a
+    slope, over a crest or at a dry-bed front, whose thin, fast tip the mass weight, divided by
+    its small new depth, would tie to the slower liquid behind it). The cap by w_ij keeps u_i' a
+    convex combination wherever the outflow limiter holds. A dry i (at rest) never expands.
 
     moving, resting as in ``edge_fluxes`` (a resting vertex keeps its depth and velocity: no
-    flux, d' = d - 0); reverse_edges (nnz,); edge_transforms (nnz, 2, 2); neighbor_coords
-    (nnz, 2); depth (n,), velocity (n, 2) read; slopes (n, 2, 2) S and excess (n, 2)
-    sum_out F_ij (u_f,ij - u_i) from ``edge_fluxes`` (``momentum_faces.donor_slopes``), shift
-    (s) dt / 2: u_f,ij = u_i + S_i (c_ij / 2 - shift u_i);
+    flux, d' = d - 0); reverse_edges (nnz,); edge_transforms (nnz, 2, 2); dual_edge_vectors
+    (nnz, 2) N_ij and reverse_dual_edge_vectors (nnz, 2) N_ji, both at the entry (i, j);
+    neighbor_coords (nnz, 2); depth (n,), velocity (n, 2) read; slopes (n, 2, 2) S and excess
+    (n, 2) sum_out F_ij (u_f,ij - u_i) from ``edge_fluxes`` (``momentum_faces.donor_slopes``),
+    shift (s) dt / 2: u_f,ij = u_i + S_i (c_ij / 2 - shift u_i);
     boundary_flux (n,) F_b and boundary_momentum (n, 2) G_b, the momentum an inflow carries
-    (read where F_b < 0; kernels/riemann.py ``boundary_fluxes`` without the push); depth_out,
-    velocity_out written; outflow_volume (n,) receives the volume that left through the
-    boundary (m^3).
+    (read where F_b < 0; kernels/riemann.py ``boundary_fluxes`` without the push);
+    expansion_head (bool) the energy head where the flow expands, else momentum everywhere;
+    depth_out, velocity_out written; outflow_volume (n,) receives the volume that left through
+    the boundary (m^3).
     """
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         alpha_i = outflow_factor[i]
         net = 0.0
-        inflow = 0.0
-        pull0 = 0.0
-        pull1 = 0.0
         for e in range(offsets[i], offsets[i + 1]):
             flux = edge_flux[e]
             if flux > 0.0:
                 net += flux * alpha_i
             elif flux < 0.0:
-                j = indices[e]
-                weight = -flux * outflow_factor[j]
-                net -= weight
-                inflow += weight
-                face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
-                                          neighbor_coords, shift)
-                m = edge_transforms[e]  # j's face velocity into i's frame
-                pull0 += weight * (m[0, 0] * face0 + m[0, 1] * face1)
-                pull1 += weight * (m[1, 0] * face0 + m[1, 1] * face1)
+                net += flux * outflow_factor[indices[e]]
         flux_b = boundary_flux[i]
         leaving = alpha_i * flux_b if flux_b > 0.0 else 0.0
-        if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b
+        if flux_b < 0.0:
             net += flux_b
-            inflow -= flux_b
-            pull0 -= boundary_momentum[i, 0]
-            pull1 -= boundary_momentum[i, 1]
         new_depth = depth[i] - dt * (net + leaving) / dual_areas[i]
         if new_depth < 0.0:  # round-off of a fully drained cell; NaN passes through to the check
             new_depth = 0.0
@@ -463,11 +499,46 @@ def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transfor
         outflow_volume[i] = dt * leaving
         u0 = velocity[i, 0]
         u1 = velocity[i, 1]
+        expands = expansion_head and depth[i] >= min_depth
+        inflow = 0.0
+        pull0 = 0.0
+        pull1 = 0.0
         excess0, excess1 = excess[i, 0], excess[i, 1]  # what leaves beyond u_i
+        s = slopes[i]
+        sent = expands and (s[0, 0] != 0.0 or s[0, 1] != 0.0 or s[1, 0] != 0.0 or s[1, 1] != 0.0)
+        back0, back1 = shift * u0, shift * u1
+        if sent:  # the excess again, edge by edge with the carried weights
+            excess0 = excess1 = 0.0
+        for e in range(offsets[i], offsets[i + 1]):
+            flux = edge_flux[e]
+            if flux > 0.0 and sent:
+                weight = carried_weight(e, i, indices[e], start_velocity, dual_edge_vectors,
+                                        reverse_dual_edge_vectors, alpha_i * flux, new_depth,
+                                        True)
+                excess0 += weight * offset_dot(s[0, 0], s[0, 1], neighbor_coords, e, back0, back1)
+                excess1 += weight * offset_dot(s[1, 0], s[1, 1], neighbor_coords, e, back0, back1)
+            elif flux < 0.0:
+                j = indices[e]
+                weight = -flux * outflow_factor[j]
+                if expands:
+                    weight = carried_weight(e, i, j, start_velocity, dual_edge_vectors,
+                                            reverse_dual_edge_vectors, weight, new_depth, False)
+                inflow += weight
+                face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
+                                          neighbor_coords, shift)
+                m = edge_transforms[e]  # j's face velocity into i's frame
+                pull0 += weight * (m[0, 0] * face0 + m[0, 1] * face1)
+                pull1 += weight * (m[1, 0] * face0 + m[1, 1] * face1)
+        if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b
+            inflow -= flux_b
+            pull0 -= boundary_momentum[i, 0]
+            pull1 -= boundary_momentum[i, 1]
+        if not sent:
+            excess0, excess1 = alpha_i * excess0, alpha_i * excess1
         if new_depth > 0.0 and (inflow > 0.0 or excess0 != 0.0 or excess1 != 0.0):
             share = dt / (dual_areas[i] * new_depth)
-            u0 += share * (pull0 - inflow * u0 - alpha_i * excess0)
-            u1 += share * (pull1 - inflow * u1 - alpha_i * excess1)
+            u0 += share * (pull0 - inflow * u0 - excess0)
+            u1 += share * (pull1 - inflow * u1 - excess1)
         velocity_out[i, 0] = u0
         velocity_out[i, 1] = u1
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others

@@ -6,9 +6,11 @@ depth and velocity) and their ``hold``s (4), implicit friction and damping (5), 
 continuity (6, kernels/continuity.py) across the walls the bound ``find_walls`` writes: the
 depth moves on the limited mass fluxes of the new velocity, and in the same pass the momentum
 A d u rides on the same fluxes with the donor's velocity (Stelling & Duinmeijer 2003; Kramer &
-Stelling 2008), so momentum is conserved and a bore keeps its jump conditions; the dyes ride on
-them too. Around a gravity bore the edges take the conservative scheme's Heun fluxes instead
-(``schemes/bores.py``), which keep it one column wide. Open boundary segments
+Stelling 2008), so momentum is conserved and a bore keeps its jump conditions; with
+``Params.expansion = "energy_head"`` the edges along which the flow expands carry the energy
+head instead (``continuity.update_depth``, from the step's starting velocity
+``start_velocity``); the dyes ride on them too. Around a gravity bore the edges take the
+conservative scheme's Heun fluxes instead (``schemes/bores.py``), which keep it one column wide. Open boundary segments
 (``surfflow/boundaries.py``: inflow, level, transmissive; ``schemes/segments.py``) enter
 through kernels/riemann.py's boundary fluxes: their mass flux
 F_b joins the continuity's boundary term, an inflow brings its momentum G_b like an inflow from
@@ -43,6 +45,7 @@ class MomentumScheme:
         self.boundary_push = np.zeros(n)
         self.slopes = np.zeros((n, 2, 2))  # the momentum's faces (momentum_faces.donor_slopes)
         self.excess = np.zeros((n, 2))
+        self.start_velocity = np.zeros((n, 2))  # the step's, before the push (update_depth)
         self.sensor = np.zeros(n)  # the push's shock sensor, the continuity's Landshoff term's
         self.level, self.head_part = np.zeros(n), np.zeros(n)  # its head L (``head``)
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
@@ -133,6 +136,7 @@ class MomentumScheme:
         u += dt a for the terms' accelerations a at (d, u); then the holds. The starting depth
         and velocity are kept first for the fluxes around bores (``schemes/bores.py``)."""
         self.bores.remember(state)
+        np.copyto(self.start_velocity, state.velocity)
         gravity_pressure(geom, fields, state, self.params, state.active, bottom, state.depth,
                          dt, state.velocity, self.sensor)
         if self.boundary.open:
@@ -202,10 +206,12 @@ class MomentumScheme:
             self.bores.blend_fluxes(geom, f, s, bottom, dt, s.edge_flux, s.boundary_flux,
                                     s.outflow_factor)
         update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                     geom.reverse_edges, geom.edge_transforms, geom.neighbor_coords,
-                     geom.dual_areas, s.depth, s.velocity, self.slopes, self.excess, 0.5 * dt,
-                     s.edge_flux, s.boundary_flux, self.boundary_momentum, s.outflow_factor,
-                     p.min_depth, dt, s.depth_next, s.velocity_next, s.outflow_volume)
+                     geom.reverse_edges, geom.edge_transforms, geom.dual_edge_vectors,
+                     f.reverse_dual_edge_vectors, geom.neighbor_coords, geom.dual_areas,
+                     s.depth, s.velocity, self.start_velocity, self.slopes, self.excess,
+                     0.5 * dt, s.edge_flux, s.boundary_flux, self.boundary_momentum,
+                     s.outflow_factor, p.min_depth, p.expansion == "energy_head", dt,
+                     s.depth_next, s.velocity_next, s.outflow_volume)
         if bores:
             self.bores.take_velocity(s.velocity_next)
         carry_dyes(geom, f, p, a, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
