@@ -68,6 +68,7 @@ class BodyCoupling(Term):
         self.tree = None                                    # built when a footprint is wanted
         self.cell = float(np.sqrt(geom.dual_areas.max()))
         self.corners = vertex_corners(geom.faces, geom.n_vertices)
+        self.sampled = {}                                   # body index -> (rows, samples)
         self.gravity_normal = float(np.linalg.norm(self.gravity)) * np.maximum(
             geom.normals @ self.up, 0.0)
 
@@ -83,9 +84,10 @@ class BodyCoupling(Term):
         if self.bodies and self.tree is None:
             self.tree = cKDTree(g.vertices)
         reach = self.cell + float(np.abs(bottom).max()) + top
-        parts = [footprint(body, g, self.corners, bottom, np.sort(
-            self.tree.query_ball_point(body._position, body.shape.radius + reach)))
-                 for body in self.bodies]
+        parts = [footprint(body, g, lambda rows, k=k: self.cell_samples(k, rows), bottom,
+                           np.sort(self.tree.query_ball_point(body._position,
+                                                              body.shape.radius + reach)))
+                 for k, body in enumerate(self.bodies)]
         samples = self.corners.shape[1] * KITE_SAMPLES
         self.rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
         self.owner = np.concatenate([np.full(len(p[0]), k) for k, p in enumerate(parts)]) \
@@ -100,6 +102,16 @@ class BodyCoupling(Term):
             mine = self.owner == k
             moving[mine] = point_velocity(body, points[mine])
         self.body_velocity = np.einsum("kaj,kj->ka", g.tangent_frames[self.rows], moving)
+
+    def cell_samples(self, slot: int, rows: np.ndarray):
+        """``cell_samples`` of ``rows`` on this geometry, kept for body ``slot`` while its rows
+        stay the same (a body moves across few cells in a step)."""
+        kept = self.sampled.get(slot)
+        if kept is None or not np.array_equal(kept[0], rows):
+            g = self.geom
+            kept = (rows.copy(), cell_samples(g.vertices, g.faces, g.dual_areas, self.corners, rows))
+            self.sampled[slot] = kept
+        return kept[1]
 
     def max_time_step(self, state, fields) -> float:
         """Find the footprints; dt <= cfl spacing / (|u| + sqrt((1 + k) g_n d)) under bodies."""
@@ -276,12 +288,12 @@ class LiquidRows(Rows):
                     self.targets[mask])
 
 
-def footprint(body, geom, corners, bottom, near):
+def footprint(body, geom, samples_of, bottom, near):
     """(rows (k,), low (k, S), high (k, S), offsets (k, S, 3), weights (k, S)): the vertices
     whose dual cell's normal lines cross ``body`` above its bottom, and the solid's span
-    [low, high] along them (m from the vertex) at the S samples of the cell (``cell_samples``),
-    so a body's edge crosses a cell gradually and the covered share of a cell is integrated
-    over the cell itself."""
+    [low, high] along them (m from the vertex) at the S samples of the cell (``samples_of(rows)``
+    gives their ``cell_samples``), so a body's edge crosses a cell gradually and the covered
+    share of a cell is integrated over the cell itself."""
     near = np.asarray(near, dtype=np.int64)
     vertices, normals = geom.vertices, geom.normals
     offset = vertices[near] - body._position
@@ -289,7 +301,7 @@ def footprint(body, geom, corners, bottom, near):
     across = np.einsum("ij,ij->i", offset, offset) - along * along
     reach = body.shape.radius + np.sqrt(geom.dual_areas[near])
     near, offset = near[across < reach * reach], offset[across < reach * reach]
-    shift, weights = cell_samples(vertices, geom.faces, geom.dual_areas, corners, near)
+    shift, weights = samples_of(near)
     samples = shift.shape[1]
     rotation = body.rotation
     points = (offset[:, None, :] + shift).reshape(-1, 3) @ rotation
