@@ -67,7 +67,8 @@ class BodyCoupling(Term):
         self.geom = geom
         self.tree = None                                    # built when a footprint is wanted
         self.cell = float(np.sqrt(geom.dual_areas.max()))
-        self.axes = world_aligned(geom.normals)
+        self.corners = vertex_corners(geom.faces, geom.n_vertices)
+        self.sampled = {}                                   # body index -> (rows, samples)
         self.gravity_normal = float(np.linalg.norm(self.gravity)) * np.maximum(
             geom.normals @ self.up, 0.0)
 
@@ -83,22 +84,34 @@ class BodyCoupling(Term):
         if self.bodies and self.tree is None:
             self.tree = cKDTree(g.vertices)
         reach = self.cell + float(np.abs(bottom).max()) + top
-        parts = [footprint(body, g.vertices, g.normals, self.axes, g.dual_areas, bottom, np.sort(
-            self.tree.query_ball_point(body._position, body.shape.radius + reach)))
-                 for body in self.bodies]
-        samples = len(SAMPLES)
+        parts = [footprint(body, g, lambda rows, k=k: self.cell_samples(k, rows), bottom,
+                           np.sort(self.tree.query_ball_point(body._position,
+                                                              body.shape.radius + reach)))
+                 for k, body in enumerate(self.bodies)]
+        samples = self.corners.shape[1] * KITE_SAMPLES
         self.rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
         self.owner = np.concatenate([np.full(len(p[0]), k) for k, p in enumerate(parts)]) \
             if parts else np.zeros(0, np.int64)
         self.low = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, samples))
         self.high = np.concatenate([p[2] for p in parts]) if parts else np.zeros((0, samples))
         self.shift = np.concatenate([p[3] for p in parts]) if parts else np.zeros((0, samples, 3))
+        self.weights = np.concatenate([p[4] for p in parts]) if parts else np.zeros((0, samples))
         points = g.vertices[self.rows] + g.normals[self.rows] * self.low.mean(axis=1)[:, None]
         moving = np.zeros((len(self.rows), 3))
         for k, body in enumerate(self.bodies):
             mine = self.owner == k
             moving[mine] = point_velocity(body, points[mine])
         self.body_velocity = np.einsum("kaj,kj->ka", g.tangent_frames[self.rows], moving)
+
+    def cell_samples(self, slot: int, rows: np.ndarray):
+        """``cell_samples`` of ``rows`` on this geometry, kept for body ``slot`` while its rows
+        stay the same (a body moves across few cells in a step)."""
+        kept = self.sampled.get(slot)
+        if kept is None or not np.array_equal(kept[0], rows):
+            g = self.geom
+            kept = (rows.copy(), cell_samples(g.vertices, g.faces, g.dual_areas, self.corners, rows))
+            self.sampled[slot] = kept
+        return kept[1]
 
     def max_time_step(self, state, fields) -> float:
         """Find the footprints; dt <= cfl spacing / (|u| + sqrt((1 + k) g_n d)) under bodies."""
@@ -113,7 +126,7 @@ class BodyCoupling(Term):
     def press_columns(self, bottom, depth) -> np.ndarray:
         """p (k, S) on the footprint rows' samples for this depth (n,)
         (``press.body_pressure``) with the rows' stiffness (``row_stiffness``); a row's
-        pressure is its samples' mean."""
+        pressure is its samples' mean weighted by their shares of the cell (``row_mean``)."""
         r = self.rows
         low = np.maximum(self.low, bottom[r][:, None])
         return body_pressure(self.gravity_normal[r][:, None], (bottom[r] + depth[r])[:, None],
@@ -121,24 +134,29 @@ class BodyCoupling(Term):
 
     def row_stiffness(self) -> np.ndarray:
         """k (k,) of the footprint rows: the penalty on rows wholly under a body, 1 / (1 - f)
-        on a row whose samples are a fraction f < 1 under it (the body's edge crosses it).
+        on a row whose samples cover a fraction f < 1 of its cell (the body's edge crosses it).
 
         At rest such a column holds the volume of a cell whose covered part is pressed down to
         the body's bottom s_lo and whose free part stands at the free surface H: its level is
-        L = H - f (H - s_lo). Its pressure, the samples' mean f rho g_n k (L - s_lo), must then
+        L = H - f (H - s_lo). Its pressure, the samples' mean, f rho g_n k (L - s_lo), must then
         make L + p / (rho g_n) = H, which gives k = 1 / (1 - f): the liquid gives way by the
         volume the body's part of the cell displaces (k = 1 gave way by f / (1 + f) of it, a
         third instead of a half for a half-covered cell). Never more than the penalty."""
-        covered = (self.high > self.low).mean(axis=1)
+        covered = self.row_mean(self.high > self.low)
         free = np.maximum(1.0 - covered, 1.0 / (1.0 + self.stiffness))
         return np.minimum(1.0 / free, self.stiffness)
+
+    def row_mean(self, values: np.ndarray) -> np.ndarray:
+        """(k,) the footprint rows' means of values (k, S) on their samples, each weighted by
+        its share of the cell."""
+        return np.einsum("ks,ks->k", self.weights, values)
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """pressure (n,) = the bodies' p; acceleration += -grad p / rho on the wet vertices."""
         self.pressure.fill(0.0)
         if not len(self.rows):
             return
-        np.add.at(self.pressure, self.rows, self.press_columns(bottom, depth).mean(axis=1))
+        np.add.at(self.pressure, self.rows, self.row_mean(self.press_columns(bottom, depth)))
         p = self.params
         apply_surface_pressure(geom.neighbor_offsets, geom.neighbor_indices,
                                geom.dual_edge_vectors, geom.dual_areas, fields.fit_weights,
@@ -162,7 +180,7 @@ class BodyCoupling(Term):
         liquid = self.liquid_rows(geom, state)
         submerged = np.zeros(len(self.bodies))
         bounds = np.searchsorted(self.owner, np.arange(len(self.bodies) + 1))   # owner is sorted
-        samples = len(SAMPLES)
+        samples = self.low.shape[1]
         for k, body in enumerate(self.bodies):
             mine = slice(bounds[k], bounds[k + 1])
             sampled = slice(samples * bounds[k], samples * bounds[k + 1])
@@ -185,12 +203,13 @@ class BodyCoupling(Term):
         return {}
 
     def liquid_rows(self, geom, state):
-        """The liquid's rows on all footprint samples (k S): the force A p_b n / S at the
+        """The liquid's rows on all footprint samples (k S): the force A w_s p_b n at the
         solid's bottom, p_b = rho g_n (h - s_lo) (at most rho g_n T) from the liquid's
         hydrostatic head h = L + p / (rho g_n) (the level its pressure stands for: the far free
-        surface, at rest), its stiffness A (1 + k) rho g_n / S where the penalty acts, the drag;
-        ``volume`` (k S,) the submerged volume A p_b / (S rho g_n) of each."""
-        r, p, samples = self.rows, self.params, len(SAMPLES)
+        surface, at rest), its stiffness A w_s (1 + k) rho g_n where the penalty acts, the drag
+        (w_s the sample's share of the cell); ``volume`` (k S,) the submerged volume
+        A w_s p_b / (rho g_n) of each."""
+        r, p, samples = self.rows, self.params, self.low.shape[1]
         each = lambda x: np.repeat(x, samples, axis=0)                      # noqa: E731
         level = state.bottom[r] + state.depth[r]
         g_n = self.gravity_normal[r]
@@ -199,7 +218,8 @@ class BodyCoupling(Term):
         thickness = np.maximum(self.high - low, 0.0)
         pressure = (p.density * g_n[:, None] * np.clip(head[:, None] - low, 0.0, thickness)
                     ).reshape(-1)
-        normals, areas, g_n = each(geom.normals[r]), each(geom.dual_areas[r]) / samples, each(g_n)
+        normals, g_n = each(geom.normals[r]), each(g_n)
+        areas = (geom.dual_areas[r][:, None] * self.weights).reshape(-1)
         low, thickness = low.reshape(-1), thickness.reshape(-1)
         points = each(geom.vertices[r]) + self.shift.reshape(-1, 3) + low[:, None] * normals
         entered = each(level) - low
@@ -239,7 +259,7 @@ class BodyCoupling(Term):
     def pressed_head(self, state) -> np.ndarray:
         """p / (rho g_n) (k,) on the footprint rows: the head the bodies' pressure adds."""
         g_n = self.gravity_normal[self.rows]
-        pressure = self.press_columns(state.bottom, state.depth).mean(axis=1)
+        pressure = self.row_mean(self.press_columns(state.bottom, state.depth))
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(g_n > 0.0, pressure / (self.params.density * g_n), 0.0)
 
@@ -253,6 +273,8 @@ class BodyCoupling(Term):
         if "body_state" in data:
             for body, row in zip(self.bodies, np.asarray(data["body_state"]), strict=True):
                 body.set_state(row[:3], row[3:7], row[7:10], row[10:13])
+                # the quaternion as saved, bit for bit (set_state normalises it: an ulp off)
+                body._orientation = np.array(row[3:7])
             self.find_footprints()
 
 
@@ -266,37 +288,79 @@ class LiquidRows(Rows):
                     self.targets[mask])
 
 
-def footprint(body, vertices, normals, axes, areas, bottom, near):
-    """(rows (k,), low (k, S), high (k, S), offsets (k, S, 3)): the vertices whose dual cell's
-    normal lines cross ``body`` above its bottom, and the solid's span [low, high] along them (m
-    from the vertex) at S = 4 samples of the cell (the centres of its quarters, 0.25 sqrt(A)
-    along both axes of its frame from the vertex), so a body's edge crosses a cell gradually
-    and a cell half under the body counts half."""
+def footprint(body, geom, samples_of, bottom, near):
+    """(rows (k,), low (k, S), high (k, S), offsets (k, S, 3), weights (k, S)): the vertices
+    whose dual cell's normal lines cross ``body`` above its bottom, and the solid's span
+    [low, high] along them (m from the vertex) at the S samples of the cell (``samples_of(rows)``
+    gives their ``cell_samples``), so a body's edge crosses a cell gradually and the covered
+    share of a cell is integrated over the cell itself."""
     near = np.asarray(near, dtype=np.int64)
+    vertices, normals = geom.vertices, geom.normals
     offset = vertices[near] - body._position
     along = np.einsum("ij,ij->i", offset, normals[near])
     across = np.einsum("ij,ij->i", offset, offset) - along * along
-    reach = body.shape.radius + 0.5 * np.sqrt(areas[near])
+    reach = body.shape.radius + np.sqrt(geom.dual_areas[near])
     near, offset = near[across < reach * reach], offset[across < reach * reach]
-    shift = 0.25 * np.sqrt(areas[near])[:, None, None] * np.einsum(
-        "sa,kaj->ksj", SAMPLES, axes[near])                                        # (k, S, 3)
+    shift, weights = samples_of(near)
+    samples = shift.shape[1]
     rotation = body.rotation
     points = (offset[:, None, :] + shift).reshape(-1, 3) @ rotation
-    directions = np.repeat(normals[near], len(SAMPLES), axis=0) @ rotation
-    low, high = (x.reshape(len(near), len(SAMPLES)) for x in body.shape.span(points, directions))
+    directions = np.repeat(normals[near], samples, axis=0) @ rotation
+    low, high = (x.reshape(len(near), samples) for x in body.shape.span(points, directions))
     low, high = np.where(low < high, low, 0.0), np.where(low < high, high, 0.0)
-    keep = (high > bottom[near][:, None]).any(axis=1)
-    return near[keep], low[keep], high[keep], shift[keep]
+    keep = (high > bottom[near][:, None]).any(axis=1) & (weights > 0.0).any(axis=1)
+    return near[keep], low[keep], high[keep], shift[keep], weights[keep]
 
 
-def world_aligned(normals: np.ndarray) -> np.ndarray:
-    """(k, 2, 3) tangent axes of the normals (k, 3): world x (y where the normal is near x)
-    projected on the tangent plane, and the normal times it (the samples' pattern is the same
-    in every cell, whatever its frame)."""
-    axis = np.where((np.abs(normals[:, 0]) > 0.9)[:, None], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0])
-    first = axis - np.einsum("ka,ka->k", axis, normals)[:, None] * normals
-    first /= np.linalg.norm(first, axis=1)[:, None]
-    return np.stack([first, np.cross(normals, first)], axis=1)
+def vertex_corners(faces: np.ndarray, n_vertices: int) -> np.ndarray:
+    """(n, K) the corners (3 f + c: face f's corner c) at each vertex, -1 past its last; K the
+    largest number of faces at a vertex."""
+    vertex = faces.reshape(-1)
+    order = np.argsort(vertex, kind="stable")
+    count = np.bincount(vertex, minlength=n_vertices)
+    start = np.concatenate([[0], np.cumsum(count)[:-1]])
+    slot = np.arange(len(vertex)) - np.repeat(start, count)
+    table = np.full((n_vertices, max(int(count.max(initial=0)), 1)), -1, dtype=np.int64)
+    table[vertex[order], slot] = order
+    return table
+
+
+def cell_samples(vertices, faces, dual_areas, corners, rows):
+    """(offsets (k, S, 3), weights (k, S)): the samples of the dual cells of ``rows`` (k,).
+
+    The barycentric dual cell of vertex i is the union of one kite per face at i: i, the
+    midpoint of one edge, the face's centroid, the midpoint of the other edge (a third of the
+    face). Each kite, the bilinear map x(s, t) of its corners, is sampled at the m x m points
+    s, t = (a + 1/2) / m (m = ``KITE_SAMPLES_ALONG``), each weighted by |x_s x x_t| / m^2 / A_i:
+    the midpoint rule on the cell itself, so the weights of a cell sum to 1 and a region of the
+    plane is covered by the cells' samples exactly as often as it lies in them. S = K m^2; the
+    slots past a vertex's faces have weight 0. ``offsets`` are x - x_i."""
+    table = corners[rows]                                                     # (k, K)
+    valid = table >= 0
+    corner = np.where(valid, table, 0)
+    face = faces[corner // 3]                                                 # (k, K, 3)
+    c = corner % 3
+    own = np.take_along_axis(face, c[..., None], axis=2)[..., 0]
+    after = np.take_along_axis(face, ((c + 1) % 3)[..., None], axis=2)[..., 0]
+    before = np.take_along_axis(face, ((c + 2) % 3)[..., None], axis=2)[..., 0]
+    x0 = vertices[own]
+    x1 = 0.5 * (x0 + vertices[after])
+    x2 = (x0 + vertices[after] + vertices[before]) / 3.0
+    x3 = 0.5 * (x0 + vertices[before])
+    along = (np.arange(KITE_SAMPLES_ALONG) + 0.5) / KITE_SAMPLES_ALONG
+    s, t = (a.reshape(-1) for a in np.meshgrid(along, along, indexing="ij"))   # (m^2,)
+    corners_kite = np.stack([x0, x1, x2, x3], axis=2)                       # (k, K, 4, 3)
+    shape = np.stack([(1 - s) * (1 - t), s * (1 - t), s * t, (1 - s) * t], axis=1)  # (m^2, 4)
+    d_s = np.stack([-(1 - t), 1 - t, t, -t], axis=1)
+    d_t = np.stack([-(1 - s), -s, s, 1 - s], axis=1)
+    points = np.einsum("qc,kfcj->kfqj", shape, corners_kite)                  # (k, K, m^2, 3)
+    jacobian = np.cross(np.einsum("qc,kfcj->kfqj", d_s, corners_kite),
+                        np.einsum("qc,kfcj->kfqj", d_t, corners_kite))
+    weights = np.linalg.norm(jacobian, axis=3) / len(s) / dual_areas[rows][:, None, None]
+    weights = np.where(valid[:, :, None], weights, 0.0)
+    offsets = np.where(valid[:, :, None, None], points - vertices[rows][:, None, None, :], 0.0)
+    k = len(rows)
+    return offsets.reshape(k, -1, 3), weights.reshape(k, -1)
 
 
 def spanned(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -307,7 +371,8 @@ def spanned(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             np.where(hit, high, -np.inf).max(axis=1, initial=-np.inf))
 
 
-SAMPLES = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, 1.0], [-1.0, -1.0]])
+KITE_SAMPLES_ALONG = 4                       # m: each kite of a dual cell sampled m x m
+KITE_SAMPLES = KITE_SAMPLES_ALONG ** 2
 
 
 def touching_pairs(bodies) -> list[tuple[int, int]]:

@@ -23,7 +23,13 @@ Where gravity gives no hydrostatic support (e . n_i < 0, the overhang rule of ``
 or the surface accelerates away from the liquid faster than gravity presses it on
 (|g| e . n_i + a_i . n_i < 0), only the tangential part -P_i a_i acts: the film stays on the
 surface and piles up (lifting off as droplets is not modelled here). The Coriolis force of a
-rotating surface, -2 Omega x u, is not included. Dry vertices feel no force.
+rotating surface, -2 Omega x u, is ``coriolis.py``'s. Dry vertices feel no force.
+
+The second time difference a_i is the acceleration at the middle one of the last three moves;
+``carry_with_frames`` turns it with the surface's local frame (t0, t1, n) from there to the
+last move, so that the centripetal acceleration of a steadily turning surface, fixed in the
+surface, points where the surface is now: a_i' = sum_k (b_k . a_i) b'_k over the frame's three
+axes b = (t0, t1, t0 x t1) then and b' now.
 """
 
 import numba
@@ -93,6 +99,24 @@ def second_time_difference(x0, x1, x2, t0, t1, t2, acceleration):
         for axis in range(3):
             acceleration[i, axis] = 2.0 / (t2 - t0) * ((x2[i, axis] - x1[i, axis]) / (t2 - t1)
                                                        - (x1[i, axis] - x0[i, axis]) / (t1 - t0))
+
+
+@parallel_kernel
+def carry_with_frames(frames_before, frames_now, vectors):
+    """vectors (n, 3) carried in place from the frames (n, 2, 3) ``frames_before`` to
+    ``frames_now``: the same components on the axes (t0, t1, t0 x t1)."""
+    for i in numba.prange(0, vectors.shape[0]):
+        a = frames_before[i, 0]
+        b = frames_before[i, 1]
+        normal = (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+        c0 = a[0] * vectors[i, 0] + a[1] * vectors[i, 1] + a[2] * vectors[i, 2]
+        c1 = b[0] * vectors[i, 0] + b[1] * vectors[i, 1] + b[2] * vectors[i, 2]
+        c2 = normal[0] * vectors[i, 0] + normal[1] * vectors[i, 1] + normal[2] * vectors[i, 2]
+        a = frames_now[i, 0]
+        b = frames_now[i, 1]
+        normal = (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+        for axis in range(3):
+            vectors[i, axis] = c0 * a[axis] + c1 * b[axis] + c2 * normal[axis]
 
 
 @serial_kernel

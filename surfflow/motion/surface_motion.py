@@ -4,7 +4,9 @@ Stage 0 moves the mesh where its motion puts it now (``move``; without a motion 
 it with ``Simulation.move_to``); the new geometry is filled into a
 :class:`~surfflow.geometry.workspace.GeometryWorkspace`, so no array is allocated per move. The
 last three positions give the surface's acceleration a; the liquid feels the inertial force -a
-(stage 4, ``kernels/inertia.py``) and the CFL limit feels |g| + max |a| (stage 1).
+(stage 4, ``kernels/inertia.py``) and the CFL limit feels |g| + max |a| (stage 1). The last two
+positions and tangent frames give the surface's turn about each normal; the liquid's velocity,
+relative to the surface, feels the Coriolis force (stage 4, push, ``kernels/coriolis.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import numpy as np
 from ..checks import check_vertex_array
 from ..errors import ParameterError
 from ..geometry.workspace import GeometryWorkspace
-from ..kernels.inertia import apply_inertial_force, largest_length, second_time_difference
+from ..kernels.coriolis import apply_coriolis
+from ..kernels.inertia import (apply_inertial_force, carry_with_frames, largest_length,
+                               second_time_difference)
 from ..kernels.timestep import cfl_time_step
 from ..terms.base import Term
 
@@ -63,10 +67,16 @@ class SurfaceMotion(Term):
 
         a = 2 / (t2 - t0) [ (x2 - x1) / (t2 - t1) - (x1 - x0) / (t1 - t0) ],
 
-    zero until there are three. It is the acceleration at t1, applied over the step that starts
-    at t2 (a lag of one step, first order in dt; exact for a uniform acceleration), as the force
+    zero until there are three. It is the acceleration at t1, carried with each vertex's frame
+    to t2 (``inertia.carry_with_frames``: exact for a uniform acceleration and for a steady
+    turn) and applied over the step that starts at t2 (first order in dt otherwise), as the force
     -a on the film. ``acceleration_bound`` is ``max_i |a_i|``, which the time step adds to
-    ``|g|``. A simulation with a motion holds one as ``sim.term("motion")``.
+    ``|g|``. It also keeps the tangent frames and the rings' tangent coordinates of the last two
+    moves, ``frames`` (2, n, 2, 3) and ``ring_coords`` (2, nnz, 2), oldest first; from the
+    second move on, the step's push turns the film's velocity by the Coriolis force of the
+    surface's turn between them (``kernels/coriolis.py``), applied over the step that starts at
+    the last move. A simulation with a motion holds one as
+    ``sim.term("motion")``.
 
     Parameters
     ----------
@@ -98,10 +108,13 @@ class SurfaceMotion(Term):
         self.count = 0
         self.acceleration = np.zeros((n_vertices, 3))
         self.acceleration_bound = 0.0
+        self.frames = np.zeros((2, n_vertices, 2, 3))
+        self.ring_coords = np.zeros((2, geom.neighbor_indices.shape[0], 2))
+        self.frame_count = 0
 
     @property
     def stages(self) -> tuple[str, ...]:
-        return ("max_time_step", "accelerate") + (() if self.path is None else ("move",))
+        return ("max_time_step", "push", "accelerate") + (() if self.path is None else ("move",))
 
     def move(self, geom, time: float):
         """Stage 0: ``geom`` moved to where the path puts it at ``time``."""
@@ -111,6 +124,12 @@ class SurfaceMotion(Term):
         """``geom`` moved to ``vertices`` (n, 3) (checked by the caller) at ``time``, filled in
         the workspace (valid until the second next move); the positions join the history."""
         moved = self.workspace.update(geom, vertices)
+        if not (self.count and time == self.times[-1]):
+            self.frames[0] = self.frames[1]
+            self.ring_coords[0] = self.ring_coords[1]
+            self.frame_count = min(self.frame_count + 1, 2)
+        self.frames[1] = moved.tangent_frames
+        self.ring_coords[1] = moved.neighbor_coords
         self.record(time, vertices)
         return moved
 
@@ -135,6 +154,8 @@ class SurfaceMotion(Term):
         else:
             (t0, t1, t2), (x0, x1, x2) = self.times, self.positions
             second_time_difference(x0, x1, x2, float(t0), float(t1), float(t2), self.acceleration)
+            if self.frame_count == 2:  # from the middle move's frames to the last one's
+                carry_with_frames(self.frames[0], self.frames[1], self.acceleration)
         self.acceleration_bound = float(largest_length(self.acceleration))
 
     def max_time_step(self, state, fields) -> float:
@@ -143,6 +164,16 @@ class SurfaceMotion(Term):
         return cfl_time_step(state.depth, state.velocity, fields.ring_spacing,
                              p.gravity_magnitude + self.acceleration_bound, p.min_depth, p.cfl,
                              p.max_dt, fields.ring_spacing, 0.0, 1.0, 1.0)  # no capillary limit
+
+    def push(self, geom, fields, state, bottom, dt: float) -> None:
+        """u turned by the Coriolis force of the surface's turn between the last two moves
+        (``kernels/coriolis.py``); nothing until there are two."""
+        if self.frame_count < 2 or self.count < 2:
+            return
+        apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames[0], self.frames[1],
+                       self.ring_coords[0], self.ring_coords[1],
+                       float(self.times[-1] - self.times[-2]), state.depth, self.params.min_depth,
+                       dt, state.velocity)
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += F^a: the inertial force of the surface's acceleration on the stage's
@@ -157,7 +188,9 @@ class SurfaceMotion(Term):
     def state_dict(self) -> dict:
         """The history as state-dict entries."""
         return {"motion_times": self.times.copy(), "motion_positions": self.positions.copy(),
-                "motion_count": np.int64(self.count)}
+                "motion_count": np.int64(self.count), "motion_frames": self.frames.copy(),
+                "motion_ring_coords": self.ring_coords.copy(),
+                "motion_frame_count": np.int64(self.frame_count)}
 
     def load_state_dict(self, data: dict) -> None:
         """Restore what :meth:`state_dict` wrote (a state dict without a history keeps this one)."""
@@ -170,4 +203,12 @@ class SurfaceMotion(Term):
         np.copyto(self.times, data["motion_times"])
         np.copyto(self.positions, data["motion_positions"])
         self.count = int(data["motion_count"])
+        if "motion_frames" in data:
+            np.copyto(self.frames, data["motion_frames"])
+            np.copyto(self.ring_coords, data["motion_ring_coords"])
+            self.frame_count = int(data["motion_frame_count"])
+        else:  # saved before the frames were kept: the Coriolis force starts at the next move
+            self.frames[:] = 0.0
+            self.ring_coords[:] = 0.0
+            self.frame_count = 0
         self._differentiate()

@@ -1,0 +1,90 @@
+"""The Coriolis force on a film whose velocity is measured relative to a turning surface (SPEC §9).
+
+The film's velocity u is stored relative to the surface, in each vertex's tangent frame
+(t0, t1, n = t0 x t1), and the frame moves with the mesh. In a frame turning at Omega the
+relative velocity feels -Omega x (Omega x r) and -dOmega/dt x r, both part of the surface
+point's acceleration a_i (``inertia.py``), and the Coriolis force -2 Omega x u, which this
+kernel adds. Its tangential part is -2 (Omega . n) n x u: it turns u about the normal without
+changing its length. Its rate is the sum of two turns about i's normal between the last two
+moves (dt_m apart), equal for a rigid motion:
+
+* the turn of i's tangent frame, which holds u (t0', t1' now, t0, t1 before), omega_frame =
+  theta_f / dt_m with theta_f = atan2(t0' . t1 - t1' . t0, t0' . t0 + t1' . t1) (the frame
+  follows the first ring edge, so it turns with a rigid motion exactly);
+* the spin of the surface itself, the turn of the frame plus half the curl of the change of
+  the ring's tangent coordinates c_ij (``neighbor_coords``) in the frame, from the one-ring
+  fit (``ring_fit.py``, grad f_i = sum_j w_ij (f_j - f_i)):
+
+      omega_spin = (theta_f + theta_r) / dt_m,  theta_r = 1/2 sum_j (w_ij,0 (c'_ij,1 - c_ij,1)
+                                                                   - w_ij,1 (c'_ij,0 - c_ij,0)).
+
+  A rigid motion leaves the ring's coordinates as they are (theta_r = 0).
+
+Over the step dt the kernel solves du/dt = -(omega_frame + omega_spin) n x u exactly, a turn of
+u by -(omega_frame + omega_spin) dt about n:
+
+    u0' =  cos(phi) u0 + sin(phi) u1,   u1' = -sin(phi) u0 + cos(phi) u1,
+    phi = (2 theta_f + theta_r) dt / dt_m
+
+(a rotation: stable for any dt, and it neither adds nor takes kinetic energy). For a rigid
+motion both rates are Omega . n, exactly, and the force is -2 Omega_n n x u. On a deforming
+surface the strain part of the surface's velocity gradient (the relative velocity stretched
+with the surface) and the normal part of the force, -2 (Omega_t x u) . n, are left out. Dry
+vertices are skipped.
+"""
+
+import math
+
+import numba
+
+from ._jit import parallel_kernel, serial_kernel
+
+
+@serial_kernel
+def frame_turn(frames_before, frames_now, i):
+    """The angle (rad) by which i's tangent frame turned about its normal between two moves;
+    frames (n, 2, 3)."""
+    cross = 0.0
+    same = 0.0
+    for axis in range(3):
+        cross += (frames_now[i, 0, axis] * frames_before[i, 1, axis]
+                  - frames_now[i, 1, axis] * frames_before[i, 0, axis])
+        same += (frames_now[i, 0, axis] * frames_before[i, 0, axis]
+                 + frames_now[i, 1, axis] * frames_before[i, 1, axis])
+    return math.atan2(cross, same)
+
+
+@serial_kernel
+def ring_turn(offsets, fit_weights, coords_before, coords_now, i):
+    """Half the curl of the change of i's ring in its own tangent coordinates between two moves,
+    from the one-ring fit: the angle (rad) by which the surface turned about i's frame."""
+    curl = 0.0
+    for e in range(offsets[i], offsets[i + 1]):
+        curl += (fit_weights[e, 0] * (coords_now[e, 1] - coords_before[e, 1])
+                 - fit_weights[e, 1] * (coords_now[e, 0] - coords_before[e, 0]))
+    return 0.5 * curl
+
+
+@parallel_kernel
+def apply_coriolis(offsets, fit_weights, frames_before, frames_now, coords_before, coords_now,
+                   move_time, depth, min_depth, dt, velocity):
+    """velocity (n, 2) turned in place by -(omega_frame + omega_spin) dt about each wet vertex's
+    normal (the module docstring).
+
+    offsets (n + 1,): CSR one-rings; fit_weights (nnz, 2); frames_before, frames_now (n, 2, 3)
+    and coords_before, coords_now (nnz, 2): the tangent frames and the ring's tangent
+    coordinates (``neighbor_coords``) at the last two moves, move_time (s) apart; depth (n,);
+    velocity (n, 2) in each frame now. Writes only its own vertex.
+    """
+    for i in numba.prange(0, depth.shape[0]):
+        if depth[i] < min_depth:
+            continue
+        turn = (2.0 * frame_turn(frames_before, frames_now, i)
+                + ring_turn(offsets, fit_weights, coords_before, coords_now, i))
+        angle = turn * dt / move_time
+        cosine = math.cos(angle)
+        sine = math.sin(angle)
+        u0 = velocity[i, 0]
+        u1 = velocity[i, 1]
+        velocity[i, 0] = cosine * u0 + sine * u1
+        velocity[i, 1] = -sine * u0 + cosine * u1
