@@ -25,7 +25,7 @@ from .terms.base import STAGES
 from .terms.tension import SurfaceTension
 from .terms.wind import Wind
 
-TERM_ORDER = ("motion", "tension", "wind", "dissolution", "droplets")  # others follow, as added
+TERM_ORDER = ("motion", "tension", "wind", "dissolution", "droplets", "dripping")  # others follow, as added
 
 
 def state_copy(name: str, doc: str) -> property:

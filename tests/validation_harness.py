@@ -15,9 +15,11 @@ GRAVITY_DOWN = (0.0, 0.0, -9.81)
 def make_simulation(V: np.ndarray, F: np.ndarray,
                     **params) -> tuple[sf.Simulation, sf.SurfaceGeometry]:
     """A Simulation with ``sf.Params(**params)`` on the unsmoothed geometry of (V, F) (the mesh as
-    given, b = 0). V (n, 3), F (m, 3). Returns (simulation, geometry)."""
+    given, b = 0), droplets on (the default). The cases' open meshes are channels and basins
+    (SWASHES' 1D strips, the bowl), so their edges are walls unless ``boundary`` says otherwise.
+    V (n, 3), F (m, 3). Returns (simulation, geometry)."""
     geom = sf.precompute((V, F), smoothing_iterations=0)
-    return sf.Simulation(geom, sf.Params(**params)), geom
+    return sf.Simulation(geom, sf.Params(**{"boundary": "wall", **params})), geom
 
 
 def relative_l1(numeric: np.ndarray, reference: np.ndarray, weights: np.ndarray) -> float:

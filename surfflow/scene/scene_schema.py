@@ -211,7 +211,7 @@ TABLES = {
                       "radius": number(0.0, low_open=True), "file": text},
     "output": {"directory": text, "formats": choices(OUTPUT_FORMATS),
                "checkpoint_every": whole(0)},
-    "droplets": {"engine": choice(DROPLET_ENGINES), "emit_depth": number(),
+    "droplets": {"enabled": boolean, "engine": choice(DROPLET_ENGINES), "emit_depth": number(),
                  "keep_depth": number(), "overhang_emit_depth": number(),
                  "floor": number(), "bounds": box, "drag": number(0.0),
                  "separation": number(0.0, 1.0), "smoothing": number(0.0, 1.0),
