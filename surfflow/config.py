@@ -208,14 +208,16 @@ class Params:
         c_d of the drag ``c_d |u - u_s| (u - u_s)`` between liquid and dissolved material.
     solute_friction : float >= 0, dimensionless, default 2
         kappa, the dissolved material's bottom friction relative to the liquid's.
-    emit_depth, overhang_emit_depth : removed
-        the old emission thresholds; setting either raises ParameterError. Liquid leaves the
+    emit_depth : removed
+        the old emission threshold; setting it raises ParameterError. Liquid leaves the
         film only where it cannot stay (SPEC §8, ``surfflow/particles/shedding.py``): a pendant
         film deeper than h_p = sqrt(2 sigma / (rho max(g_n, |g|/4))), g_n = -(e . n) |g| > 0 the
         pull of gravity off the face (sigma the surface_tension, water's 0.072 N/m where it is
         0: 3.8 mm of water under a horizontal plate), and liquid that runs over a free edge; a
         pool on a face turned towards gravity never sheds. Without droplets the pendant excess
         drips out of the scene, booked as ``dripped``.
+    overhang_emit_depth : removed
+        the old threshold under overhangs (see emit_depth); setting it raises ParameterError.
     keep_depth : float >= 0, m, default 0.0005
         eps2 (m), the depth a shedding vertex keeps; below the pendant limit under a horizontal
         plate (:meth:`pendant_limit`), checked at construction.

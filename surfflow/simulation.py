@@ -25,6 +25,8 @@ from __future__ import annotations
 import math
 import os
 
+import numpy as np
+
 from .checks import check_vertex_array
 from .config import Params
 from .errors import ParameterError, SimulationError
@@ -261,6 +263,19 @@ class Simulation(SurfaceModel):
         self.particles = droplets
         self.add_term(ParticleCoupling(self.geometry, self.params, droplets, self.n_dyes))
         self._droplets_hit_bodies()
+        self._keep_segments_off_free_edges()
+
+    def set_boundary(self, kind: str, discharge=None, level=None, mask=None, plane=None) -> None:
+        super().set_boundary(kind, discharge, level, mask, plane)
+        self._keep_segments_off_free_edges()
+
+    set_boundary.__doc__ = SurfaceModel.set_boundary.__doc__
+
+    def _keep_segments_off_free_edges(self) -> None:
+        """The droplets shed over free edges only where no boundary segment is open."""
+        coupling = self.term("droplets")
+        if coupling is not None and self.boundary_segments:
+            coupling.use_segments(np.concatenate([s.vertices for s in self.boundary_segments]))
 
     # ---- diagnostics --------------------------------------------------------------------------
 

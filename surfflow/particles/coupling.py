@@ -79,6 +79,7 @@ class ParticleCoupling(Term):
         self.emit_offset = np.zeros(geom.n_vertices + 1, dtype=np.int64)
         self.landing = np.zeros((geom.n_vertices, 3 + n_dyes))
         self.grid = None
+        self.segment_vertices = np.zeros(0, dtype=np.int64)
         self.use_geometry(geom)
         if droplets.bounds is None:
             low, high = self.grid.vertices.min(axis=0), self.grid.vertices.max(axis=0)
@@ -98,7 +99,18 @@ class ParticleCoupling(Term):
         else:
             self.grid.refit(surface)
         self.emit_threshold = pendant_depth(geom.normals @ self.up, self.params)
-        free = geom.is_boundary if self.params.boundary == "free" else np.zeros(0, dtype=bool)
+        self.use_segments(self.segment_vertices)
+
+    def use_segments(self, vertices) -> None:
+        """The free edge's vertices: the boundary's (with ``Params.boundary = "free"``) except
+        ``vertices`` (k,), those of open boundary segments, which keep their own conditions and
+        book their outflow."""
+        self.segment_vertices = np.asarray(vertices, dtype=np.int64)
+        free = self.geometry.is_boundary.copy() if self.params.boundary == "free" else None
+        if free is None:
+            self.free_edge = np.zeros(0, dtype=np.int64)
+            return
+        free[self.segment_vertices] = False
         self.free_edge = np.flatnonzero(free).astype(np.int64)
 
     def exchange(self, geom, state, dt: float) -> Volumes:

@@ -290,6 +290,8 @@ class _SceneReader:
             raise self.fail(key_path, f"must be a table of keys {sorted(checkers)}")
         checked = {}
         for key, value in values.items():
+            if key_path + (key,) in schema.REMOVED_KEYS:
+                raise self.fail(key_path + (key,), schema.REMOVED_KEYS[key_path + (key,)])
             if key not in checkers:
                 close = difflib.get_close_matches(key, checkers, n=1)
                 hint = f"did you mean {close[0]!r}? " if close else ""
@@ -356,7 +358,7 @@ class _SceneReader:
         """The [droplets] table's spec (the defaults without one), None where disabled."""
         if not values.get("enabled", True):
             return None
-        params = ("enabled", "emit_depth", "keep_depth", "overhang_emit_depth")
+        params = ("enabled", "keep_depth")
         return DropletSpec(**{k: v for k, v in values.items() if k not in params})
 
     @staticmethod
