@@ -17,6 +17,7 @@ from .errors import ParameterError
 NORMAL_WEIGHTINGS = ("area", "angle")
 FRICTION_MODELS = ("linear", "laminar")
 BOUNDARY_CONDITIONS = ("free", "wall", "outflow")
+OPEN_BOUNDARIES = ("free", "outflow")  # the kinds liquid leaves through (a free edge sheds it)
 WATER_SURFACE_TENSION = 0.072  # N/m: sigma of the pendant rule where surface_tension is 0
 REMOVED_PARAMS = {
     "emit_depth": "a pool on a face turned towards gravity never sheds, whatever its depth",

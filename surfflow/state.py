@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .config import OPEN_BOUNDARIES
 from .errors import ParameterError
 from .geometry.surface import SurfaceGeometry
 from .kernels import fields as field_kernels, ring_fit
@@ -81,7 +82,7 @@ def update_surface_fields(fields: SurfaceFields, geom: SurfaceGeometry, gravity,
                           fields.vertex_height, fields.normal_rise, fields.tangent_gravity)
     ring_edge_fields(geom.neighbor_offsets, geom.dual_edge_vectors, geom.reverse_edges,
                      geom.dual_areas, fields.ring_spacing, fields.reverse_dual_edge_vectors)
-    if boundary in ("outflow", "free"):
+    if boundary in OPEN_BOUNDARIES:
         fields.boundary_outflow_normals[:] = geom.boundary_normals
     else:
         fields.boundary_outflow_normals[:] = 0.0
