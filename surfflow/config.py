@@ -16,7 +16,14 @@ from .errors import ParameterError
 
 NORMAL_WEIGHTINGS = ("area", "angle")
 FRICTION_MODELS = ("linear", "laminar")
-BOUNDARY_CONDITIONS = ("wall", "outflow")
+BOUNDARY_CONDITIONS = ("free", "wall", "outflow")
+OPEN_BOUNDARIES = ("free", "outflow")  # the kinds liquid leaves through (a free edge sheds it)
+WATER_SURFACE_TENSION = 0.072  # N/m: sigma of the pendant rule where surface_tension is 0
+REMOVED_PARAMS = {
+    "emit_depth": "a pool on a face turned towards gravity never sheds, whatever its depth",
+    "overhang_emit_depth": "a pendant film sheds beyond h_p = sqrt(2 sigma / (rho g_n)), g_n "
+                           "the pull of gravity off the face (docs/guide/droplets.md)",
+}
 DEFAULT_FEATURE_SIZE = "2%"
 SCHEMES = ("momentum", "conservative")
 EXPANSIONS = ("energy_head", "momentum")
@@ -168,8 +175,12 @@ class Params:
     contact_line_width : float > 0, cells, default 1
         width (in cells) of the contact line's wetting ramp, over which a dry cell becomes wet (see
         ``surfflow.kernels.tension``).
-    boundary : {"wall", "outflow"}, default "wall"
-        "wall" (no flux through open-mesh boundaries) or "outflow" (booked and removed).
+    boundary : {"free", "wall", "outflow"}, default "free"
+        what an open mesh's edges do (docs/guide/boundaries.md). "free": liquid that reaches an
+        edge runs off it, with the flux of "outflow", and falls as droplets from the edge vertex
+        with the film's velocity (taken back from the ledger's outflow into its emitted and
+        airborne volume); without droplets it leaves the scene, booked as outflow. "wall": no
+        flux through the edge (a tray's or a channel's side). "outflow": removed and booked.
     cfl : float in (0, 1], dimensionless, default 0.5
         Courant number of the adaptive time step, 0 < cfl <= 1: ``dt = cfl r / (|u| + sqrt(g d))``
         (r the one-ring size). The momentum scheme's update is a convex combination for any step
@@ -199,14 +210,19 @@ class Params:
         c_d of the drag ``c_d |u - u_s| (u - u_s)`` between liquid and dissolved material.
     solute_friction : float >= 0, dimensionless, default 2
         kappa, the dissolved material's bottom friction relative to the liquid's.
-    emit_depth : float > 0, m, default 0.01
-        eps1 (m): with droplets on, a vertex deeper than this sheds the excess as particles (SPEC
-        §8). 1 cm: a film that deep is no longer thin on the scenes' scale.
-    overhang_emit_depth : float > 0, m, default 0.0027
-        eps1 where the surface faces away from gravity (g . n > 0). A pendant film detaches at the
-        capillary length sqrt(sigma / (rho g)), 2.7 mm for water.
+    emit_depth : removed
+        the old emission threshold; setting it raises ParameterError. Liquid leaves the
+        film only where it cannot stay (SPEC §8, ``surfflow/particles/shedding.py``): a pendant
+        film deeper than h_p = sqrt(2 sigma / (rho max(g_n, |g|/4))), g_n = -(e . n) |g| > 0 the
+        pull of gravity off the face (sigma the surface_tension, water's 0.072 N/m where it is
+        0: 3.8 mm of water under a horizontal plate), and liquid that runs over a free edge; a
+        pool on a face turned towards gravity never sheds. Without droplets the pendant excess
+        drips out of the scene, booked as ``dripped``.
+    overhang_emit_depth : removed
+        the old threshold under overhangs (see emit_depth); setting it raises ParameterError.
     keep_depth : float >= 0, m, default 0.0005
-        eps2 (m), the depth an emitting vertex keeps; below both thresholds.
+        eps2 (m), the depth a shedding vertex keeps; below the pendant limit under a horizontal
+        plate (:meth:`pendant_limit`), checked at construction.
     scheme : {"momentum", "conservative"}, default "momentum"
         the momentum scheme (``surfflow/schemes/``): "momentum" (velocity form with the momentum
         d u carried on the continuity's mass fluxes: the default, fastest per step and right on
@@ -245,7 +261,7 @@ class Params:
     contact_angle: float = 60.0
     contact_angle_hysteresis: float = 0.0
     contact_line_width: float = 1.0
-    boundary: str = "wall"
+    boundary: str = "free"
     cfl: float = 0.5
     max_dt: float = 0.01
     min_depth: float = 1e-6
@@ -257,8 +273,8 @@ class Params:
     solute_density_ratio: float = 2.0
     solute_drag: float = 10.0
     solute_friction: float = 2.0
-    emit_depth: float = 0.01
-    overhang_emit_depth: float = 0.0027
+    emit_depth: Any = None
+    overhang_emit_depth: Any = None
     keep_depth: float = 0.0005
     scheme: str = "momentum"
     drying_time: float = 60.0
@@ -289,13 +305,24 @@ class Params:
         check_range("solute_friction", self.solute_friction, 0.0)
         check_range("keep_depth", self.keep_depth, 0.0)
         check_range("drying_time", self.drying_time, 0.0, low_open=True)
-        for name in ("emit_depth", "overhang_emit_depth"):
-            if not getattr(self, name) > self.keep_depth:
-                raise ParameterError(f"{name}={getattr(self, name)!r} must exceed keep_depth="
-                                     f"{self.keep_depth!r}; lower keep_depth or raise {name}")
-            check_range(name, getattr(self, name), 0.0, low_open=True)
+        for name, reason in REMOVED_PARAMS.items():
+            if getattr(self, name) is not None:
+                raise ParameterError(f"{name}={getattr(self, name)!r}: this parameter was removed; "
+                                     f"{reason}; delete it (keep_depth stays)")
+        shallowest = self.pendant_limit()
+        if not self.keep_depth < shallowest:
+            raise ParameterError(f"keep_depth={self.keep_depth!r} must be below the shallowest "
+                                 f"pendant film the liquid holds, {shallowest:.6g} m "
+                                 "(sqrt(2 sigma / (rho |g|))); lower keep_depth")
         if self.wind is not None and not callable(self.wind) and not hasattr(self.wind, "sample"):
             object.__setattr__(self, "wind", check_vector3("wind", self.wind))
+
+    def pendant_limit(self) -> float:
+        """h_p (m) under a horizontal plate, sqrt(2 sigma / (rho |g|)): the deepest pendant
+        film surface tension holds (inf without gravity); sigma is water's where it is 0."""
+        sigma = self.surface_tension if self.surface_tension > 0.0 else WATER_SURFACE_TENSION
+        g = self.gravity_magnitude
+        return math.sqrt(2.0 * sigma / (self.density * g)) if g > 0.0 else math.inf
 
     @property
     def gravity_magnitude(self) -> float:

@@ -26,7 +26,8 @@ from .terms.tension import SurfaceTension
 from .terms.wetness import Wetness
 from .terms.wind import Wind
 
-TERM_ORDER = ("motion", "tension", "wind", "dissolution", "droplets", "wetness")  # others follow, as added
+TERM_ORDER = ("motion", "tension", "wind", "dissolution", "droplets", "dripping",
+              "wetness")  # others follow, as added
 
 
 def state_copy(name: str, doc: str) -> property:

@@ -6,9 +6,12 @@
     sim.advance(1.0)                                  # lands exactly on time + 1.0
     sim.depth, sim.velocity, sim.ledger()
 
-With ``particles=sf.Droplets(...)`` (or True) liquid deeper than ``Params.emit_depth`` leaves
-the film as particles and particles that hit the surface rejoin it (SPEC §8,
-``surfflow.particles``); ``sim.particles`` holds them.
+Droplets are on by default (``particles=True``, or a ``sf.Droplets(...)``): liquid that cannot
+stay on the film (a pendant film thicker than surface tension holds, liquid running over a free
+edge; never a pool on a face turned towards gravity) leaves it as particles and particles that
+hit the surface rejoin it (SPEC §8, ``surfflow.particles``); ``sim.particles`` holds them.
+``particles=None`` turns them off: the pendant excess then drips out of the scene (booked as
+``dripped``) and a free edge lets liquid out as an outflow boundary does.
 
 The surface, the state (``surfflow.state``), the scheme and the terms are the model's
 (:class:`~surfflow.model.SurfaceModel`, which ``Simulation`` extends). The physics lives in the
@@ -21,6 +24,8 @@ from __future__ import annotations
 
 import math
 import os
+
+import numpy as np
 
 from .checks import check_vertex_array
 from .config import Params
@@ -36,6 +41,7 @@ from .bodies import BodyCoupling
 from .model import SurfaceModel
 from .motion.surface_motion import BoundMotion, SurfaceMotion
 from .particles import Droplets, ParticleCoupling
+from .particles.shedding import Dripping
 from .sources import (gather_source_rates, make_source, place_source, restore_sources,
                       sources_to_arrays)
 from .state import update_surface_fields
@@ -63,9 +69,9 @@ class Simulation(SurfaceModel):
         the number of passive dyes carried by the flow.
     crash_dir : str or PathLike, default "."
         where the last good state is written if the simulation goes non-finite.
-    particles : Droplets, True or None
+    particles : Droplets, True or None, default True
         a :class:`Droplets` (or another system with its interface), True for ``Droplets()``, None
-        for a film without droplets.
+        (or False) for a film without droplets, where what cannot stay drips out of the scene.
     motion : callable or None
         ``(rest_vertices (n, 3), t) -> vertices (n, 3)``, what the mesh follows (see
         :meth:`set_motion` and :mod:`surfflow.motion`).
@@ -85,13 +91,15 @@ class Simulation(SurfaceModel):
     """
 
     def __init__(self, geom: SurfaceGeometry, params: Params | None = None, n_dyes: int = 0,
-                 crash_dir: str | os.PathLike = ".", particles=None, motion=None):
+                 crash_dir: str | os.PathLike = ".", particles=True, motion=None):
         self.sources = []
         super().__init__(geom, params, n_dyes)
         self.crash_dir = os.fspath(crash_dir)
         self.particles = None
         if particles is not None and particles is not False:
             self._add_droplets(Droplets() if particles is True else particles)
+        else:
+            self.add_term(Dripping(self.geometry, self.params))
         if motion is not None:
             self.set_motion(motion)
 
@@ -253,9 +261,23 @@ class Simulation(SurfaceModel):
             self.term("droplets").emitters.remove(handle)
 
     def _add_droplets(self, droplets) -> None:
+        self.terms = tuple(t for t in self.terms if t.name != "dripping")
         self.particles = droplets
         self.add_term(ParticleCoupling(self.geometry, self.params, droplets, self.n_dyes))
         self._droplets_hit_bodies()
+        self._keep_segments_off_free_edges()
+
+    def set_boundary(self, kind: str, discharge=None, level=None, mask=None, plane=None) -> None:
+        super().set_boundary(kind, discharge, level, mask, plane)
+        self._keep_segments_off_free_edges()
+
+    set_boundary.__doc__ = SurfaceModel.set_boundary.__doc__
+
+    def _keep_segments_off_free_edges(self) -> None:
+        """The droplets shed over free edges only where no boundary segment is open."""
+        coupling = self.term("droplets")
+        if coupling is not None and self.boundary_segments:
+            coupling.use_segments(np.concatenate([s.vertices for s in self.boundary_segments]))
 
     # ---- diagnostics --------------------------------------------------------------------------
 
@@ -268,9 +290,11 @@ class Simulation(SurfaceModel):
 
     def ledger(self) -> dict:
         """Volumes (m^3) since the last ``set_depth``: initial, poured, rained, inflow (through
-        boundary segments), sunk, outflow, current (in the film); with particles emitted,
-        absorbed, lost (past the bounds) and airborne (in particles now); balance_error =
-        current + airborne - (initial + poured + rained + inflow - sunk - outflow - lost).
+        boundary segments), sunk, outflow (through outflow edges, and free ones without
+        droplets), dripped (off overhangs, without droplets), current (in the film); with
+        particles emitted, absorbed, lost (past the bounds) and airborne (in particles now);
+        balance_error = current + airborne - (initial + poured + rained + inflow - sunk -
+        outflow - dripped - lost).
         Dissolution: dissolved = sum A s and deposited = sum A m now, solute_outflow (what left
         through outflow boundaries); their sum is constant."""
         book = dict(self.state.ledger)
@@ -279,7 +303,7 @@ class Simulation(SurfaceModel):
         book["current"] = self.total_volume()
         book["airborne"] = self._airborne_volume()
         expected = (book["initial"] + book["poured"] + book["rained"] + book["inflow"]
-                    - book["sunk"] - book["outflow"] - book["lost"])
+                    - book["sunk"] - book["outflow"] - book["dripped"] - book["lost"])
         book["balance_error"] = book["current"] + book["airborne"] - expected
         return book
 

@@ -10,13 +10,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .config import OPEN_BOUNDARIES
 from .errors import ParameterError
 from .geometry.surface import SurfaceGeometry
 from .kernels import fields as field_kernels, ring_fit
 from .schemes.active import ActiveSet
 
 LEDGER_ENTRIES = ("initial", "poured", "rained", "inflow", "sunk", "outflow", "solute_outflow",
-                  "emitted", "absorbed", "lost")
+                  "emitted", "absorbed", "lost", "dripped")
 PROGNOSTIC_ARRAYS = ("depth", "velocity", "dye", "bottom", "damping", "soluble_layer", "dissolved",
                      "solute_velocity")
 CORNER_ANGLE = np.radians(60.0)  # a wall that turns by more than this at a vertex is a corner
@@ -29,8 +30,8 @@ class SurfaceFields(NamedTuple):
     normal_rise (n,): e . n_i (negative on the underside of an overhang).
     tangent_gravity (n, 2): g in vertex i's frame.
     ring_spacing (n,): the size of i's dual cell, 4 A_i / sum_j |N_ij| (the time step's length).
-    boundary_outflow_normals (n, 2): the boundary normals where the boundary is "outflow",
-        zeros for walls.
+    boundary_outflow_normals (n, 2): the boundary normals where the boundary is "outflow" or
+        "free", zeros for walls.
     wall_projections (n, 2, 2): the slip condition's projection of a vertex's velocity: the
         identity inside and on outflow boundaries, I - nb nb^T on a wall (nb the unit boundary
         normal), zero at a wall corner (the wall turns by more than ``CORNER_ANGLE``).
@@ -81,7 +82,7 @@ def update_surface_fields(fields: SurfaceFields, geom: SurfaceGeometry, gravity,
                           fields.vertex_height, fields.normal_rise, fields.tangent_gravity)
     ring_edge_fields(geom.neighbor_offsets, geom.dual_edge_vectors, geom.reverse_edges,
                      geom.dual_areas, fields.ring_spacing, fields.reverse_dual_edge_vectors)
-    if boundary == "outflow":
+    if boundary in OPEN_BOUNDARIES:
         fields.boundary_outflow_normals[:] = geom.boundary_normals
     else:
         fields.boundary_outflow_normals[:] = 0.0

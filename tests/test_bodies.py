@@ -17,10 +17,11 @@ POOL_DEPTH = 0.06
 
 
 def pool(scheme="momentum", cells=24, depth=POOL_DEPTH, **params):
-    """A 0.4 m square pool (z up) of still water ``depth`` deep, on a jittered grid."""
+    """A 0.4 m square pool (z up) of still water ``depth`` deep, on a jittered grid, walled."""
     V, F = rectangle(-0.2, 0.2, -0.2, 0.2, cells, cells, jitter=0.2)
     geom = sf.precompute(sf.load_mesh((V, F)), feature_size=0)
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, -9.81), scheme=scheme, **params))
+    sim = sf.Simulation(geom, sf.Params(**{"gravity": (0.0, 0.0, -9.81), "scheme": scheme,
+                                           "boundary": "wall", **params}))
     sim.set_depth(np.full(geom.n_vertices, depth))
     return sim
 
@@ -129,10 +130,11 @@ def test_a_tall_box_capsizes_and_a_flat_one_rights_itself(extents, tilt, upright
 
 def heave_channel(depth: float):
     """A 1.6 m x 0.1 m channel (z up) of still water ``depth`` deep, 1.25 cm jittered cells: the
-    waves a strip across it radiates come back from the ends after 1.5 m / sqrt(g depth)."""
+    waves a strip across it radiates come back from the ends after 1.5 m / sqrt(g depth); walled."""
     V, F = rectangle(-0.8, 0.8, 0.0, 0.1, 128, 8, jitter=0.2)
     geom = sf.precompute(sf.load_mesh((V, F)), feature_size=0)
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, -9.81), scheme="conservative"))
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, -9.81), scheme="conservative",
+                                        boundary="wall"))
     sim.set_depth(np.full(geom.n_vertices, depth))
     return sim
 

@@ -165,8 +165,8 @@ def test_restart_from_a_state_dict_is_bit_identical():
 def test_a_level_boundary_fills_a_channel_to_its_level_and_books_the_inflow(scheme):
     V, F = builders.strip(4.0, 0.4, 40, 4, seed=8)
     geom = sf.precompute((V, F), smoothing_iterations=0)
-    params = sf.Params(gravity=(0.0, 0.0, -9.81), friction=1.0, scheme=scheme)
-    sim = sf.Simulation(geom, params)
+    params = sf.Params(gravity=(0.0, 0.0, -9.81), friction=1.0, scheme=scheme, boundary="wall")
+    sim = sf.Simulation(geom, params)  # a channel: walls along it, the level at its end
     sim.set_depth(np.full(geom.n_vertices, 0.05))
     sim.set_boundary("level", level=0.1, mask=geom.vertices[:, 0] > 3.99)
     sim.advance(30.0)

@@ -104,7 +104,7 @@ def running_film(layer_where, rain_stop=math.inf, cells=(40, 8), **changes):
     (geom, sim, downhill distance)."""
     geom, V = incline(n_along=cells[0], n_across=cells[1])
     params = sf.Params(gravity=(0.0, 0.0, -9.81), friction=1.3, dissolution_rate=0.5,
-                       solubility=0.2, **changes)
+                       solubility=0.2, boundary="wall", **changes)
     sim = sf.Simulation(geom, params)
     downhill = V[:, 0] / math.cos(math.radians(20.0))
     sim.set_soluble_layer(np.where(layer_where(downhill), 0.001, 0.0))

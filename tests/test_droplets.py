@@ -12,6 +12,7 @@ import surfflow as sf
 from surfflow.particles import Droplets
 from surfflow.particles.droplets import MOST_WIDE
 from surfflow.particles.raindrops import DropSizes
+from surfflow.particles.shedding import pendant_depth
 from surfflow.particles.triangle_grid import TriangleGrid, segment_crosses_triangle
 
 DOWN = (0.0, 0.0, -9.81)
@@ -24,17 +25,19 @@ def plate():
 
 
 def film_on_plate(V, F, underside: bool, depth: float, **params):
+    """A uniform film on the plate's upper side or underside; its edges are walls (the rule for
+    pendant films and pools is tested here, free edges in test_droplets_rule.py)."""
     faces = F[:, ::-1] if underside else F
     geom = sf.precompute((V, faces), smoothing_iterations=0)
-    sim = sf.Simulation(geom, sf.Params(gravity=DOWN, **params),
+    sim = sf.Simulation(geom, sf.Params(gravity=DOWN, boundary="wall", **params),
                         particles=Droplets(drag=0.0, floor=-0.2))
     sim.set_depth(np.full(geom.n_vertices, depth))
     return sim
 
 
 def test_film_under_a_plate_drips_off_and_on_top_stays(plate):
-    """5 mm of water: above the 2.7 mm pendant threshold under the plate, below the 1 cm
-    threshold on top. Underneath, everything above keep_depth drips and falls to the floor."""
+    """5 mm of water: above the 3.8 mm pendant limit under the plate; on top a pool never sheds.
+    Underneath, everything above keep_depth drips and falls to the floor."""
     keep = 1e-4
     below = film_on_plate(*plate, underside=True, depth=5e-3, keep_depth=keep)
     above = film_on_plate(*plate, underside=False, depth=5e-3, keep_depth=keep)
@@ -56,7 +59,7 @@ def test_column_of_drops_on_an_incline_is_absorbed_exactly_then_runs_down():
     angle = math.radians(30.0)
     V, F = inclined_plane(0.3, 0.1, angle, 30, 10)
     geom = sf.precompute((V, F), smoothing_iterations=0)
-    sim = sf.Simulation(geom, sf.Params(gravity=DOWN), particles=True)
+    sim = sf.Simulation(geom, sf.Params(gravity=DOWN, boundary="wall"), particles=True)
     s0 = 0.08  # drops land at downhill distance s0 from the top edge, mid-width
     landing = np.array([s0 * math.cos(angle), 0.05, -s0 * math.sin(angle)])
     heights = 0.02 + 0.006 * np.arange(12)
@@ -211,8 +214,7 @@ def test_dripping_sphere_keeps_the_invariants():
     book = sim.ledger()
     assert book["emitted"] > 0.3 * book["poured"] and book["lost"] > 0.0
     assert abs(book["balance_error"]) < 1e-12 * book["poured"]
-    p = sim.params
-    threshold = np.where(sim.geometry.normals[:, 2] < 0.0, p.overhang_emit_depth, p.emit_depth)
+    threshold = pendant_depth(sim.geometry.normals[:, 2], sim.params)
     assert np.all(sim.depth <= threshold) and np.all(sim.depth >= 0.0)
     assert np.isfinite(sim.particles.positions).all()
 
@@ -246,7 +248,7 @@ def test_restart_with_particles_is_bit_identical():
 
 def test_bad_droplet_settings_are_refused():
     with pytest.raises(sf.ParameterError, match="keep_depth"):
-        sf.Params(emit_depth=0.001, keep_depth=0.002)
+        sf.Params(keep_depth=0.005)
     with pytest.raises(sf.ParameterError, match="drag"):
         Droplets(drag=-1.0)
     with pytest.raises(sf.ParameterError, match="bounds"):

@@ -17,8 +17,8 @@ from surfflow.scene.describe import describe_file
 from surfflow.scene.runner import SceneRunner
 from surfflow.viewer.droplet_view import DROPLETS_NAME, draw_droplets
 
-# A 0.2 m square facing down (normal -y, gravity -y) under a 5 mm film: past the 2.7 mm pendant
-# threshold everywhere, so it drips from the first step.
+# A 0.2 m square facing down (normal -y, gravity -y) under a 5 mm film: past the 3.8 mm pendant
+# limit everywhere, so it drips from the first step.
 CEILING = """\
 name = "ceiling"
 duration = 0.2
@@ -93,13 +93,16 @@ def test_the_droplet_budget_comes_from_the_scene(tmp_path):
 
 @pytest.mark.parametrize("table, message", [
     ('[droplets]\nengine = "flip"', "engine.*'embedded'"),
-    ("[droplets]\nkeep_depth = 0.02", "keep_depth.*must exceed"),
+    ("[droplets]\nkeep_depth = 0.02", "keep_depth.*must be below the shallowest pendant"),
+    ("[droplets]\nemit_depth = 0.1", "emit_depth.*removed.*never sheds"),
+    ("[droplets]\noverhang_emit_depth = 0.003", "overhang_emit_depth.*removed"),
     ("[droplets]\nbounds = [[0, 0, 0], [1, -1, 1]]", "bounds.*below"),
     ("[droplets]\nsmoothing = 2.0", "smoothing.*range"),
     ("[droplets]\nfloors = 0.0", "did you mean 'floor'"),
     ("[droplets]\nmax_particles = 1", "max_particles.*whole number >= 2"),
 ])
 def test_bad_droplet_tables_name_the_key(table, message):
+    """Including the removed thresholds of older scenes, which say what replaced them."""
     text = CEILING.replace("[droplets]\nfloor = -0.5\ndrag = 0.5", table)
     with pytest.raises(SceneError, match=message):
         parse_scene(text, "bad.toml")
@@ -127,3 +130,18 @@ def test_viewer_draws_droplets_as_spheres_of_their_volume(ceiling, tmp_path):
     particles.remove(np.ones(particles.count, dtype=bool))
     draw_droplets(particles, (0.2, 0.4, 0.9))
     assert not ps.has_point_cloud(DROPLETS_NAME)
+
+
+def test_droplets_are_on_without_the_table_and_enabled_false_turns_them_off(tmp_path):
+    without = CEILING.replace("[droplets]\nfloor = -0.5\ndrag = 0.5\n", "")
+    off = CEILING.replace("[droplets]\n", "[droplets]\nenabled = false\n")
+    on = SceneRunner(parse_scene(without, "on.toml"), output_dir=tmp_path / "on",
+                     cache_dir=tmp_path / "cache")
+    assert on.simulation.particles is not None
+    runner = SceneRunner(parse_scene(off, "off.toml"), output_dir=tmp_path / "off",
+                         cache_dir=tmp_path / "cache")
+    assert runner.simulation.particles is None
+    runner.run()
+    book = runner.simulation.ledger()  # the pendant film drips out of the scene, booked
+    assert book["dripped"] > 0.2 * book["initial"] and book["emitted"] == 0.0
+    assert abs(book["balance_error"]) < 1e-12 * book["initial"]

@@ -22,13 +22,15 @@ DOWN = (0.0, 0.0, -G)
 
 
 def plate_simulation(size=1.0, cells=40, n_dyes=0, extra=None, **params):
-    """A square plate [0, size]^2 in z = 0 (normals +z), gravity -z, droplets without drag; the
+    """A square plate [0, size]^2 in z = 0 (normals +z), gravity -z, droplets without drag, its
+    edges walls unless ``boundary`` says otherwise (what lands stays to be counted); the
     ``extra`` (V, F) triangles are added to the mesh."""
     V, F = rectangle(0.0, size, 0.0, size, cells, cells)
     if extra is not None:
         V, F = np.vstack([V, extra[0]]), np.vstack([F, extra[1] + len(V)])
     geom = sf.precompute((V, F), smoothing_iterations=0)
-    return sf.Simulation(geom, sf.Params(gravity=DOWN, **params), n_dyes=n_dyes,
+    return sf.Simulation(geom, sf.Params(**{"gravity": DOWN, "boundary": "wall", **params}),
+                         n_dyes=n_dyes,
                          particles=sf.Droplets(drag=0.0, floor=-0.5))
 
 
@@ -233,7 +235,7 @@ def test_a_rate_function_is_integrated_and_a_removed_nozzle_lets_its_rest_go():
 
 def test_an_emitter_brings_the_default_droplets():
     geom = sf.precompute(rectangle(0.0, 1.0, 0.0, 1.0, 4, 4), smoothing_iterations=0)
-    sim = sf.Simulation(geom, sf.Params(gravity=DOWN))
+    sim = sf.Simulation(geom, sf.Params(gravity=DOWN), particles=None)
     assert sim.particles is None and sim.emitters == ()
     sim.add_emitter(sf.Rain(region=((0, 0, 1), (1, 1, 2)), intensity=10.0))
     assert isinstance(sim.particles, sf.Droplets) and sim.term("droplets") is not None

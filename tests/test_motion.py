@@ -63,7 +63,9 @@ def test_mesh_sequence_interpolates_frames_and_refuses_another_mesh(tmp_path):
 
 
 def moving_simulation(motion, n_dyes=0, params=None):
-    sim = wet_simulation(curved_patch(nx=10, ny=8), params or sf.Params(max_dt=2e-3),
+    """A wet, rained-on curved patch (its edges walls: the volume stays to be measured)."""
+    sim = wet_simulation(curved_patch(nx=10, ny=8),
+                         params or sf.Params(max_dt=2e-3, boundary="wall"),
                          n_dyes=n_dyes, seed=3)
     sim.add_rain(1e-4, stop=0.5)
     sim.set_motion(motion)
@@ -161,8 +163,12 @@ def test_a_steady_rigid_motion_with_gravity_changes_nothing_in_the_body_frame(sc
     for gravity, motion in ((GRAVITY, None),
                             (rotation.apply(GRAVITY),
                              lambda rest, t: rotation.apply(rest) + np.array([0.3, -0.2, 0.5]) * t)):
-        sim = sf.Simulation(geom, sf.Params(gravity=gravity, max_dt=2e-3, scheme=scheme),
-                            motion=motion)
+        # walls and no droplets, as before free edges were the default: particles shed from a
+        # moving mesh leave with the film's velocity relative to the surface (the surface's own
+        # is not added), and the conservative scheme's open edges on a moving mesh differ from
+        # the static scene's by 9e-5 m (not yet understood)
+        sim = sf.Simulation(geom, sf.Params(gravity=gravity, max_dt=2e-3, scheme=scheme,
+                                            boundary="wall"), motion=motion, particles=None)
         sim.set_depth(depth)
         sim.add_rain(1.3e-4)  # not 1e-4: dry vertices would reach min_depth exactly, a tie
         sim.advance(0.2)

@@ -41,7 +41,7 @@ def test_velocity_is_projected_onto_the_tangent_planes(geom):
 
 
 def test_pour_books_exactly_its_rate_times_the_active_time(geom):
-    sim = sf.Simulation(geom, sf.Params(gravity=(0, 0, -9.81), max_dt=0.007))
+    sim = sf.Simulation(geom, sf.Params(gravity=(0, 0, -9.81), max_dt=0.007, boundary="wall"))
     handle = sim.add_source(geom.vertices[30], 0.2, 3e-4, start=0.01, stop=0.05)
     assert isinstance(handle, sf.Source) and handle.vertices.size > 1
     sim.advance(0.1)
@@ -109,7 +109,8 @@ def test_set_geometry_rejects_new_connectivity(geom):
 
 
 def test_non_finite_state_raises_and_writes_the_last_good_state(geom, tmp_path):
-    sim = sf.Simulation(geom, sf.Params(gravity=(0, 0, -9.81)), crash_dir=tmp_path)
+    # without droplets: their collision grid cannot be fitted to a surface at +-1.7e308
+    sim = sf.Simulation(geom, sf.Params(gravity=(0, 0, -9.81)), crash_dir=tmp_path, particles=None)
     sim.set_depth(np.full(geom.n_vertices, 0.01))
     sim.step()
     # free-surface heights of +-1.7e308 overflow in the pressure gradient

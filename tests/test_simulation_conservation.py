@@ -31,22 +31,28 @@ def test_volume_balance_over_2000_steps_with_every_source_booked():
 
 
 def test_closed_surface_conserves_volume_to_round_off():
+    """Film plus droplets: the films of up to 2 cm under the sphere drip (their pendant limit is
+    3.8 to 7.7 mm), so what the film lost is in the air or fell past the droplets' bounds."""
     sim = wet_simulation(lumpy_sphere(seed=3), sf.Params(gravity=(1.0, -2.0, -9.5), friction=0.2),
                          seed=4)
     start = sim.total_volume()
     sim.advance(1.0)
-    assert abs(sim.total_volume() - start) < 1e-13 * start
-    assert abs(sim.ledger()["balance_error"]) < 1e-13 * start
+    book = sim.ledger()
+    assert book["emitted"] > 0.0
+    assert abs(sim.total_volume() + book["airborne"] + book["lost"] - start) < 1e-13 * start
+    assert abs(book["balance_error"]) < 1e-13 * start
 
 
 @pytest.mark.parametrize("level", [0.5, 0.1])
 def test_lake_at_rest_with_a_bump_stays_at_rest(level):
-    """Immersed (level 0.5) and emerged (level 0.1) bump on an irregular strip, zero velocity."""
+    """Immersed (level 0.5) and emerged (level 0.1) bump on an irregular strip, zero velocity; the
+    strip is a channel, its edges walls (free edges would let the lake run off them)."""
     V, F = builders.strip(25.0, 1.0, 60, 3, seed=1)
     geom = sf.precompute((V, F), smoothing_iterations=0)
     x = geom.vertices[:, 0]
     bottom = np.maximum(0.0, 0.2 - 0.05 * (x - 10.0) ** 2)
-    sim = sf.Simulation(geom, sf.Params(gravity=(0, 0, -9.81), friction=0.0, max_dt=0.05))
+    sim = sf.Simulation(geom, sf.Params(gravity=(0, 0, -9.81), friction=0.0, max_dt=0.05,
+                                        boundary="wall"))
     sim.set_bottom(bottom)
     sim.set_depth(np.maximum(level - bottom, 0.0))
     depth = sim.depth

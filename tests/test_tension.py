@@ -364,14 +364,16 @@ def test_sessile_drop_rim_stops_flickering():
 
 def standing_wave_period(gravity, cells=24, length=0.2, depth=0.01, sigma_over_rho=0.01,
                          scheme="momentum"):
-    """Period of the first standing wave d0 (1 + 0.02 cos(pi x / L)) on a strip, measured from
-    two zero crossings of its amplitude, and the linear theory's period."""
+    """Period of the first standing wave d0 (1 + 0.02 cos(pi x / L)) on a strip (a channel: its
+    edges are walls), measured from two zero crossings of its amplitude, and the linear theory's
+    period."""
     V, F = builders.strip(length, 4 * length / cells, cells, 4, jitter=0.2, seed=1)
     geom = sf.precompute((V, F), smoothing_iterations=0)
     k = math.pi / length
     x = geom.vertices[:, 0]
     params = sf.Params(gravity=(0.0, 0.0, -gravity), friction=0.0, surface_tension=sigma_over_rho,
-                       density=1.0, contact_angle=0.0, cfl=1.0, max_dt=0.01, scheme=scheme)
+                       density=1.0, contact_angle=0.0, cfl=1.0, max_dt=0.01, scheme=scheme,
+                       boundary="wall")
     sim = sf.Simulation(geom, params)
     sim.set_depth(depth * (1 + 0.02 * np.cos(k * x)))
     mode = geom.dual_areas * np.cos(k * x)

@@ -65,7 +65,7 @@ class Spring(Term):
 def test_a_custom_term_acts_in_its_stage(strip):
     sim = wet(strip, dict(STILL, max_dt=0.01))
     force = sim.add_term(BodyForce([0.5, 0.0, 0.0]))
-    assert sim.terms == (sim.term("wetness"), force) and sim.term("body_force") is force
+    assert sim.terms == (sim.term("droplets"), sim.term("wetness"), force) and sim.term("body_force") is force
     for _ in range(3):
         sim.step()
     assert force.pushes == 3
@@ -114,8 +114,9 @@ def test_a_terms_state_travels_in_the_state_dict(strip):
 
 
 def test_absent_terms_are_not_in_the_list(strip):
-    plain = sf.Simulation(strip, sf.Params())
-    assert [t.name for t in plain.terms] == ["wetness"] and plain.term("tension") is None
+    plain = sf.Simulation(strip, sf.Params(), particles=None)
+    assert [t.name for t in plain.terms] == ["dripping", "wetness"] and plain.term("tension") is None
+    assert [t.name for t in sf.Simulation(strip, sf.Params()).terms] == ["droplets", "wetness"]
     sim = sf.Simulation(strip, sf.Params(surface_tension=0.07, wind=(1.0, 0.0, 0.0),
                                          wind_coefficient=0.5), particles=True)
     assert [t.name for t in sim.terms] == ["tension", "wind", "droplets", "wetness"]

@@ -95,6 +95,8 @@ KEY_TEXT = {
     ("output", "map_resolution"): "texels per side of the `maps` output's square images",
     ("output", "map_thickness_range"): "the film thickness (m) at the brightest level of the "
                                        "`maps` output's 16-bit thickness images; thicker is clipped",
+    ("droplets", "enabled"): "`false` turns droplets off (they are on without the table); what "
+                             "cannot stay on the film then drips out of the scene, booked",
     ("droplets", "engine"): "`embedded` (numba particles) or `splishsplash` (SPH; the extra `sph`)",
     ("droplets", "floor"): "height along -gravity (m) below which particles are lost (default: none)",
     ("droplets", "bounds"): "box `[[x0, y0, z0], [x1, y1, z1]]` (m) outside which particles are lost "
@@ -289,6 +291,8 @@ def default_of(table: str, key: str):
         return ".surfflow_cache"
     if table == "friction" and key == "tensor":
         return "features"
+    if table == "droplets" and key == "enabled":
+        return True
     if not table:
         return {"duration": 1.0, "fps": 30.0, "mode": "film"}.get(key, MISSING)
     return _spec_default(table, key)
@@ -324,7 +328,9 @@ TABLE_TEXT = {
     "initial": "The liquid at t = 0.",
     "soluble_layer": "A soluble layer on the surface; giving one turns dissolution on.",
     "output": "What `surfflow run` writes.",
-    "droplets": "Droplets leaving and rejoining the film; the table turns them on.",
+    "droplets": "Droplets leaving and rejoining the film (on by default: "
+                "[droplets](../guide/droplets.md)); `emit_depth` and `overhang_emit_depth` of "
+                "older scenes are refused with what replaced them.",
     "render": "What `surfflow render` and the viewer draw.",
     "sources": "Pours, rain and sinks: an array of tables, `[[sources]]`, as many as you like.",
     "emitters": "Nozzles and rain pouring liquid as particles that fall onto the surface: "

@@ -3,8 +3,8 @@ Water dripping off a ceiling
 ============================
 
 Water seeping onto the underside of a grooved ceiling tilted 30 degrees from horizontal: it
-runs down the grooves, and where the pendant film passes the capillary length (2.7 mm,
-``overhang_emit_depth``) it drips; the drops fall to the floor.
+runs down the grooves, and where the pendant film is deeper than surface tension holds
+(sqrt(2 sigma / (rho g_n)), 4.1 mm of water on this tilt) it drips; the drops fall to the floor.
 
 The first 24 frames of the shipped example ``dripping_ceiling``, rendered headless;
 ``surfflow render --example dripping_ceiling`` renders the whole scene to PNG frames and an MP4,

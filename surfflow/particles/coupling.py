@@ -11,14 +11,17 @@ Per step of length dt, after the film's depth update:
    volume, c_k = (d_k c_k + w_k V / A_k c_p) / (d_k + w_k V / A_k); all the particles landing
    on a vertex in a step are added to it at once;
 2. particles below the floor or outside the bounds are removed and booked as ``lost``;
-3. where the film is deeper than its emission threshold, d_i > eps1_i, the excess leaves:
-   d_i = eps2 (``keep_depth``) and m_i = ceil((d_i - eps2) A_i / V_i) particles share the
-   volume (d_i - eps2) A_i equally, V_i = max(V_drop, pi/6 A_i^(3/2)) (a drop, or a parcel as
-   wide as the cell: ``budget.py``), placed at the free-surface point
-   x_i + (b_i + d_i) n_i (stacked a particle's diameter apart along n_i) with the film's world
-   velocity and dyes. eps1_i is ``emit_depth`` and ``overhang_emit_depth`` where the surface faces away
-   from gravity (g . n_i > 0). A step emits at most half the droplets' budget (the counts are
-   cut in proportion, at least one each) and particles in flight merge to make room for it.
+3. where the film cannot stay (``shedding.py``) the liquid leaves as particles: a vertex whose
+   film is deeper than the pendant limit h_p,i (infinite where the surface faces towards gravity:
+   a pool never sheds) keeps d_i = eps2 (``keep_depth``) and sheds (d_i - eps2) A_i; a vertex of
+   a free edge (``Params.boundary = "free"``) sheds the volume the transport let out through the
+   edge in this step, W_i (which the scheme booked as outflow; it is taken back from there, the
+   liquid being in the air now). m_i = ceil(V_i / P_i) particles share the shed volume V_i
+   equally, P_i = max(V_drop, pi/6 A_i^(3/2)) (a drop, or a parcel as wide as the cell:
+   ``budget.py``), placed at the free-surface point x_i + (b_i + d_i) n_i (stacked a particle's
+   diameter apart along n_i) with the film's world velocity and dyes. A step emits at most half
+   the droplets' budget (the counts are cut in proportion, at least one each) and particles in
+   flight merge to make room for it.
 
 Emitters (``emitters.py``: nozzles and rain) release their particles after the droplets' flight
 and before the collision query, each at the point of its path it has reached by the end of the
@@ -27,7 +30,7 @@ step, so they land in the step they reach the surface.
 The absorbed, lost and emitted volumes, and what the emitters poured and rained, go back to the
 step, which books them. Absorption goes
 first and emission last, so after the stage no vertex is deeper than its
-threshold. Emission counts are per vertex, their prefix sum gives each vertex its slots, and
+pendant limit. Emission counts are per vertex, their prefix sum gives each vertex its slots, and
 each vertex fills its own slots: the particle order does not depend on the thread count.
 Absorption scatters onto vertices, so it gathers what lands on each vertex serially in particle
 order, then adds it to each vertex once.
@@ -45,6 +48,7 @@ from .budget import check_budget_fits_mesh
 from .droplets import Droplets
 from .dynamics import sphere_radius
 from .release import EmitterSet
+from .shedding import pendant_depth
 from .triangle_grid import TriangleGrid
 
 
@@ -71,9 +75,11 @@ class ParticleCoupling(Term):
         droplets.use_dyes(n_dyes)
         self.emitting = np.zeros(geom.n_vertices, dtype=np.int64)
         self.emit_count = np.zeros(geom.n_vertices, dtype=np.int64)
+        self.emit_volume = np.zeros(geom.n_vertices)
         self.emit_offset = np.zeros(geom.n_vertices + 1, dtype=np.int64)
         self.landing = np.zeros((geom.n_vertices, 3 + n_dyes))
         self.grid = None
+        self.segment_vertices = np.zeros(0, dtype=np.int64)
         self.use_geometry(geom)
         if droplets.bounds is None:
             low, high = self.grid.vertices.min(axis=0), self.grid.vertices.max(axis=0)
@@ -92,9 +98,20 @@ class ParticleCoupling(Term):
             self.grid = TriangleGrid(surface, geom.faces)
         else:
             self.grid.refit(surface)
-        p = self.params
-        facing_down = geom.normals @ self.up < 0.0
-        self.emit_threshold = np.where(facing_down, p.overhang_emit_depth, p.emit_depth)
+        self.emit_threshold = pendant_depth(geom.normals @ self.up, self.params)
+        self.use_segments(self.segment_vertices)
+
+    def use_segments(self, vertices) -> None:
+        """The free edge's vertices: the boundary's (with ``Params.boundary = "free"``) except
+        ``vertices`` (k,), those of open boundary segments, which keep their own conditions and
+        book their outflow."""
+        self.segment_vertices = np.asarray(vertices, dtype=np.int64)
+        free = self.geometry.is_boundary.copy() if self.params.boundary == "free" else None
+        if free is None:
+            self.free_edge = np.zeros(0, dtype=np.int64)
+            return
+        free[self.segment_vertices] = False
+        self.free_edge = np.flatnonzero(free).astype(np.int64)
 
     def exchange(self, geom, state, dt: float) -> Volumes:
         """One coupling stage on ``state`` (depth, velocity, dye), in the order above; returns
@@ -114,7 +131,9 @@ class ParticleCoupling(Term):
             add_landings(self.landing, geom.faces[hits[hits >= 0]].ravel(), state.depth,
                          state.velocity, state.dye)
         lost = drops.remove_hits_and_lost(drops.hit_triangle[:n], self.up)
-        return {"absorbed": absorbed, "lost": lost, "emitted": self.emit(state), **released}
+        emitted, runoff = self.emit(state)
+        return {"absorbed": absorbed, "lost": lost, "emitted": emitted, "outflow": -runoff,
+                **released}
 
     def airborne_volume(self) -> float:
         """The volume of the droplets in flight and in the emitters' unreleased parcels (m^3)."""
@@ -132,16 +151,18 @@ class ParticleCoupling(Term):
         self.droplets.load_state_dict(data)
         self.emitters.load_state_dict(data, self.grid)
 
-    def emit(self, state) -> float:
-        """Step 3: move the film's excess into new particles; returns their volume."""
+    def emit(self, state) -> tuple[float, float]:
+        """Step 3: move what cannot stay into new particles; returns their volume and the part
+        of it that ran over free edges (m^3)."""
         g, p, drops = self.geometry, self.params, self.droplets
         most = drops.max_particles // 2
-        m = count_emissions(state.depth, g.dual_areas, self.emit_threshold, p.keep_depth,
-                            drops.max_volume, most, self.emitting, self.emit_count,
-                            self.emit_offset)
+        m, runoff = count_emissions(state.depth, g.dual_areas, self.emit_threshold, p.keep_depth,
+                                    self.free_edge, state.outflow_volume, drops.max_volume, most,
+                                    self.emitting, self.emit_count, self.emit_offset,
+                                    self.emit_volume)
         total = int(self.emit_offset[m])
         if total == 0:
-            return 0.0
+            return 0.0, 0.0
         counts = self.emit_count[:m]
         if total > most:
             thin_emissions(counts, total, int(np.count_nonzero(counts)), most)
@@ -149,30 +170,44 @@ class ParticleCoupling(Term):
             total = int(self.emit_offset[m])
         first = drops.reserve(total)
         with serial_when_small(m):
-            emit_particles(g.vertices, g.normals, g.tangent_frames, state.bottom, g.dual_areas,
-                           p.keep_depth, self.emitting[:m], counts, self.emit_offset, first,
-                           state.depth, state.velocity, state.dye, *drops.buffers)
-        return float(drops.volumes[first:].sum())
+            emit_particles(g.vertices, g.normals, g.tangent_frames, state.bottom,
+                           self.emit_threshold, p.keep_depth, self.emitting[:m], counts,
+                           self.emit_volume, self.emit_offset, first, state.depth,
+                           state.velocity, state.dye, *drops.buffers)
+        return float(drops.volumes[first:].sum()), runoff
 
 
 @serial_kernel
-def count_emissions(depth, dual_areas, emit_threshold, keep_depth, drop_volume, most, emitting,
-                    emit_count, emit_offset):
-    """The m vertices deeper than their threshold (d_i > eps1_i), ascending, in emitting[:m],
-    with how many particles each emits in emit_count[:m], ceil((d_i - eps2) A_i / V_i) with
-    V_i = max(V_drop, pi/6 A_i^(3/2)) and at most ``most``, and their prefix sum in
-    emit_offset[:m + 1] (each one's first slot, then the total); returns m. One serial pass:
-    a vertex is one comparison unless it emits, cheaper than waking the threads."""
+def count_emissions(depth, dual_areas, threshold, keep_depth, free_edge, outflow_volume,
+                    drop_volume, most, emitting, emit_count, emit_offset, emit_volume):
+    """The m vertices that shed, ascending, in emitting[:m]: deeper than their pendant limit
+    (d_i > h_p,i: (d_i - eps2) A_i) or on a free edge (``free_edge``, ascending) with liquid
+    that ran out through it (W_i = outflow_volume[i] > 0); their volume V_i in emit_volume[:m],
+    how many particles each emits in emit_count[:m], ceil(V_i / P_i) with
+    P_i = max(V_drop, pi/6 A_i^(3/2)) and at most ``most``, and their prefix sum in
+    emit_offset[:m + 1] (each one's first slot, then the total); returns m and the sum of the
+    W_i. One serial pass: a vertex is one comparison unless it sheds, cheaper than waking the
+    threads."""
     m = 0
+    runoff = 0.0
+    edge = 0
     for i in range(depth.shape[0]):
-        if depth[i] > emit_threshold[i]:
+        volume = 0.0
+        if depth[i] > threshold[i]:
+            volume = (depth[i] - keep_depth) * dual_areas[i]
+        if edge < free_edge.shape[0] and free_edge[edge] == i:
+            edge += 1
+            if outflow_volume[i] > 0.0:
+                volume += outflow_volume[i]
+                runoff += outflow_volume[i]
+        if volume > 0.0:
             parcel = max(drop_volume, np.pi / 6.0 * dual_areas[i] ** 1.5)
             emitting[m] = i
-            emit_count[m] = int(min(np.ceil((depth[i] - keep_depth) * dual_areas[i] / parcel),
-                                    most))
+            emit_volume[m] = volume
+            emit_count[m] = int(min(np.ceil(volume / parcel), most))
             emit_offset[m + 1] = emit_offset[m] + emit_count[m]
             m += 1
-    return m
+    return m, runoff
 
 
 @serial_kernel
@@ -185,17 +220,18 @@ def thin_emissions(emit_count, total, emitters, most):
 
 
 @parallel_kernel
-def emit_particles(vertices, normals, tangent_frames, bottom, dual_areas, keep_depth, emitting,
-                   emit_count, emit_offset, first, depth, velocity, dye, positions, previous,
-                   velocities, volumes, dyes):
-    """Fill the slots first + emit_offset[k] + j, j < emit_count[k], of each emitting vertex
-    i = emitting[k] (carrying the film's dyes there), and set d_i = eps2."""
+def emit_particles(vertices, normals, tangent_frames, bottom, threshold, keep_depth, emitting,
+                   emit_count, emit_volume, emit_offset, first, depth, velocity, dye, positions,
+                   previous, velocities, volumes, dyes):
+    """Fill the slots first + emit_offset[k] + j, j < emit_count[k], of each shedding vertex
+    i = emitting[k] with emit_volume[k] shared equally (carrying the film's dyes there), and set
+    d_i = eps2 where d_i > threshold_i."""
     for k in numba.prange(emitting.shape[0]):
         i = emitting[k]
         m = emit_count[k]
         if m == 0:
             continue
-        volume = (depth[i] - keep_depth) * dual_areas[i] / m
+        volume = emit_volume[k] / m
         spacing = 2.0 * sphere_radius(volume)
         for j in range(m):
             slot = first + emit_offset[k] + j
@@ -208,7 +244,8 @@ def emit_particles(vertices, normals, tangent_frames, bottom, dual_areas, keep_d
             volumes[slot] = volume
             for c in range(dye.shape[1]):
                 dyes[slot, c] = dye[i, c]
-        depth[i] = keep_depth
+        if depth[i] > threshold[i]:
+            depth[i] = keep_depth
 
 
 @serial_kernel

@@ -39,8 +39,9 @@ pair test, where the grid costs it 27 cells; past that the cell doubles (``dynam
 class Droplets:
     """Liquid in flight as particles: positions (p, 3), velocities (p, 3), volumes (p,).
 
-    The embedded droplet system (SPEC §8): a :class:`Simulation` built with ``particles=`` sheds
-    liquid deeper than ``Params.emit_depth`` as particles, steps them with the film and absorbs the
+    The embedded droplet system (SPEC §8), a :class:`Simulation`'s default: it sheds liquid that
+    cannot stay on the film (a pendant film deeper than surface tension holds, liquid running
+    over a free edge: ``shedding.py``) as particles, steps them with the film and absorbs the
     ones that hit the surface; the ledger books emitted, absorbed, airborne and lost volume.
 
     Parameters

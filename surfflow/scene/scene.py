@@ -168,8 +168,8 @@ class RenderSpec:
 
 @dataclass(frozen=True)
 class DropletSpec:
-    """The [droplets] table: which particle engine and its settings (the thresholds go to
-    Params); its presence turns droplets on."""
+    """The [droplets] table: which particle engine and its settings (keep_depth goes to
+    Params). Droplets are on without the table; ``enabled = false`` turns them off."""
 
     engine: str = "embedded"
     floor: float | None = None
@@ -300,6 +300,8 @@ class _SceneReader:
             raise self.fail(key_path, f"must be a table of keys {sorted(checkers)}")
         checked = {}
         for key, value in values.items():
+            if key_path + (key,) in schema.REMOVED_KEYS:
+                raise self.fail(key_path + (key,), schema.REMOVED_KEYS[key_path + (key,)])
             if key not in checkers:
                 close = difflib.get_close_matches(key, checkers, n=1)
                 hint = f"did you mean {close[0]!r}? " if close else ""
@@ -336,7 +338,7 @@ class _SceneReader:
             output=OutputSpec(**self.with_directory(sections["output"], Path("output") / name)),
             render=RenderSpec(**self.with_directory(sections["render"], Path("render") / name)),
             motion=self.motion(self.raw.get("motion")),
-            droplets=self.droplets(sections["droplets"]) if "droplets" in self.raw else None,
+            droplets=self.droplets(sections["droplets"]),
             boundaries=self.boundaries(self.raw.get("boundaries", [])),
             emitters=self.emitters(self.raw.get("emitters", [])),
             bodies=body_specs(self.raw.get("bodies", []), self.table, self.fail, self.base),
@@ -362,9 +364,12 @@ class _SceneReader:
             raise self.fail(("ripples", exc.args[0]), exc.args[1]) from None
 
     @staticmethod
-    def droplets(values: dict) -> DropletSpec:
-        thresholds = ("emit_depth", "keep_depth", "overhang_emit_depth")
-        return DropletSpec(**{k: v for k, v in values.items() if k not in thresholds})
+    def droplets(values: dict) -> DropletSpec | None:
+        """The [droplets] table's spec (the defaults without one), None where disabled."""
+        if not values.get("enabled", True):
+            return None
+        params = ("enabled", "keep_depth")
+        return DropletSpec(**{k: v for k, v in values.items() if k not in params})
 
     @staticmethod
     def with_directory(values: dict, default: Path) -> dict:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 
-from ..config import (BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, SCHEMES,
-                      check_feature_size)
+from ..config import (BOUNDARY_CONDITIONS, FRICTION_MODELS, NORMAL_WEIGHTINGS, REMOVED_PARAMS,
+                      SCHEMES, check_feature_size)
 from ..errors import ParameterError
 from ..io.procedural import PROCEDURAL_MESHES
 from ..io.units import UNITS, UP_AXES
@@ -216,8 +216,7 @@ TABLES = {
     "output": {"directory": text, "formats": choices(OUTPUT_FORMATS),
                "checkpoint_every": whole(0), "map_resolution": whole(1),
                "map_thickness_range": number(0.0, low_open=True)},
-    "droplets": {"engine": choice(DROPLET_ENGINES), "emit_depth": number(),
-                 "keep_depth": number(), "overhang_emit_depth": number(),
+    "droplets": {"enabled": boolean, "engine": choice(DROPLET_ENGINES), "keep_depth": number(),
                  "floor": number(), "bounds": box, "drag": number(0.0),
                  "separation": number(0.0, 1.0), "smoothing": number(0.0, 1.0),
                  "max_volume": number(0.0, low_open=True), "max_particles": whole(2)},
@@ -255,6 +254,10 @@ BOUNDARY_KEYS = {
 }
 """A ``[[boundaries]]`` segment: the boundary vertices on the plane (point, normal)."""
 
+REMOVED_KEYS = {("droplets", name): f"{name} was removed: {reason}; delete the key"
+                for name, reason in REMOVED_PARAMS.items()}
+"""Keys of older scenes that are no longer read, with what replaced them."""
+
 PARAMS_FIELDS = {
     ("gravity",): "gravity",
     ("liquid", "density"): "density", ("liquid", "viscosity"): "viscosity",
@@ -270,7 +273,6 @@ PARAMS_FIELDS = {
     ("dissolution", "rate"): "dissolution_rate", ("dissolution", "solubility"): "solubility",
     ("dissolution", "density_ratio"): "solute_density_ratio",
     ("dissolution", "drag"): "solute_drag", ("dissolution", "friction"): "solute_friction",
-    ("droplets", "emit_depth"): "emit_depth", ("droplets", "keep_depth"): "keep_depth",
-    ("droplets", "overhang_emit_depth"): "overhang_emit_depth",
+    ("droplets", "keep_depth"): "keep_depth",
 }
 """Scene key path -> the :class:`~surfflow.config.Params` field it sets."""

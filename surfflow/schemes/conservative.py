@@ -109,15 +109,19 @@ class ConservativeScheme:
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
         """Heun's two stages from the state and their average; returns the outflow and inflow
-        (m^3) through the boundary."""
+        (m^3) through the boundary (the outflow per vertex, the stages' average, in
+        state.outflow_volume, where free edges shed it: ``particles/coupling.py``)."""
         self.boundary.update(state.time)
         s = state
         self.stage(geom, fields, s, bottom, s.depth, s.velocity, s.dye, dt, s.depth_next,
                    s.velocity_next, s.dye_next)
         out_1, in_1 = float(self.outflow_volume.sum()), float(self.inflow_volume.sum())
+        np.multiply(self.outflow_volume, 0.5, out=s.outflow_volume)
         self.stage(geom, fields, s, bottom, s.depth_next, s.velocity_next, s.dye_next, dt,
                    self.stage_depth, self.stage_velocity, self.stage_dye)
         out_2, in_2 = float(self.outflow_volume.sum()), float(self.inflow_volume.sum())
+        self.outflow_volume *= 0.5
+        s.outflow_volume += self.outflow_volume
         average_stages(s.depth, s.velocity, s.dye, self.stage_depth, self.stage_velocity,
                        self.stage_dye, self.params.min_depth, s.depth_next, s.velocity_next,
                        s.dye_next)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..boundaries import BOUNDARY_KINDS, BoundarySegment, segment_normals
+from ..config import OPEN_BOUNDARIES
 from ..kernels.riemann import NO_BOUNDARY, TRANSMISSIVE
 
 
@@ -14,7 +15,7 @@ class OpenSegments:
     """kind (n,) int64, value (n,) and normals (n, 2) N_b of the open segments of a mesh of n
     vertices; ``segments`` the segments set, ``open`` whether any vertex has a kind (else
     F_b = G_b = 0 and nothing is computed). ``global_outflow``: whether ``Params(boundary=
-    "outflow")`` makes the rest of the boundary transmissive here (the conservative scheme's
+    "outflow")`` (or "free") makes the rest of the boundary transmissive here (the conservative scheme's
     fluxes) or is left to the caller (the momentum scheme's continuity, kernels/continuity.py)."""
 
     def __init__(self, n_vertices: int, params, global_outflow: bool):
@@ -29,7 +30,7 @@ class OpenSegments:
 
     def use_geometry(self, geom, fields) -> None:
         """Reset the arrays from the global boundary kind, then place the segments again."""
-        outflow = self.global_outflow and self.params.boundary == "outflow"
+        outflow = self.global_outflow and self.params.boundary in OPEN_BOUNDARIES
         self.kind[:] = np.where(geom.is_boundary & outflow, TRANSMISSIVE, NO_BOUNDARY)
         self.normals[:] = geom.boundary_normals if outflow else 0.0
         self.value[:] = 0.0
@@ -58,7 +59,7 @@ class OpenSegments:
         if not self.global_outflow:
             fields.boundary_outflow_normals[v] = 0.0
         length = np.linalg.norm(wall_normals, axis=1)
-        if self.params.boundary == "outflow":
+        if self.params.boundary in OPEN_BOUNDARIES:
             length[:] = 0.0
         unit = wall_normals / np.where(length > 0.0, length, 1.0)[:, None]
         fields.wall_projections[v] = np.eye(2) - unit[:, :, None] * unit[:, None, :]
