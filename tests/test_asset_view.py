@@ -1,0 +1,52 @@
+"""The object drawn with the asset's own texture in polyscope (EGL), measured on pixels:
+dry texels show the texture's colours, wet ones the same darkened by WET_DARKENING; a mesh
+without a texture keeps the neutral object colour, darkened alike. ``asset_renders.py``
+draws a two-colour textured square whose lower half is wet after its film has drained."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from surfflow.look import OBJECT_COLOR, WET_DARKENING
+
+pytest.importorskip("polyscope")
+
+
+@pytest.fixture(scope="module")
+def pixels(tmp_path_factory):
+    out = tmp_path_factory.mktemp("asset_renders")
+    result = subprocess.run([sys.executable, str(Path(__file__).with_name("asset_renders.py")), str(out)],
+                            capture_output=True, text=True, timeout=180)
+    if result.returncode != 0 and "EGL" in result.stderr:
+        pytest.skip("no EGL to render with")
+    assert result.returncode == 0, result.stderr
+    return json.loads((out / "pixels.json").read_text())
+
+
+def test_dry_texels_show_the_textures_colours(pixels):
+    from asset_renders import TEXTURE_LEFT, TEXTURE_RIGHT
+    drawn = pixels["textured"]
+    assert drawn["textured"] and not drawn["wet_colors"]
+    for side, color in (("left", TEXTURE_LEFT), ("right", TEXTURE_RIGHT)):
+        assert np.allclose(drawn["pixels"][f"{side}_dry"], color, atol=3), side
+
+
+def test_wet_texels_are_the_texture_darkened_by_the_wet_rule(pixels):
+    from asset_renders import TEXTURE_LEFT, TEXTURE_RIGHT
+    found = pixels["textured"]["pixels"]
+    for side, color in (("left", TEXTURE_LEFT), ("right", TEXTURE_RIGHT)):
+        expected = (1.0 - WET_DARKENING) * np.asarray(color, dtype=float)
+        assert np.allclose(found[f"{side}_wet"], expected, atol=3), side
+
+
+def test_a_mesh_without_a_texture_keeps_the_neutral_colour_darkened_where_wet(pixels):
+    drawn = pixels["plain"]
+    assert not drawn["textured"] and drawn["wet_colors"]
+    neutral = 255.0 * np.asarray(OBJECT_COLOR)
+    for side in ("left", "right"):
+        assert np.allclose(drawn["pixels"][f"{side}_dry"], neutral, atol=3), side
+        assert np.allclose(drawn["pixels"][f"{side}_wet"], (1.0 - WET_DARKENING) * neutral, atol=3), side
