@@ -1,7 +1,9 @@
 """Drawing a run in polyscope: the object and the liquid's free surface as two meshes.
 
-The object is the input surface (``original_vertices``), darkened where wet and tinted by the
-dyes of the film over it (Beer-Lambert: it is seen through the film, :mod:`surfflow.look`). The
+The object is the input surface (``original_vertices``) in the neutral OBJECT_COLOR or, when the
+geometry carries an asset with a texture, that texture (``asset_view.py``), darkened where wet
+(the larger of the surface's wetness and the drawn film's) and tinted by the dyes of the film
+over it (Beer-Lambert: it is seen through the film, :mod:`surfflow.look`). The
 liquid is a second mesh on the same triangles whose vertex i sits at the drawn free surface
 x_i + (b_i + h_i) n_i, h the drawn film's thickness (:class:`surfflow.look.DisplayedFilm`: the
 depth over about a two-ring, followed within a frame), at least ``min_thickness`` over the object
