@@ -98,7 +98,7 @@ def main(argv=None) -> None:
     parser.add_argument("--width", type=int, default=320, help="width of the pictures (px)")
     parser.add_argument("--blender-frame", type=int, default=30, help="bunny_pour's frame for Blender")
     parser.add_argument("--no-blender", action="store_true", help="skip the Blender picture")
-    parser.add_argument("--readme-frame", type=int, default=50, help="jar_pour's frame for the README")
+    parser.add_argument("--readme-frame", type=int, default=40, help="jar_pour's frame for the README")
     parser.add_argument("--no-readme", action="store_true", help="skip the README's first picture")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
