@@ -3,7 +3,8 @@
     python asset_renders.py OUT_DIR
 
 A unit square in the xy-plane (the camera straight above it) whose texture is TEXTURE_LEFT
-where u < 1/2 and TEXTURE_RIGHT where u >= 1/2 (u = x, v = y), drawn in polyscope's flat
+where u < 1/2 and TEXTURE_RIGHT where u >= 1/2 (u = x, v = y) in its upper half, and
+LOWER_LEFT and LOWER_RIGHT in its lower half (a texture turned or flipped shows), drawn in polyscope's flat
 material (colours unshaded) after the film that covered its lower half (y < 1/2) has drained:
 the liquid is gone (nothing drawn of it), the surface's wetness is 1 there and 0 above. Writes
 OUT_DIR/textured.png, OUT_DIR/plain.png (the same square without a texture) and
@@ -25,6 +26,8 @@ from surfflow.viewer.render import init_headless, render_frame
 
 TEXTURE_LEFT = (200, 60, 40)
 TEXTURE_RIGHT = (40, 110, 200)
+LOWER_LEFT = (60, 170, 90)
+LOWER_RIGHT = (230, 200, 60)
 CELLS = 40
 SIZE = 400
 PATCH = 10
@@ -42,10 +45,15 @@ def square():
     return V, F, V[F][:, :, :2]
 
 
-def texture(size: int = 64) -> np.ndarray:
+def texture(size: int = 64, lower: bool = False) -> np.ndarray:
+    """(size, size, 3) TEXTURE_LEFT | TEXTURE_RIGHT, row 0 at the top (v = 1); ``lower``: the
+    lower half (v < 1/2) LOWER_LEFT | LOWER_RIGHT."""
     image = np.empty((size, size, 3), dtype=np.uint8)
     image[:, : size // 2] = TEXTURE_LEFT
     image[:, size // 2:] = TEXTURE_RIGHT
+    if lower:
+        image[size // 2:, : size // 2] = LOWER_LEFT
+        image[size // 2:, size // 2:] = LOWER_RIGHT
     return image
 
 
@@ -93,7 +101,7 @@ def main(out: Path) -> None:
     ps.set_ground_plane_mode("none")
     ps.set_view_projection_mode("perspective")
     textured = sf.precompute((V, F), feature_size=0, smoothing_iterations=0,
-                             asset=Asset(uv, texture=texture()))
+                             asset=Asset(uv, texture=texture(lower=True)))
     plain = sf.precompute((V, F), feature_size=0, smoothing_iterations=0)
     result = {"textured": draw(textured, out, "textured"), "plain": draw(plain, out, "plain")}
     (out / "pixels.json").write_text(json.dumps(result, indent=1))

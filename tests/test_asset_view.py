@@ -1,5 +1,6 @@
 """The object drawn with the asset's own texture in polyscope (EGL), measured on pixels:
-dry texels show the texture's colours, wet ones the same darkened by WET_DARKENING; a mesh
+dry texels show the texture's colours, wet ones theirs darkened by WET_DARKENING (the texture
+has four colours, one a quadrant: a texture drawn turned or flipped fails); a mesh
 without a texture keeps the neutral object colour, darkened alike. ``asset_renders.py``
 draws a two-colour textured square whose lower half is wet after its film has drained."""
 
@@ -36,9 +37,9 @@ def test_dry_texels_show_the_textures_colours(pixels):
 
 
 def test_wet_texels_are_the_texture_darkened_by_the_wet_rule(pixels):
-    from asset_renders import TEXTURE_LEFT, TEXTURE_RIGHT
+    from asset_renders import LOWER_LEFT, LOWER_RIGHT
     found = pixels["textured"]["pixels"]
-    for side, color in (("left", TEXTURE_LEFT), ("right", TEXTURE_RIGHT)):
+    for side, color in (("left", LOWER_LEFT), ("right", LOWER_RIGHT)):
         expected = (1.0 - WET_DARKENING) * np.asarray(color, dtype=float)
         assert np.allclose(found[f"{side}_wet"], expected, atol=3), side
 
