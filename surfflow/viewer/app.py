@@ -236,12 +236,18 @@ class ViewerApp:
             self.pending_pours.append(hit.position)
 
 
+def viewer_geometry(scene, cache_dir=None):
+    """The scene's precomputed geometry with its mesh file's asset (UVs, texture), which the
+    viewer draws the object with."""
+    V, F, asset = scene_asset_mesh(scene.mesh)
+    return scene_geometry(scene, V, F, cache_dir, asset=asset)
+
+
 def view_scene(scene, cache_dir=None, play: bool = False, app_class=ViewerApp) -> None:
     """Open the interactive viewer on ``scene`` (blocks until the window closes); ``play``
     starts it playing; ``app_class`` is ViewerApp or a subclass (``ripple_app``)."""
     ahead = compile_ahead(scene)  # a cold start: the step's kernels compile beside this
-    V, F, asset = scene_asset_mesh(scene.mesh)
-    geometry = scene_geometry(scene, V, F, cache_dir, asset=asset)  # the asset: drawn with its texture
+    geometry = viewer_geometry(scene, cache_dir)
     ps.set_program_name(f"surfflow: {scene.name}")
     ps.init()
     apply_scene_look(scene.render)
