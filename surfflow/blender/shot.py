@@ -178,6 +178,15 @@ class BlenderShot:
         links.new(roughness.outputs["Value"], bsdf.inputs["Roughness"])
         return material
 
+    def _body_material(self):
+        """The floating bodies' matte clay (made once)."""
+        material = self.bpy.data.materials.get("body")
+        if material is None:
+            material, bsdf = self._principled("body")
+            bsdf.inputs["Base Color"].default_value = (*OBJECT_COLOR, 1.0)
+            bsdf.inputs["Roughness"].default_value = DRY_ROUGHNESS
+        return material
+
     def _texture_image(self, texture: np.ndarray):
         """A Blender image (packed into the .blend) of the (H, W, 3|4) uint8 ``texture``, row 0 at the top."""
         height, width = texture.shape[:2]
@@ -286,14 +295,14 @@ class BlenderShot:
                                 fields["particle_volumes"])
 
     def show_bodies(self, bodies) -> None:
-        """The floating rigid bodies (``sim.bodies``) as meshes at their poses, in the object's
-        material (one Blender object per body, ``body_K``, made at its first frame)."""
+        """The floating rigid bodies (``sim.bodies``) as meshes at their poses, in matte clay (they
+        have no UVs of the asset's; one Blender object per body, ``body_K``, made at its first frame)."""
         for k, body in enumerate(bodies):
             name = f"body_{k}"
             points = np.ascontiguousarray(body.world_vertices() @ self.turn.T, dtype=np.float32)
             obj = self.bpy.data.objects.get(name)
             if obj is None:
-                obj = self._add_mesh(name, self.object.data.materials[0])
+                obj = self._add_mesh(name, self._body_material())
                 set_mesh(obj.data, points, np.asarray(body.shape.mesh.faces))
             else:
                 obj.data.vertices.foreach_set("co", points.ravel())
