@@ -1,17 +1,21 @@
 """The README's pictures: a polyscope picture of every shipped example and the Blender one of
 the flagship, re-made from the current code.
 
-    python docs/make_pictures.py                         # all: docs/gallery/<example>.png, docs/bunny_blender.png
-    python docs/make_pictures.py --examples bunny_pour   # some polyscope pictures only
+    python docs/make_pictures.py                         # all: docs/gallery/<example>.png,
+                                                         #   docs/jar_pour.png, docs/bunny_blender.png
+    python docs/make_pictures.py --examples bunny_pour   # some polyscope pictures only (and the README's)
     python docs/make_pictures.py --no-blender            # without the Blender picture
+    python docs/make_pictures.py --examples --no-blender # the README's first picture alone
 
 Each example runs from its start for ``--seconds`` of simulated time (the whole scene if shorter),
 drawn headless by polyscope at ``--width`` pixels (the [render] height in proportion) frame by
 frame as ``surfflow render`` does; its most coloured frame (``make_media.best_frame``) becomes
 docs/gallery/<example>.png. The Blender picture (the extra "blender") is bunny_pour at
 ``--blender-frame``, rendered by Cycles at the draft quality (half the scene's 800 x 600), saved
-as docs/bunny_blender.png. Frames go to a temporary folder; the pictures are written with
-Pillow's optimiser (a few tens of kB each).
+as docs/bunny_blender.png. The README's first picture is jar_pour (the asset with its own
+texture, liquid on it, darker where wet) at ``--readme-frame`` in its scene's 800 x 600, drawn
+by polyscope, saved as docs/jar_pour.png (``--no-readme`` skips it). Frames go to a temporary
+folder; the pictures are written with Pillow's optimiser (a few tens of kB each).
 """
 
 from __future__ import annotations
@@ -58,6 +62,17 @@ def polyscope_picture(name: str, seconds: float, width: int, scratch: Path) -> P
     return destination
 
 
+def readme_picture(frame: int, scratch: Path) -> Path:
+    """jar_pour's frame ``frame`` drawn headless by polyscope at its scene's size to docs/jar_pour.png."""
+    from surfflow.viewer.render import render_scene
+
+    scene = example_scene("jar_pour")
+    result = render_scene(scene, scratch / "readme", scratch / "cache", frames=frame, video=False)
+    destination = ROOT / "docs" / "jar_pour.png"
+    Image.open(result.images[frame]).convert("RGB").save(destination, optimize=True)
+    return destination
+
+
 def blender_picture(frame: int, scratch: Path) -> Path:
     """bunny_pour at ``frame`` by Cycles (draft) to docs/bunny_blender.png."""
     from surfflow.blender import BlenderShot
@@ -83,10 +98,14 @@ def main(argv=None) -> None:
     parser.add_argument("--width", type=int, default=320, help="width of the pictures (px)")
     parser.add_argument("--blender-frame", type=int, default=30, help="bunny_pour's frame for Blender")
     parser.add_argument("--no-blender", action="store_true", help="skip the Blender picture")
+    parser.add_argument("--readme-frame", type=int, default=40, help="jar_pour's frame for the README")
+    parser.add_argument("--no-readme", action="store_true", help="skip the README's first picture")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
-        for name in args.examples or example_names():
+        for name in example_names() if args.examples is None else args.examples:
             print(polyscope_picture(name, args.seconds, args.width, Path(scratch)), flush=True)
+        if not args.no_readme:
+            print(readme_picture(args.readme_frame, Path(scratch)), flush=True)
         if not args.no_blender:
             print(blender_picture(args.blender_frame, Path(scratch)))
 

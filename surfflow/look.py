@@ -28,7 +28,8 @@ of each channel once, so a fully dyed film DYE_DEPTH deep passes the dye's colou
 one less of a tint; the object seen through it takes T^2 (down and back), keeping its own
 shading and hue under a thin film. In Blender T is the glass's colour (the liquid's own colour
 absorbs too, over its preset's opacity depth, ``liquid_absorbance``); in polyscope the object is
-drawn in its colour times (1 - WET_DARKENING w) T^2 (``wet_object_colors``) under the film.
+drawn in its colour (the asset's texture, if it has one) times (1 - WET_DARKENING w) T^2
+(``wet_object_colors``) under the film, w the wetness.
 
 Opacity from depth. On screen (polyscope, ``display_opacity``) the film over the object has,
 with the optical thickness s = 1 - exp(-h / tint_depth),
@@ -62,7 +63,12 @@ OBJECT_COLOR = (0.78, 0.76, 0.72)
 FADE_DEPTHS = 2.0
 FILM_OPACITY = 0.4
 DEEP_DARKENING = 0.3
-WET_DARKENING = 0.2
+WET_DARKENING = 0.35
+"""share of its colour a wet surface loses (w = 1): colour (1 - WET_DARKENING w). A water film
+(n = 1.33) over a rough surface lets out only the light inside its 49 degree critical cone and
+reflects the rest back down for more absorption (Lekner & Dorf 1988, "Why some things are darker
+when wet", Appl. Opt. 27, 1278): a surface of moderate albedo reflects about 0.6 to 0.7 of its
+dry light when wet."""
 OPACITY_DEPTH = 2e-3
 MIN_OPACITY = 0.15
 OPAQUE_DEPTHS = {"paint": 5e-5, "milk": 1e-4}

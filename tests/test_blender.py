@@ -154,3 +154,70 @@ def test_a_floating_body_is_drawn_at_its_pose_and_follows_it():
                              orientation=(np.cos(0.5), np.sin(0.5), 0.0, 0.0))  # the next pose
     shot.show_bodies([moved])
     assert np.abs(drawn() - moved.world_vertices()).max() < 1e-6
+
+
+def srgb_to_linear(color) -> np.ndarray:
+    c = np.asarray(color, dtype=np.float64) / 255.0
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def render_textured_square(path, lower: bool, wet_below: float) -> dict:
+    """The textured square of asset_renders.py (``lower``: its four-colour texture) in the
+    xz-plane, seen from above, wet (wetness 1, no film) where z < ``wet_below``, rendered in the
+    Standard view transform (linear light to sRGB, no tone curve) at exposure -1.5 (no channel
+    clips): the linear colour at the centre of each quadrant, "left_dry" (x, z = 1/4, 3/4),
+    "left_wet" (1/4, 1/4), "right_dry", "right_wet"."""
+    from asset_renders import square, texture
+    from bpy_extras.object_utils import world_to_camera_view
+    from mathutils import Vector
+
+    import surfflow as sf
+    from surfflow.io.asset import Asset
+    from surfflow.io.usd import UsdSettings
+    from surfflow.scene.scene import RenderSpec
+
+    V, F, uv = square()
+    V, F, uv = V[:, [0, 2, 1]], F[:, [0, 2, 1]], uv[:, [0, 2, 1]]  # into the xz-plane, y up
+    geom = sf.precompute((V, F), feature_size=0, smoothing_iterations=0,
+                         asset=Asset(uv, texture=texture(lower=lower)))
+    shot = blender.BlenderShot(geom, UsdSettings(), RenderSpec(width=128, height=128, camera=(0.5, 1.6, 0.52),
+                                                                target=(0.5, 0.0, 0.5)))
+    shot.scene.view_settings.view_transform = "Standard"
+    shot.scene.view_settings.exposure = -1.5
+    n = geom.n_vertices
+    shot.show({"depth": np.zeros(n), "bottom": np.zeros(n),
+               "wetness": (geom.vertices[:, 2] < wet_below).astype(float)})
+    image = shot.render(path)
+    found = {}
+    for name, (x, z) in {"left_dry": (0.25, 0.75), "left_wet": (0.25, 0.25),
+                         "right_dry": (0.75, 0.75), "right_wet": (0.75, 0.25)}.items():
+        u, v, _ = world_to_camera_view(shot.scene, shot.scene.camera, Vector(shot.turn @ np.array([x, 0.0, z])))
+        row, column = int((1.0 - v) * image.shape[0]), int(u * image.shape[1])
+        found[name] = srgb_to_linear(np.median(image[row - 4:row + 4, column - 4:column + 4].reshape(-1, 3), axis=0))
+    return found
+
+
+def test_a_textured_asset_shows_its_texture_darkened_where_wet(tmp_path):
+    """A two-colour texture, left and right, the lower half wet after its film has drained.
+    Dry: the left texels redder, the right bluer, as the texture. Wet: the difference of the two
+    texture colours in linear light (the specular sheen, the same over both, cancels) is
+    1 - WET_DARKENING of the dry one within 0.15 (Cycles' noise and the wet film's lower
+    roughness, which moves light between the sheen and the diffuse layer)."""
+    from surfflow.look import WET_DARKENING
+
+    found = render_textured_square(tmp_path / "textured.png", lower=False, wet_below=0.5)
+    for state in ("dry", "wet"):
+        left, right = found[f"left_{state}"], found[f"right_{state}"]
+        assert left[0] > 2 * right[0] and right[2] > 2 * left[2], (state, left, right)
+    ratio = (found["left_wet"] - found["right_wet"]) / (found["left_dry"] - found["right_dry"])
+    assert np.all(np.abs(ratio[[0, 2]] - (1.0 - WET_DARKENING)) < 0.15), ratio
+    assert np.all(found["left_wet"] < found["left_dry"]) and np.all(found["right_wet"] < found["right_dry"])
+
+
+def test_the_texture_is_not_turned_or_flipped(tmp_path):
+    """A four-colour texture, all dry: each quadrant shows its own colour's strongest channel
+    (upper left red, upper right blue, lower left green, lower right red and green over blue)."""
+    found = render_textured_square(tmp_path / "quadrants.png", lower=True, wet_below=-1.0)
+    assert np.argmax(found["left_dry"]) == 0 and np.argmax(found["right_dry"]) == 2
+    assert np.argmax(found["left_wet"]) == 1
+    assert min(found["right_wet"][:2]) > 2 * found["right_wet"][2]

@@ -34,7 +34,7 @@ def test_tiny_scene_values():
 @pytest.mark.parametrize("name", ["bunny_pour", "bumpy_sphere_rain", "paint_grooves",
                                   "sugar_stripe_dissolving", "drop_in_wind", "tilting_tray",
                                   "waving_flag", "dripping_ceiling", "channel_bore", "toy_boats",
-                                  "cork_tray", "pond"])
+                                  "cork_tray", "pond", "jar_pour"])
 def test_examples_parse(name):
     scene = load_scene(EXAMPLES_DIR / f"{name}.toml")
     assert scene.name == name and scene.n_frames > 10

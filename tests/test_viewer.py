@@ -184,3 +184,26 @@ def test_boundary_segments_are_drawn_by_kind(tmp_path):
     assert inflow.sum() == outlet.sum() == 7 and (inflow | outlet).all()  # 6 x 6 cells: 7 a side
     assert np.allclose(positions[inflow, 0], x.min()) and np.allclose(positions[outlet, 0], x.max())
     assert ps.get_point_cloud(BOUNDARIES_NAME).n_points() == 14
+
+
+def test_the_live_viewer_draws_a_scenes_asset_with_its_texture_darkened_where_wet(tmp_path):
+    """jar_pour's jar in the viewer (its geometry as ``view_scene`` loads it) carries its texture;
+    after the stream has landed the drawn texture is the jar's own where dry and darker, down to
+    1 - WET_DARKENING of it, where wet."""
+    from surfflow.cli import EXAMPLES_DIR
+    from surfflow.look import WET_DARKENING
+    from surfflow.scene.scene import load_scene
+    from surfflow.viewer.app import ViewerApp, viewer_geometry
+
+    scene = load_scene(EXAMPLES_DIR / "jar_pour.toml")
+    geometry = viewer_geometry(scene, tmp_path)
+    ps.init("openGL_mock")
+    app = ViewerApp(scene, geometry)
+    textured = app.view.textured
+    assert textured is not None and app.view.object_mesh.get_quantity_buffer("texture", "colors")
+    app.advance(0.3)
+    drawn, own = textured.colors, textured.texture
+    share = drawn.sum(axis=2) / np.maximum(own.sum(axis=2), 1e-6)
+    assert share.max() == pytest.approx(1.0, abs=1e-6)
+    assert share.min() == pytest.approx(1.0 - WET_DARKENING, abs=0.02)
+    assert 0.0 < np.mean(share < 0.99) < 0.5  # a wet patch, not the whole jar

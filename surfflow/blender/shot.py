@@ -1,7 +1,12 @@
 """The Blender scene of one run (``BlenderShot``), shaped per frame by the frame's fields (those
 the writers get) and rendered by Cycles on the CPU with the OpenImageDenoise denoiser:
 
-- the object: the input surface (moved when the frame carries ``vertices``), matte clay;
+- the object: the input surface (moved when the frame carries ``vertices``), matte clay, or the
+  asset's base-colour texture (an Image Texture node on the UV map ``UVMap`` made from the
+  asset's ``corner_uv``) times its base colour; darkened where wet, by the per-vertex attribute
+  ``wetness`` (the larger of the frame's ``wetness`` field and the drawn film's), its base colour
+  times 1 - WET_DARKENING w (:mod:`surfflow.look`) and its roughness lowered from DRY_ROUGHNESS
+  to WET_ROUGHNESS (a water film is smooth: what is left of the reflection is glossier);
 - the liquid: the drawn film (:class:`surfflow.look.DisplayedFilm`, as in polyscope: its
   thickness h and dye amounts ring-smoothed and settled over a frame, its wetness faded in with
   depth and out over ``dry_time``) on all the object's triangles at x + (b + max(h, h_min)) n,
@@ -38,11 +43,14 @@ import numpy as np
 from ..errors import SurfflowError
 from ..io.up_axis import rotation_onto
 from ..io.usd import UsdSettings
-from ..look import (OBJECT_COLOR, DisplayedFilm, droplet_radii, dye_absorbance, liquid_absorbance,
+from ..look import (OBJECT_COLOR, WET_DARKENING, DisplayedFilm, droplet_radii, dye_absorbance, liquid_absorbance,
                     streaks, transmittance)
 from .engine import denoiser_available, import_bpy, quiet_stdout
 
 FLOOR_COLOR = (0.55, 0.55, 0.57)
+DRY_ROUGHNESS = 0.6
+WET_ROUGHNESS = 0.25
+UV_MAP = "UVMap"
 FIELD_OF_VIEW = math.radians(45.0)
 STREAK_SAMPLES = 4
 """spheres along each droplet's streak."""
@@ -90,6 +98,8 @@ class BlenderShot:
         self.lift = 5e-4 * float(np.linalg.norm(np.ptp(geometry.original_vertices, axis=0)))
         self.droplets = None
         self._set_object_points(geometry.original_vertices)
+        self._set_object_uvs()
+        set_point_attribute(self.object.data, "wetness", "FLOAT", "value", np.zeros(len(geometry.vertices)))
         self._add_floor_and_lights()
         self._add_camera(render_spec)
 
@@ -129,10 +139,63 @@ class BlenderShot:
         return material, material.node_tree.nodes["Principled BSDF"]
 
     def _object_material(self):
+        """Principled BSDF: the asset's texture times its base colour (else OBJECT_COLOR), times
+        1 - WET_DARKENING w, roughness DRY_ROUGHNESS + (WET_ROUGHNESS - DRY_ROUGHNESS) w, w the
+        ``wetness`` attribute."""
         material, bsdf = self._principled("object")
-        bsdf.inputs["Base Color"].default_value = (*OBJECT_COLOR, 1.0)
-        bsdf.inputs["Roughness"].default_value = 0.6
+        nodes, links = material.node_tree.nodes, material.node_tree.links
+        wetness = nodes.new("ShaderNodeAttribute")
+        wetness.attribute_name = "wetness"
+        darken = nodes.new("ShaderNodeMix")
+        darken.data_type, darken.blend_type = "RGBA", "MIX"
+        darken.inputs["B"].default_value = (0.0, 0.0, 0.0, 1.0)
+        share = nodes.new("ShaderNodeMath")
+        share.operation = "MULTIPLY"
+        share.inputs[1].default_value = WET_DARKENING
+        links.new(wetness.outputs["Fac"], share.inputs[0])
+        links.new(share.outputs["Value"], darken.inputs["Factor"])
+        asset = getattr(self.geometry, "asset", None)
+        if asset is not None and asset.texture is not None:
+            texture = nodes.new("ShaderNodeTexImage")
+            texture.image = self._texture_image(asset.texture)
+            uv = nodes.new("ShaderNodeUVMap")
+            uv.uv_map = UV_MAP
+            links.new(uv.outputs["UV"], texture.inputs["Vector"])
+            tinted = nodes.new("ShaderNodeMix")
+            tinted.data_type, tinted.blend_type = "RGBA", "MULTIPLY"
+            tinted.inputs["Factor"].default_value = 1.0
+            tinted.inputs["B"].default_value = tuple(asset.base_color)
+            links.new(texture.outputs["Color"], tinted.inputs["A"])
+            links.new(tinted.outputs["Result"], darken.inputs["A"])
+        else:
+            darken.inputs["A"].default_value = (*OBJECT_COLOR, 1.0)
+        links.new(darken.outputs["Result"], bsdf.inputs["Base Color"])
+        roughness = nodes.new("ShaderNodeMath")
+        roughness.operation = "MULTIPLY_ADD"
+        roughness.inputs[1].default_value = WET_ROUGHNESS - DRY_ROUGHNESS
+        roughness.inputs[2].default_value = DRY_ROUGHNESS
+        links.new(wetness.outputs["Fac"], roughness.inputs[0])
+        links.new(roughness.outputs["Value"], bsdf.inputs["Roughness"])
         return material
+
+    def _body_material(self):
+        """The floating bodies' matte clay (made once)."""
+        material = self.bpy.data.materials.get("body")
+        if material is None:
+            material, bsdf = self._principled("body")
+            bsdf.inputs["Base Color"].default_value = (*OBJECT_COLOR, 1.0)
+            bsdf.inputs["Roughness"].default_value = DRY_ROUGHNESS
+        return material
+
+    def _texture_image(self, texture: np.ndarray):
+        """A Blender image (packed into the .blend) of the (H, W, 3|4) uint8 ``texture``, row 0 at the top."""
+        height, width = texture.shape[:2]
+        image = self.bpy.data.images.new("texture", width, height, alpha=True)
+        rgba = np.ones((height, width, 4), dtype=np.float32)
+        rgba[:, :, :texture.shape[2]] = texture / 255.0
+        image.pixels.foreach_set(np.ascontiguousarray(rgba[::-1]).ravel())
+        image.pack()
+        return image
 
     def _water_material(self):
         """Principled BSDF: transmission 1, IOR 1.33, base colour and alpha from the attributes."""
@@ -224,23 +287,34 @@ class BlenderShot:
         set_point_attribute(mesh, "opacity", "FLOAT", "value", film.wetness)
         set_point_attribute(mesh, "tint", "FLOAT_COLOR", "color", np.column_stack([tint, np.ones(len(tint))]))
         mesh.update()
+        wetness = film.wetness if "wetness" not in fields else np.maximum(film.wetness, fields["wetness"])
+        set_point_attribute(self.object.data, "wetness", "FLOAT", "value", wetness)
+        self.object.data.update()
         if "particle_positions" in fields and "particle_volumes" in fields:
             self._show_droplets(fields["particle_positions"], fields.get("particle_velocities"),
                                 fields["particle_volumes"])
 
     def show_bodies(self, bodies) -> None:
-        """The floating rigid bodies (``sim.bodies``) as meshes at their poses, in the object's
-        material (one Blender object per body, ``body_K``, made at its first frame)."""
+        """The floating rigid bodies (``sim.bodies``) as meshes at their poses, in matte clay (they
+        have no UVs of the asset's; one Blender object per body, ``body_K``, made at its first frame)."""
         for k, body in enumerate(bodies):
             name = f"body_{k}"
             points = np.ascontiguousarray(body.world_vertices() @ self.turn.T, dtype=np.float32)
             obj = self.bpy.data.objects.get(name)
             if obj is None:
-                obj = self._add_mesh(name, self.object.data.materials[0])
+                obj = self._add_mesh(name, self._body_material())
                 set_mesh(obj.data, points, np.asarray(body.shape.mesh.faces))
             else:
                 obj.data.vertices.foreach_set("co", points.ravel())
                 obj.data.update()
+
+    def _set_object_uvs(self) -> None:
+        """The asset's corner UVs as the object's UV map (loops follow the faces' corners)."""
+        asset = getattr(self.geometry, "asset", None)
+        if asset is None:
+            return
+        layer = self.object.data.uv_layers.new(name=UV_MAP)
+        layer.data.foreach_set("uv", np.ascontiguousarray(asset.corner_uv, dtype=np.float32).ravel())
 
     def _set_object_points(self, points: np.ndarray) -> None:
         mesh = self.object.data

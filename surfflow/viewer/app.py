@@ -24,7 +24,7 @@ import polyscope.imgui as psim
 from ..errors import ParameterError
 from ..particles import Nozzle
 from ..scene.compile_ahead import compile_ahead
-from ..scene.scene_setup import scene_droplets, scene_geometry, scene_mesh, scene_simulation
+from ..scene.scene_setup import scene_asset_mesh, scene_droplets, scene_geometry, scene_simulation
 from ..simulation import Simulation
 from .body_view import draw_bodies
 from .camera import place_camera
@@ -236,11 +236,18 @@ class ViewerApp:
             self.pending_pours.append(hit.position)
 
 
+def viewer_geometry(scene, cache_dir=None):
+    """The scene's precomputed geometry with its mesh file's asset (UVs, texture), which the
+    viewer draws the object with."""
+    V, F, asset = scene_asset_mesh(scene.mesh)
+    return scene_geometry(scene, V, F, cache_dir, asset=asset)
+
+
 def view_scene(scene, cache_dir=None, play: bool = False, app_class=ViewerApp) -> None:
     """Open the interactive viewer on ``scene`` (blocks until the window closes); ``play``
     starts it playing; ``app_class`` is ViewerApp or a subclass (``ripple_app``)."""
     ahead = compile_ahead(scene)  # a cold start: the step's kernels compile beside this
-    geometry = scene_geometry(scene, *scene_mesh(scene.mesh), cache_dir)
+    geometry = viewer_geometry(scene, cache_dir)
     ps.set_program_name(f"surfflow: {scene.name}")
     ps.init()
     apply_scene_look(scene.render)

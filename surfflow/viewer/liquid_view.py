@@ -1,7 +1,9 @@
 """Drawing a run in polyscope: the object and the liquid's free surface as two meshes.
 
-The object is the input surface (``original_vertices``), darkened where wet and tinted by the
-dyes of the film over it (Beer-Lambert: it is seen through the film, :mod:`surfflow.look`). The
+The object is the input surface (``original_vertices``) in the neutral OBJECT_COLOR or, when the
+geometry carries an asset with a texture, that texture (``asset_view.py``), darkened where wet
+(the larger of the surface's wetness and the drawn film's) and tinted by the dyes of the film
+over it (Beer-Lambert: it is seen through the film, :mod:`surfflow.look`). The
 liquid is a second mesh on the same triangles whose vertex i sits at the drawn free surface
 x_i + (b_i + h_i) n_i, h the drawn film's thickness (:class:`surfflow.look.DisplayedFilm`: the
 depth over about a two-ring, followed within a frame), at least ``min_thickness`` over the object
@@ -23,6 +25,7 @@ import polyscope as ps
 from ..look import (OBJECT_COLOR, DisplayedFilm, depth_tint, display_opacity, dye_absorbance, dye_mix,
                     transmittance, wet_object_colors)
 from ..scene.scene import RenderSpec
+from .asset_view import TexturedObject, has_texture
 from .boundary_view import draw_boundaries
 from .droplet_view import draw_droplets
 from .materials import OBJECT_MATERIAL, liquid_material
@@ -59,6 +62,7 @@ class LiquidView:
         self.object_mesh = ps.register_surface_mesh(
             OBJECT_NAME, geometry.original_vertices, geometry.faces, color=OBJECT_COLOR,
             smooth_shade=True, material=OBJECT_MATERIAL)
+        self.textured = TexturedObject(self.object_mesh, geometry) if has_texture(geometry) else None
         self.liquid_mesh = ps.register_surface_mesh(
             LIQUID_NAME, geometry.vertices, geometry.faces, color=self.liquid_color,
             smooth_shade=True, material=liquid_material(look))
@@ -81,7 +85,7 @@ class LiquidView:
         if sim.geometry is not self.geometry:
             self.follow_surface(sim.geometry)
         self.draw(sim.depth, sim.bottom, sim.dye, sim.params.min_depth, sim.time,
-                  sim.velocity if self.show_velocity else None)
+                  sim.velocity if self.show_velocity else None, wetness=sim.wetness)
         draw_droplets(sim.particles, self.liquid_color)
         self._draw_boundaries(sim)
 
@@ -93,9 +97,13 @@ class LiquidView:
             draw_boundaries(sim, radius=8.0 * self.min_thickness)
             self._boundaries_shown = (sim.scheme, sim.geometry, count)
 
-    def draw(self, depth, bottom, dye, min_depth: float, time: float, velocity=None) -> None:
+    def draw(self, depth, bottom, dye, min_depth: float, time: float, velocity=None,
+             wetness=None) -> None:
         """Move the liquid mesh to depth (n,) over bottom (n,) at simulated ``time`` and refresh
-        its opacity, its colours (dye (n, k)), the wet object and the velocity arrows (n, 3)."""
+        its opacity, its colours (dye (n, k)), the wet object and the velocity arrows (n, 3).
+        The object is darkened by the larger of the drawn film's wetness and ``wetness`` (n,),
+        the surface's own (``sim.wetness``: it stays dark after the film has gone, drying over
+        ``drying_time``); None: the drawn film's alone."""
         look, liquid, film = self.look, self.liquid_mesh, self.film
         recolored = self.color_by != self._drawn_color_by
         self._drawn_color_by = self.color_by
@@ -107,8 +115,12 @@ class LiquidView:
         dyed = self.color_by == "dye" and film.dye_amount.shape[1] > 0
         passed = (transmittance(film.dye_amount, self.absorbance[:film.dye_amount.shape[1]]) if dyed
                   else np.ones((len(depth), 3)))
-        self._show(self.object_mesh, "color", "wet", wet_object_colors(OBJECT_COLOR, film.wetness, passed),
-                   enabled=True)
+        wet = film.wetness if wetness is None else np.maximum(film.wetness, wetness)
+        if self.textured is not None:
+            self.textured.draw(wet_object_colors((1.0, 1.0, 1.0), wet, passed))
+        else:
+            self._show(self.object_mesh, "color", "wet", wet_object_colors(OBJECT_COLOR, wet, passed),
+                       enabled=True)
         if self.color_by == "depth":  # re-added each time: its colour map range follows the depth
             liquid.add_scalar_quantity("depth", depth, enabled=True, cmap="viridis",
                                        vminmax=(0.0, max(float(depth.max()), 1e-9)))
