@@ -48,6 +48,8 @@ from .state import update_surface_fields
 from .terms import Dissolution
 
 
+CLOCK_ROUND_OFF = 4  # ulps of the target time within which advance() lands without a step
+
 class Simulation(SurfaceModel):
     """A thin liquid layer flowing over a :class:`SurfaceGeometry`.
 
@@ -323,13 +325,17 @@ class Simulation(SurfaceModel):
         return self._step(math.inf)
 
     def advance(self, duration: float) -> None:
-        """Step until ``time`` has grown by exactly ``duration`` (the last step is clipped)."""
+        """Step until ``time`` has grown by exactly ``duration`` (the last step is clipped; a
+        remainder within the clock's round-off of the target is no step: a dt of 1e-17 s makes
+        velocities from differences over dt, such as a keyframed body's, meaningless)."""
         if not (duration >= 0.0 and math.isfinite(duration)):
             raise ParameterError(f"advance(duration={duration!r}): duration must be finite and >= 0")
         target = self.state.time + duration
         while self.state.time < target:
             remaining = target - self.state.time
-            if self._step(remaining) >= remaining:
+            if remaining <= CLOCK_ROUND_OFF * math.ulp(target):  # the clock's round-off, no interval
+                self.state.time = target
+            elif self._step(remaining) >= remaining:
                 self.state.time = target
 
     def _step(self, dt_limit: float) -> float:

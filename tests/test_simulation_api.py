@@ -25,6 +25,18 @@ def test_advance_lands_exactly(geom):
     assert sim.state.step_count == steps
 
 
+def test_advance_over_a_remainder_of_round_off_lands_without_a_step(geom):
+    """Ten steps of 0.01 s end at 0.09999999999999999; advancing to 0.1 is no interval (a step
+    of 1.4e-17 s would make velocities from differences over dt meaningless), but 1e-15 s is."""
+    sim = wet_simulation(geom, seed=1)
+    sim.state.time = sum([0.01] * 10)
+    steps = sim.state.step_count
+    sim.advance(0.1 - sim.time)
+    assert sim.time == 0.1 and sim.state.step_count == steps
+    sim.advance(1e-15)
+    assert sim.time == 0.1 + 1e-15 and sim.state.step_count == steps + 1
+
+
 def test_step_returns_the_time_it_took(geom):
     sim = wet_simulation(geom, sf.Params(gravity=(0, 0, -9.81), max_dt=1e-3), seed=2)
     dt = sim.step()

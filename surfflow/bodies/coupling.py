@@ -359,8 +359,8 @@ def cell_samples(vertices, faces, dual_areas, corners, rows):
     weights = np.linalg.norm(jacobian, axis=3) / len(s) / dual_areas[rows][:, None, None]
     weights = np.where(valid[:, :, None], weights, 0.0)
     offsets = np.where(valid[:, :, None, None], points - vertices[rows][:, None, None, :], 0.0)
-    k = len(rows)
-    return offsets.reshape(k, -1, 3), weights.reshape(k, -1)
+    k, samples = len(rows), table.shape[1] * len(s)  # reshape(k, -1) fails for no rows
+    return offsets.reshape(k, samples, 3), weights.reshape(k, samples)
 
 
 def spanned(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
