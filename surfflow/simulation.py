@@ -333,9 +333,8 @@ class Simulation(SurfaceModel):
         target = self.state.time + duration
         while self.state.time < target:
             remaining = target - self.state.time
-            if remaining <= CLOCK_ROUND_OFF * math.ulp(target):  # the clock's round-off, no interval
-                self.state.time = target
-            elif self._step(remaining) >= remaining:
+            round_off = remaining <= CLOCK_ROUND_OFF * math.ulp(target)  # no interval: no step
+            if round_off or self._step(remaining) >= remaining:
                 self.state.time = target
 
     def _step(self, dt_limit: float) -> float:

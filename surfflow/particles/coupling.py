@@ -14,9 +14,11 @@ Per step of length dt, after the film's depth update:
 3. where the film cannot stay (``shedding.py``) the liquid leaves as particles: a vertex whose
    film is deeper than the pendant limit h_p,i (infinite where the surface faces towards gravity:
    a pool never sheds) keeps d_i = eps2 (``keep_depth``) and sheds (d_i - eps2) A_i; a vertex of
-   a free edge (``Params.boundary = "free"``) sheds the volume the transport let out through the
-   edge in this step, W_i (which the scheme booked as outflow; it is taken back from there, the
-   liquid being in the air now). m_i = ceil(V_i / P_i) particles share the shed volume V_i
+   a free edge (``Params.boundary = "free"``) gathers the volume the transport let out through
+   the edge, W_i (which the scheme booked as outflow; it is taken back from there), into the drop
+   forming at the edge, D_i += W_i, and sheds D_i once it makes a parcel, D_i >= P_i (a drop
+   grows at an edge until it is heavy enough to fall: shedding each step's sliver would make a
+   particle per edge vertex per step). m_i = ceil(V_i / P_i) particles share the shed volume V_i
    equally, P_i = max(V_drop, pi/6 A_i^(3/2)) (a drop, or a parcel as wide as the cell:
    ``budget.py``), placed at the free-surface point x_i + (b_i + d_i) n_i (stacked a particle's
    diameter apart along n_i) with the film's world velocity and dyes. A step emits at most half
@@ -78,6 +80,7 @@ class ParticleCoupling(Term):
         self.emit_volume = np.zeros(geom.n_vertices)
         self.emit_offset = np.zeros(geom.n_vertices + 1, dtype=np.int64)
         self.landing = np.zeros((geom.n_vertices, 3 + n_dyes))
+        self.edge_drops = np.zeros(geom.n_vertices)  # D_i, m^3: the drops forming at free edges
         self.grid = None
         self.segment_vertices = np.zeros(0, dtype=np.int64)
         self.use_geometry(geom)
@@ -136,8 +139,10 @@ class ParticleCoupling(Term):
                 **released}
 
     def airborne_volume(self) -> float:
-        """The volume of the droplets in flight and in the emitters' unreleased parcels (m^3)."""
-        return self.droplets.airborne_volume() + self.emitters.pending_volume()
+        """The volume of the droplets in flight, in the emitters' unreleased parcels and in the
+        drops forming at free edges (m^3)."""
+        return (self.droplets.airborne_volume() + self.emitters.pending_volume()
+                + float(self.edge_drops.sum()))
 
     def add_emitter(self, emitter):
         """Pour from ``emitter`` (a :class:`~surfflow.particles.emitters.Nozzle` or ``Rain``),
@@ -145,11 +150,13 @@ class ParticleCoupling(Term):
         return self.emitters.add(emitter, self.grid)
 
     def state_dict(self) -> dict:
-        return {**self.droplets.state_dict(), **self.emitters.state_dict()}
+        return {**self.droplets.state_dict(), **self.emitters.state_dict(),
+                "edge_drops": self.edge_drops.copy()}
 
     def load_state_dict(self, data: dict) -> None:
         self.droplets.load_state_dict(data)
         self.emitters.load_state_dict(data, self.grid)
+        self.edge_drops[:] = data.get("edge_drops", 0.0)
 
     def emit(self, state) -> tuple[float, float]:
         """Step 3: move what cannot stay into new particles; returns their volume and the part
@@ -157,12 +164,13 @@ class ParticleCoupling(Term):
         g, p, drops = self.geometry, self.params, self.droplets
         most = drops.max_particles // 2
         m, runoff = count_emissions(state.depth, g.dual_areas, self.emit_threshold, p.keep_depth,
-                                    self.free_edge, state.outflow_volume, drops.max_volume, most,
+                                    self.free_edge, state.outflow_volume, self.edge_drops,
+                                    drops.max_volume, most,
                                     self.emitting, self.emit_count, self.emit_offset,
                                     self.emit_volume)
         total = int(self.emit_offset[m])
         if total == 0:
-            return 0.0, 0.0
+            return 0.0, runoff  # the run-off went into the drops forming at the edges
         counts = self.emit_count[:m]
         if total > most:
             thin_emissions(counts, total, int(np.count_nonzero(counts)), most)
@@ -179,10 +187,11 @@ class ParticleCoupling(Term):
 
 @serial_kernel
 def count_emissions(depth, dual_areas, threshold, keep_depth, free_edge, outflow_volume,
-                    drop_volume, most, emitting, emit_count, emit_offset, emit_volume):
+                    edge_drops, drop_volume, most, emitting, emit_count, emit_offset, emit_volume):
     """The m vertices that shed, ascending, in emitting[:m]: deeper than their pendant limit
-    (d_i > h_p,i: (d_i - eps2) A_i) or on a free edge (``free_edge``, ascending) with liquid
-    that ran out through it (W_i = outflow_volume[i] > 0); their volume V_i in emit_volume[:m],
+    (d_i > h_p,i: (d_i - eps2) A_i) or on a free edge (``free_edge``, ascending) whose forming
+    drop, grown by what ran out through the edge (D_i += W_i, W_i = outflow_volume[i]), makes a
+    parcel (D_i >= P_i, then shed and D_i = 0); their volume V_i in emit_volume[:m],
     how many particles each emits in emit_count[:m], ceil(V_i / P_i) with
     P_i = max(V_drop, pi/6 A_i^(3/2)) and at most ``most``, and their prefix sum in
     emit_offset[:m + 1] (each one's first slot, then the total); returns m and the sum of the
@@ -195,13 +204,16 @@ def count_emissions(depth, dual_areas, threshold, keep_depth, free_edge, outflow
         volume = 0.0
         if depth[i] > threshold[i]:
             volume = (depth[i] - keep_depth) * dual_areas[i]
+        parcel = max(drop_volume, np.pi / 6.0 * dual_areas[i] ** 1.5)
         if edge < free_edge.shape[0] and free_edge[edge] == i:
             edge += 1
             if outflow_volume[i] > 0.0:
-                volume += outflow_volume[i]
+                edge_drops[i] += outflow_volume[i]
                 runoff += outflow_volume[i]
+            if edge_drops[i] >= parcel:
+                volume += edge_drops[i]
+                edge_drops[i] = 0.0
         if volume > 0.0:
-            parcel = max(drop_volume, np.pi / 6.0 * dual_areas[i] ** 1.5)
             emitting[m] = i
             emit_volume[m] = volume
             emit_count[m] = int(min(np.ceil(volume / parcel), most))
