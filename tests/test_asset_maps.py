@@ -2,6 +2,7 @@
 output bakes per-vertex fields onto the asset's own UVs (placement, seams, volume), into PNG
 sequences and a USD stage."""
 
+import dataclasses
 import json
 import warnings
 from pathlib import Path
@@ -15,7 +16,7 @@ from PIL import Image
 import surfflow as sf
 from surfflow.errors import MeshError, MeshWarning, ParameterError, SceneError
 from surfflow.geometry.surface import SurfaceGeometry
-from surfflow.io.maps import MapWriter, read_png16
+from surfflow.io.maps import MapWriter, base_color_image, read_png16
 from surfflow.io.writers import make_writers
 from surfflow.scene.scene import load_scene
 
@@ -378,8 +379,8 @@ def test_wetness_and_dye_maps(tmp_path):
     dye = np.where(X[:, 0] <= 0.5, 0.5, 0.0)[:, None]
     writer = MapWriter(tmp_path / "out", geom, resolution=128, dye_colors=((1.0, 0.0, 0.0),))
     paths = writer.write(3, 0.1, {"depth": depth, "wetness": wetness, "dye": dye})
-    assert sorted(p.name for p in paths) == ["dye_00003.png", "thickness_00003.png",
-                                             "wetness_00003.png"]
+    assert sorted(p.name for p in paths) == ["color_00003.png", "dye_00003.png",
+                                             "thickness_00003.png", "wetness_00003.png"]
     wet = read_png16(writer.directory / "wetness_00003.png")
     rgba = np.asarray(Image.open(writer.directory / "dye_00003.png"))
     r = 128
@@ -389,6 +390,24 @@ def test_wetness_and_dye_maps(tmp_path):
     assert wet[at] == 1.0 and wet[dry] == 0.0
     assert tuple(rgba[at]) == (255, 0, 0, 128)
     assert rgba[dry][3] == 0 and rgba[clear][3] == 0
+    # the base colour darkened where wet: B (1 - 0.35 w), B the texture times Kd
+    color = np.asarray(Image.open(writer.directory / "color_00003.png"), dtype=float) / 255.0
+    assert np.allclose(color[at], 0.65 * writer.base_color[at], atol=0.5 / 255)
+    assert np.allclose(color[dry], writer.base_color[dry], atol=0.5 / 255)
+
+
+def test_the_base_colour_map_is_the_texture_times_the_material_colour(tmp_path):
+    """A uniform texture (200, 100, 50) under Kd (0.9, 0.8, 0.7, as trimesh reads it: to 8 bits)
+    reads (200, 100, 50) / 255 times Kd at every texel; without a texture, Kd alone."""
+    V, F = grid(4)
+    asset = geometry_of(write_obj(tmp_path, V, F, affine_uv(V), F)).asset
+    kd = np.asarray(asset.base_color[:3])
+    assert np.allclose(kd, [0.9, 0.8, 0.7], atol=0.5 / 255)
+    uniform = dataclasses.replace(asset, texture=np.tile(np.uint8([200, 100, 50]), (8, 8, 1)))
+    expected = np.array([200, 100, 50]) / 255.0 * kd
+    assert np.allclose(base_color_image(uniform, 16), expected, atol=1e-6)
+    plain = dataclasses.replace(asset, texture=None)
+    assert np.allclose(base_color_image(plain, 16), kd, atol=1e-6)
 
 
 # ---- scenes and USD ------------------------------------------------------------------------
@@ -477,6 +496,12 @@ def test_the_usd_stage_carries_texture_uvs_primvars_and_one_wetness_map_per_fram
         assert path.name == f"wetness_{frame:05d}.png" and path.is_file()
     surface = UsdShade.Shader(stage.GetPrimAtPath("/surfflow/materials/object/surface"))
     assert surface.GetInput("roughness").GetConnectedSource()[0].GetPath() == wetness.GetPath()
+    wet_color = UsdShade.Shader(stage.GetPrimAtPath("/surfflow/materials/object/wet_color"))
+    assert surface.GetInput("diffuseColor").GetConnectedSource()[0].GetPath() == wet_color.GetPath()
+    colors = wet_color.GetInput("file")
+    for frame in range(3):
+        path = out / colors.Get(frame).path
+        assert path.name == f"color_{frame:05d}.png" and path.is_file()
 
 
 def test_a_stage_exported_from_npz_frames_keeps_the_asset(tmp_path):

@@ -24,6 +24,11 @@ Files, in ``<output>/maps/`` (``MapWriter``), for frame N (five digits):
                       times 65535, thicker films clipped; ``maps.json`` states the scale
                       (``thickness_metres_per_unit``), one for the whole sequence so that the
                       frames compare;
+``color_N.png``       8-bit RGB, when the frame has a ``wetness`` field: the asset's base colour
+                      (its texture, resampled to the map's resolution, times the material's
+                      base colour) darkened where wet, B (1 - WET_DARKENING w) (the rule of
+                      :mod:`surfflow.look` every renderer uses), for a shader that cannot
+                      multiply two textures (UsdPreviewSurface: the USD stage wires it in);
 ``dye_N.png``         8-bit RGBA, when the run has dyes: alpha the dyes' coverage min(sum_k c_k, 1)
                       of the wet film (0 where dry), colour sum_k c_k colour_k / alpha, so that
                       laid over a base colour B it gives sum_k c_k colour_k + (1 - sum c) B, the
@@ -46,7 +51,7 @@ import numpy as np
 from scipy.ndimage import distance_transform_edt
 
 from ..errors import MeshError, ParameterError
-from ..look import dye_mix
+from ..look import WET_DARKENING, dye_mix
 
 DEFAULT_RESOLUTION = 1024
 THICKNESS_RANGE = 0.01   # m: the film thickness that maps to 65535 in thickness_N.png
@@ -214,6 +219,19 @@ def _gutter(texel: np.ndarray, r: int, gutter: int) -> tuple[np.ndarray, np.ndar
     return near, (rows * r + columns).ravel()[near]
 
 
+def base_color_image(asset, resolution: int) -> np.ndarray:
+    """(r, r, 3) float32 in [0, 1]: the asset's texture resampled (bilinear) to the maps'
+    resolution, times its material's base colour; the base colour alone without a texture.
+    Image rows grow downwards, as the maps' (v = 1 at the top)."""
+    color = np.asarray(asset.base_color[:3], dtype=np.float32)
+    if asset.texture is None:
+        return np.broadcast_to(color, (resolution, resolution, 3)).astype(np.float32)
+    from PIL import Image
+    rgb = Image.fromarray(np.asarray(asset.texture)[:, :, :3]).resize(
+        (resolution, resolution), Image.Resampling.BILINEAR)
+    return np.asarray(rgb, dtype=np.float32) / 255.0 * color
+
+
 def write_png16(path: Path, image: np.ndarray) -> None:
     """A (H, W) image of values in [0, 1] as a 16-bit grayscale PNG."""
     from PIL import Image
@@ -269,6 +287,7 @@ class MapWriter:
         self.table = texel_table(geometry.faces, asset.corner_uv, self.resolution,
                                  n_vertices=len(geometry.vertices))
         self.coverage = self.table.coverage()
+        self.base_color = base_color_image(asset, self.resolution)
         self.matrix = self.table.matrix  # built now, not in the first frame
         from PIL import Image
         Image.fromarray(self.coverage.astype(np.uint8) * 255).save(self.directory / "coverage.png")
@@ -276,16 +295,20 @@ class MapWriter:
                 "thickness_metres_per_unit": self.thickness_range / 65535.0,
                 "thickness_range_m": self.thickness_range,
                 "files": {"wetness": "wetness_{frame:05d}.png", "thickness": "thickness_{frame:05d}.png",
-                          "dye": "dye_{frame:05d}.png", "coverage": "coverage.png"}}
+                          "color": "color_{frame:05d}.png", "dye": "dye_{frame:05d}.png",
+                          "coverage": "coverage.png"},
+                "wet_darkening": WET_DARKENING}
         (self.directory / "maps.json").write_text(json.dumps(info, indent=2))
         self.written_once = [self.directory / "coverage.png", self.directory / "maps.json"]
 
     def images(self, fields: dict) -> dict[str, np.ndarray]:
         """The frame's maps as float32 arrays: "wetness" and "thickness" (r, r) in [0, 1]
-        (thickness over ``thickness_range``), "dye" (r, r, 4) RGBA in [0, 1]."""
+        (thickness over ``thickness_range``), "color" (r, r, 3) RGB and "dye" (r, r, 4) RGBA in
+        [0, 1]."""
         images = {}
         if "wetness" in fields:
             images["wetness"] = self.table.bake(np.clip(fields["wetness"], 0.0, 1.0))
+            images["color"] = self.base_color * (1.0 - WET_DARKENING * images["wetness"])[..., None]
         depth = np.asarray(fields["depth"], dtype=np.float64)
         images["thickness"] = self.table.bake(depth / self.thickness_range)
         dye = fields.get("dye")
@@ -311,9 +334,9 @@ class MapWriter:
         paths = []
         for name, image in self.images(fields).items():
             path = self.directory / f"{name}_{frame:05d}.png"
-            if name == "dye":
-                Image.fromarray(np.round(image * 255.0).astype(np.uint8), "RGBA").save(
-                    path, compress_level=1)
+            if name in ("dye", "color"):
+                Image.fromarray(np.round(image * 255.0).astype(np.uint8),
+                                "RGBA" if name == "dye" else "RGB").save(path, compress_level=1)
             else:
                 write_png16(path, image)
             paths.append(path)

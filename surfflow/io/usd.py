@@ -48,11 +48,11 @@ The artist's asset. When the geometry carries an asset (a mesh loaded with UVs,
 UsdPreviewSurface (``materials/object``): diffuseColor from a UsdUVTexture reading the base-colour
 texture (written once as ``textures/base_color.png`` beside the stage, scaled by the material's
 base colour; the base colour alone when there is no texture). With the ``"maps"`` output as
-well, a second UsdUVTexture reads the wetness map sequence: its ``file`` input is time-sampled,
-``maps/wetness_NNNNN.png`` at frame N, and drives the roughness (0.7 dry, 0.1 wet: wet surfaces
-shine) through the texture's scale and bias; darkening the diffuse colour where wet needs a
-node that multiplies two textures, which UsdPreviewSurface lacks (a DCC's own shader can read
-the same map).
+well, the material reads the map sequences, each UsdUVTexture's ``file`` input time-sampled to
+frame N's map: diffuseColor from ``maps/color_NNNNN.png``, the base colour darkened where wet
+(UsdPreviewSurface cannot multiply the texture by the wetness, so the maps bake the product),
+and the roughness from ``maps/wetness_NNNNN.png`` (0.7 dry, 0.1 wet: wet surfaces shine) through
+the texture's scale and bias.
 """
 
 from __future__ import annotations
@@ -294,7 +294,9 @@ class UsdWriter:
             diffuse.ConnectToSource(texture.CreateOutput("rgb", Sdf.ValueTypeNames.Float3))
         else:
             diffuse.Set(color)
-        if self.maps is not None:
+        if self.maps is not None:  # the base colour darkened where wet, one map per frame
+            wet_color = self._texture(stage, path + "/wet_color", st_output, None)
+            diffuse.ConnectToSource(wet_color.CreateOutput("rgb", Sdf.ValueTypeNames.Float3))
             wetness = self._texture(stage, path + "/wetness", st_output, None)
             wetness.CreateInput("scale", Sdf.ValueTypeNames.Float4).Set(self.Gf.Vec4f(-0.6, -0.6, -0.6, 1))
             wetness.CreateInput("bias", Sdf.ValueTypeNames.Float4).Set(self.Gf.Vec4f(0.7, 0.7, 0.7, 0))
@@ -337,10 +339,13 @@ class UsdWriter:
         for k in range(dye.shape[1] if dye.ndim == 2 else 0):
             self._dye_primvar(primvars, k).Set(
                 self.Vt.FloatArray.FromNumpy(np.ascontiguousarray(dye[:, k], dtype=np.float32)), code)
-        wetness = self.stage.GetPrimAtPath(f"{ROOT}/materials/object/wetness")
-        if self.maps is not None and "wetness" in fields and wetness:
-            name = f"./{self.maps.directory.name}/wetness_{int(code.GetValue()):05d}.png"
-            self.UsdShade.Shader(wetness).GetInput("file").Set(self.Sdf.AssetPath(name), code)
+        if self.maps is None or "wetness" not in fields:
+            return
+        for shader, name in (("wetness", "wetness"), ("wet_color", "color")):
+            prim = self.stage.GetPrimAtPath(f"{ROOT}/materials/object/{shader}")
+            if prim:
+                file = f"./{self.maps.directory.name}/{name}_{int(code.GetValue()):05d}.png"
+                self.UsdShade.Shader(prim).GetInput("file").Set(self.Sdf.AssetPath(file), code)
 
     # ---- frames ---------------------------------------------------------------------------
 
