@@ -16,7 +16,8 @@ from PIL import Image
 import surfflow as sf
 from surfflow.errors import MeshError, MeshWarning, ParameterError, SceneError
 from surfflow.geometry.surface import SurfaceGeometry
-from surfflow.io.maps import MapWriter, base_color_image, read_png16
+from surfflow.io.maps import MapWriter, base_color_image
+from surfflow.io.png16 import read_png16, write_png16
 from surfflow.io.writers import make_writers
 from surfflow.scene.scene import load_scene
 
@@ -275,7 +276,7 @@ def bilinear(image: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
 def thickness_map(writer: MapWriter, frame: int) -> np.ndarray:
     """thickness_N.png read back, in metres, with maps.json's scale."""
     info = json.loads((writer.directory / "maps.json").read_text())
-    levels = read_png16(writer.directory / f"thickness_{frame:05d}.png") * 65535.0
+    levels = read_png16(writer.directory / f"thickness_{frame:05d}.png")[0] * 65535.0
     return levels * info["thickness_metres_per_unit"]
 
 
@@ -381,7 +382,7 @@ def test_wetness_and_dye_maps(tmp_path):
     paths = writer.write(3, 0.1, {"depth": depth, "wetness": wetness, "dye": dye})
     assert sorted(p.name for p in paths) == ["color_00003.png", "dye_00003.png",
                                              "thickness_00003.png", "wetness_00003.png"]
-    wet = read_png16(writer.directory / "wetness_00003.png")
+    wet, alpha = read_png16(writer.directory / "wetness_00003.png")
     rgba = np.asarray(Image.open(writer.directory / "dye_00003.png"))
     r = 128
     at = (int((1 - (0.15 + 0.7 * 0.8)) * r), int((0.1 + 0.8 * 0.2) * r))     # x 0.2, y 0.8
@@ -391,7 +392,9 @@ def test_wetness_and_dye_maps(tmp_path):
     assert tuple(rgba[at]) == (255, 0, 0, 128)
     assert rgba[dry][3] == 0 and rgba[clear][3] == 0
     # the base colour darkened where wet: B (1 - 0.35 w), B the texture times Kd
-    color = np.asarray(Image.open(writer.directory / "color_00003.png"), dtype=float) / 255.0
+    assert np.array_equal(alpha, writer.coverage.astype(float))  # transparent off the layout
+    assert 0 < writer.coverage.mean() < 1
+    color = np.asarray(Image.open(writer.directory / "color_00003.png"), dtype=float)[..., :3] / 255.0
     assert np.allclose(color[at], 0.65 * writer.base_color[at], atol=0.5 / 255)
     assert np.allclose(color[dry], writer.base_color[dry], atol=0.5 / 255)
 
@@ -455,7 +458,7 @@ def test_a_scene_writes_one_map_per_frame(tmp_path):
     assert sorted(p.name for p in maps.glob("thickness_*.png")) == [
         f"thickness_{k:05d}.png" for k in range(3)]
     assert len(list(maps.glob("dye_*.png"))) == 3
-    last = read_png16(maps / "thickness_00002.png")
+    last = read_png16(maps / "thickness_00002.png")[0]
     assert last.shape == (64, 64) and last.max() > 0
 
 
@@ -545,3 +548,18 @@ def test_precompute_takes_an_asset_for_arrays_or_a_mesh():
     for given in (mesh, (mesh.vertices, mesh.faces)):
         geom = sf.precompute(given, feature_size=0, asset=Asset(uv))
         assert np.array_equal(geom.asset.corner_uv, uv)
+
+
+def test_a_16_bit_map_with_alpha_round_trips_and_reads_elsewhere(tmp_path):
+    """png16 keeps 65535 levels and the alpha; Pillow, an independent decoder, reads the same
+    file (to 8 bits: the high byte of each sample)."""
+    rng = np.random.default_rng(3)
+    gray, alpha = rng.random((9, 13)), (rng.random((9, 13)) > 0.3).astype(float)
+    write_png16(tmp_path / "map.png", gray, alpha)
+    back, back_alpha = read_png16(tmp_path / "map.png")
+    assert np.array_equal(back, np.round(gray * 65535.0) / 65535.0)
+    assert np.array_equal(back_alpha, alpha)
+    with Image.open(tmp_path / "map.png") as image:
+        pillow = np.asarray(image.convert("LA"), dtype=int)
+    assert np.array_equal(pillow[..., 0], np.round(gray * 65535.0).astype(int) >> 8)
+    assert np.array_equal(pillow[..., 1], (alpha * 255).astype(int))

@@ -18,13 +18,14 @@ values are kept.
 
 Files, in ``<output>/maps/`` (``MapWriter``), for frame N (five digits):
 
-``wetness_N.png``     16-bit grayscale (Pillow mode "I;16"), wetness in [0, 1] times 65535, when
-                      the frame has a ``wetness`` field;
-``thickness_N.png``   16-bit grayscale, the film thickness (``depth``, m) over ``thickness_range``
+``wetness_N.png``     16-bit grayscale with alpha (``png16.py``), wetness in [0, 1] times 65535,
+                      when the frame has a ``wetness`` field; alpha 0 on texels outside the UV
+                      layout (transparent), 65535 on it;
+``thickness_N.png``   16-bit grayscale with alpha, the film thickness (``depth``, m) over ``thickness_range``
                       times 65535, thicker films clipped; ``maps.json`` states the scale
                       (``thickness_metres_per_unit``), one for the whole sequence so that the
                       frames compare;
-``color_N.png``       8-bit RGB, when the frame has a ``wetness`` field: the asset's base colour
+``color_N.png``       8-bit RGBA (alpha: the layout), when the frame has a ``wetness`` field: the asset's base colour
                       (its texture, resampled to the map's resolution, times the material's
                       base colour) darkened where wet, B (1 - WET_DARKENING w) (the rule of
                       :mod:`surfflow.look` every renderer uses), for a shader that cannot
@@ -34,9 +35,7 @@ Files, in ``<output>/maps/`` (``MapWriter``), for frame N (five digits):
                       laid over a base colour B it gives sum_k c_k colour_k + (1 - sum c) B, the
                       mix of :func:`surfflow.look.dye_mix` with B for the liquid's colour;
 ``coverage.png``      8-bit grayscale, written once: 255 where a texel belongs to the UV layout
-                      (covered or gutter), 0 elsewhere. Pillow writes no 16-bit image with an
-                      alpha channel, so the 16-bit maps carry their transparency here (0 in the
-                      maps themselves) rather than in a channel of their own.
+                      (covered or gutter), 0 elsewhere: the maps' alpha, as a mask of its own.
 """
 
 from __future__ import annotations
@@ -52,6 +51,7 @@ from scipy.ndimage import distance_transform_edt
 
 from ..errors import MeshError, ParameterError
 from ..look import WET_DARKENING, dye_mix
+from .png16 import write_png16
 
 DEFAULT_RESOLUTION = 1024
 THICKNESS_RANGE = 0.01   # m: the film thickness that maps to 65535 in thickness_N.png
@@ -232,20 +232,6 @@ def base_color_image(asset, resolution: int) -> np.ndarray:
     return np.asarray(rgb, dtype=np.float32) / 255.0 * color
 
 
-def write_png16(path: Path, image: np.ndarray) -> None:
-    """A (H, W) image of values in [0, 1] as a 16-bit grayscale PNG."""
-    from PIL import Image
-    levels = np.round(np.clip(image, 0.0, 1.0) * 65535.0).astype(np.uint16)
-    Image.fromarray(levels).save(path, compress_level=1)
-
-
-def read_png16(path: str | os.PathLike) -> np.ndarray:
-    """A 16-bit grayscale PNG as (H, W) floats in [0, 1]."""
-    from PIL import Image
-    with Image.open(path) as image:
-        return np.asarray(image, dtype=np.float64) / 65535.0
-
-
 class MapWriter:
     """Writes the ``"maps"`` output: wetness, film thickness and dye maps per frame on the
     asset's UVs (module docstring), into ``directory/maps``.
@@ -334,10 +320,14 @@ class MapWriter:
         paths = []
         for name, image in self.images(fields).items():
             path = self.directory / f"{name}_{frame:05d}.png"
-            if name in ("dye", "color"):
-                Image.fromarray(np.round(image * 255.0).astype(np.uint8),
-                                "RGBA" if name == "dye" else "RGB").save(path, compress_level=1)
+            if name == "dye":
+                Image.fromarray(np.round(image * 255.0).astype(np.uint8), "RGBA").save(
+                    path, compress_level=1)
+            elif name == "color":
+                rgba = np.concatenate([image, self.coverage[..., None]], axis=2)
+                Image.fromarray(np.round(rgba * 255.0).astype(np.uint8), "RGBA").save(
+                    path, compress_level=1)
             else:
-                write_png16(path, image)
+                write_png16(path, image, self.coverage)
             paths.append(path)
         return paths
