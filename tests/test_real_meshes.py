@@ -5,7 +5,8 @@ scaled to 0.3 m and poured on with the library's defaults for 1.5 s.
 Each must end with no NaN, an exact ledger, no vertex under an overhang deeper than surface
 tension holds there (the pendant depth h_p of ``particles/shedding.py``), and no handful of
 vertices gathering the liquid under the overhangs: the ten deepest hanging vertices hold at most
-a fifth of what was poured (before the pendant rule, a Homer's chin held 89 % in ten).
+a fifth of what was poured (before the pendant rule, a Homer's chin held 89 % in ten). Poured
+at rest, no liquid moves faster than a fall from the top of the mesh, sqrt(2 g SIZE).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ MESHES = Path(__file__).resolve().parents[1] / "meshes"
 SIZE = 0.3  # m, the largest side of the bounding box
 RATE = 2e-5  # m^3/s poured over the top
 DURATION = 1.5  # s
+FREE_FALL = np.sqrt(2.0 * 9.81 * SIZE)  # m/s: poured at rest, nothing falls further than SIZE
 
 
 def defective_sphere() -> tuple[np.ndarray, np.ndarray]:
@@ -58,11 +60,29 @@ def poured(name: str):
     sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0)))
     sim.add_source(center=geom.vertices[np.argmax(geom.vertices[:, 1])], radius=0.03 * SIZE / 0.3,
                    rate=RATE)
-    sim.advance(DURATION)
+    while sim.time < DURATION:  # step by step, so that a film running away stops the test
+        sim.step()
+        fastest = np.linalg.norm(sim.velocity, axis=1).max()
+        assert fastest <= FREE_FALL, f"{name}: {fastest:.3g} m/s at t = {sim.time:.4g} s"
     return mesh, caught, geom, sim
 
 
-@pytest.mark.parametrize("name", sorted(SOURCES))
+KNOWN_FAILURES = {
+    "ogre_patches": "the film blows up within 0.03 s (speeds of 1e9 m/s, dt 1e-17 s) with or "
+                    "without droplets: the 2 % smoothing of four small open patches leaves sliver "
+                    "triangles (7 and 163 degrees) and a bottom relief as steep as 2; issue 39",
+    "nut_in_mm": "the film runs faster than a fall from the top, sqrt(2 g 0.3 m) = 2.43 m/s, "
+                 "and the ten deepest hanging vertices hold 34 % of the pour (each within its "
+                 "pendant depth: the 523-vertex nut's cells are coarse); issue 39",
+    "cow": "the film reaches 2.49 m/s at 0.48 s, faster than a fall from the top (2.43 m/s): "
+           "with droplets the cow's film peaks at 4.16 m/s over the run, without them at 1.83, "
+           "so the film-droplet exchange gains energy (the full Ogre: 20 m/s with droplets, "
+           "1.2 without); issue 39",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
+    reason=KNOWN_FAILURES[n], strict=True)) if n in KNOWN_FAILURES else n for n in sorted(SOURCES)])
 def test_a_real_mesh_loads_and_pours_with_the_defaults(name):
     mesh, caught, geom, sim = poured(name)
     if name in ("cow", "teapot", "suzanne", "beetle", "ogre_patches", "sphere_with_every_defect"):
@@ -71,7 +91,7 @@ def test_a_real_mesh_loads_and_pours_with_the_defaults(name):
     depth = np.asarray(sim.depth)
     assert np.isfinite(depth).all() and np.isfinite(sim.velocity).all() and depth.min() >= 0.0
     book = sim.ledger()
-    assert book["poured"] == pytest.approx(RATE * DURATION, rel=1e-12)
+    assert book["poured"] == pytest.approx(RATE * sim.time, rel=1e-12)
     assert abs(book["balance_error"]) <= 1e-12 * book["poured"], book
     rise = geom.normals[:, 1]
     assert np.all(depth <= pendant_depth(rise, sim.params)), (
@@ -81,5 +101,5 @@ def test_a_real_mesh_loads_and_pours_with_the_defaults(name):
     ten_deepest = np.sort(held[rise < 0.0])[-10:].sum()
     print(f"{name}: {geom.n_vertices} vertices, deepest {depth.max() * 1e3:.3g} mm, ten deepest "
           f"hanging hold {ten_deepest / book['poured']:.3g} of the pour, emitted "
-          f"{book['emitted'] / book['poured']:.3g}")
+          f"{book['emitted'] / book['poured']:.3g}, fastest {np.linalg.norm(sim.velocity, axis=1).max():.3g} m/s")
     assert ten_deepest <= 0.2 * book["poured"], name
