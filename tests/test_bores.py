@@ -153,7 +153,7 @@ def test_volume_and_dye_exact_through_a_bore_running_into_a_pool():
     dye within [0, 1]."""
     _, geom = dam_break()
     x = geom.vertices[:, 0]
-    sim = sf.Simulation(geom, sf.Params(max_dt=1.0, **INVISCID), n_dyes=1)
+    sim = sf.Simulation(geom, sf.Params(max_dt=1.0, boundary="wall", **INVISCID), n_dyes=1)  # a channel
     sim.set_depth(np.where(x < DAM, LEFT, np.where(x < 8.0, RIGHT, 0.0)))
     sim.set_dye(np.where(x < DAM, 1.0, 0.0)[:, None])
     volume = float(geom.dual_areas @ sim.depth)

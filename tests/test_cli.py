@@ -98,7 +98,8 @@ def test_python_dash_m_runs_a_scene(tmp_path):
 
 
 def test_ctrl_c_writes_a_checkpoint_and_resume_finishes(tmp_path):
-    long_scene = write_scene(tmp_path, TINY_SCENE.replace("duration = 0.2", "duration = 1000"), "long.toml")
+    walled = TINY_SCENE + '\n[solver]\nboundary = "wall"\n'  # every poured drop stays in the film
+    long_scene = write_scene(tmp_path, walled.replace("duration = 0.2", "duration = 1000"), "long.toml")
     process = subprocess.Popen([sys.executable, "-m", "surfflow", "run", str(long_scene), "-o", "out", "-q"],
                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
@@ -109,7 +110,7 @@ def test_ctrl_c_writes_a_checkpoint_and_resume_finishes(tmp_path):
     assert process.returncode == 130 and "--resume" in err
     stopped = load_checkpoint(tmp_path / "out" / "checkpoint.npz").frame
     assert stopped >= 2
-    short = write_scene(tmp_path, TINY_SCENE.replace("duration = 0.2", f"duration = {(stopped + 2) / 10}"))
+    short = write_scene(tmp_path, walled.replace("duration = 0.2", f"duration = {(stopped + 2) / 10}"))
     assert main(["run", str(short), "-o", str(tmp_path / "out"), "-q", "--resume",
                  str(tmp_path / "out" / "checkpoint.npz")]) == 0
     assert len(read_pvd(tmp_path / "out" / "frames.pvd")) == stopped + 3
