@@ -30,7 +30,7 @@ def carry_patterns(n_along: int = 100, scheme: str | None = None, seed: int = 7)
     V, F = builders.strip(10.0, 1.0, n_along, n_along // 10, seed=seed)
     geom = sf.precompute((V, F), smoothing_iterations=0)
     options = {} if scheme is None else {"scheme": scheme}
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, max_dt=0.1,
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, boundary="wall", max_dt=0.1,
                                         **options), n_dyes=2)
     x, y = geom.vertices[:, 0], geom.vertices[:, 1]
 

@@ -41,7 +41,7 @@ def first_order(monkeypatch, module):
 def carry_dyes(geom, scheme):
     """A Gaussian spot and a step carried 2 m by a uniform 0.5 m/s current, no gravity, at
     Courant number 0.5; returns (dyes (n, 2), dye volumes before and after)."""
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, max_dt=0.1,
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, boundary="wall", max_dt=0.1,
                                         scheme=scheme), n_dyes=2)
     sim.set_depth(np.full(geom.n_vertices, 0.1))
     sim.set_velocity(np.tile([SPEED, 0.0, 0.0], (geom.n_vertices, 1)))
@@ -75,7 +75,7 @@ def carry_dissolved(geom, initial, steps=200, dt=0.02):
     """Dissolved depth s carried by a uniform solute velocity (the Dissolution term's transport,
     nothing to dissolve; what piles up at the far wall beyond the solubility precipitates);
     returns (s, volume of s + m before, after)."""
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, solubility=1.0))
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, boundary="wall", solubility=1.0))
     sim.set_depth(np.full(geom.n_vertices, 0.1))
     sim.set_soluble_layer(np.zeros(geom.n_vertices))
     s = sim.state

@@ -50,14 +50,17 @@ def test_frames_read_back_as_written(poured, tmp_path):
         assert np.array_equal(written[name], values.astype(kind)), name
     assert FLOAT32_FIELDS <= set(fields) and "depth" not in FLOAT32_FIELDS
     vtu = meshio.read(tmp_path / "frame_00003.vtu")
-    assert set(vtu.point_data) == set(fields) | {"normal"}
-    for name, values in fields.items():
+    surface = {name: values for name, values in fields.items()  # the droplets: particles_N.vtu
+               if not name.startswith("particle_")}
+    assert set(vtu.point_data) == set(surface) | {"normal"}
+    for name, values in surface.items():
         written = vtu.point_data[name]
         assert written.dtype == np.float32 and np.array_equal(written, values.astype(np.float32))
     assert np.array_equal(vtu.points, sim.geometry.vertices.astype(np.float32))
     assert np.array_equal(vtu.cells_dict["triangle"], sim.geometry.faces)
     names = [f"frame_0000{k}.{kind}" for k in (2, 3) for kind in ("npz", "vtu")] + ["mesh.npz"]
-    assert out.summary() == {"directory": tmp_path, "frames": 2, "files": 5,
+    names += [f"particles_0000{k}.vtu" for k in (2, 3)]  # the droplets (none in flight yet)
+    assert out.summary() == {"directory": tmp_path, "frames": 2, "files": 7,
                              "bytes": sum((tmp_path / name).stat().st_size for name in names)}
 
 
@@ -97,10 +100,10 @@ def test_the_run_says_where_its_outputs_are_and_how_large(tmp_path, capsys):
                  "--cache-dir", str(tmp_path / "c")]) == 0
     line = capsys.readouterr().out.splitlines()[-1]
     frames = sorted(out.glob("frame_*.*"))
-    total = sum(path.stat().st_size for path in frames) + sum(
-        path.stat().st_size for path in out.glob("particles_*.vtu")) + (out / "mesh.npz").stat().st_size
-    assert len(frames) == 6
-    assert line.startswith(f"outputs: 7 files, {total / MB:.1f} MB in {out} "
+    particles = sorted(out.glob("particles_*.vtu"))  # droplets on: one file a frame
+    total = sum(path.stat().st_size for path in frames + particles) + (out / "mesh.npz").stat().st_size
+    assert len(frames) == 6 and len(particles) == 3
+    assert line.startswith(f"outputs: {len(frames) + len(particles) + 1} files, {total / MB:.1f} MB in {out} "
                            f"({total / MB / 3:.2f} MB per frame); the writer thread took ")
     assert "s of CPU beside the run's" in line and line.endswith("s for it")
 
