@@ -213,8 +213,8 @@ class Params:
     emit_depth : removed
         the old emission threshold; setting it raises ParameterError. Liquid leaves the
         film only where it cannot stay (SPEC §8, ``surfflow/particles/shedding.py``): a pendant
-        film deeper than h_p = sqrt(2 sigma / (rho max(g_n, |g|/4))), g_n = -(e . n) |g| > 0 the
-        pull of gravity off the face (sigma the surface_tension, water's 0.072 N/m where it is
+        film deeper than ``h_p = sqrt(2 sigma / (rho max(g_n, |g| / 4)))``, ``g_n = -(e . n) |g|``
+        > 0 the pull of gravity off the face (sigma the surface_tension, water's 0.072 N/m where it is
         0: 3.8 mm of water under a horizontal plate), and liquid that runs over a free edge; a
         pool on a face turned towards gravity never sheds. Without droplets the pendant excess
         drips out of the scene, booked as ``dripped``.
@@ -240,7 +240,7 @@ class Params:
         what the "momentum" scheme's velocity update conserves on a dual edge along which the flow
         expands (accelerates): "momentum" (momentum on every edge) or "energy_head" (Stelling and
         Duinmeijer's switch: momentum where the flow contracts, the energy head
-        z + d + |u|^2 / (2 g) where it expands, kernels/continuity.py ``update_depth``; keeps a
+        ``z + d + |u|^2 / (2 g)`` where it expands, kernels/continuity.py ``update_depth``; keeps a
         frictionless supercritical slope's head, but not yet the default: Ritter's thin front
         runs ahead with refinement and the transcritical bump's error doubles at 100 cells).
 
@@ -318,7 +318,7 @@ class Params:
             object.__setattr__(self, "wind", check_vector3("wind", self.wind))
 
     def pendant_limit(self) -> float:
-        """h_p (m) under a horizontal plate, sqrt(2 sigma / (rho |g|)): the deepest pendant
+        """h_p (m) under a horizontal plate, ``sqrt(2 sigma / (rho |g|))``: the deepest pendant
         film surface tension holds (inf without gravity); sigma is water's where it is 0."""
         sigma = self.surface_tension if self.surface_tension > 0.0 else WATER_SURFACE_TENSION
         g = self.gravity_magnitude
