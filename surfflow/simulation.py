@@ -50,6 +50,7 @@ from .terms import Dissolution
 
 CLOCK_ROUND_OFF = 4  # ulps of the target time within which advance() lands without a step
 
+
 class Simulation(SurfaceModel):
     """A thin liquid layer flowing over a :class:`SurfaceGeometry`.
 
