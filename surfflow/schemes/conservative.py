@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels.friction import apply_friction
+from ..kernels.invariant_domain import keep_speed_bound
 from ..kernels.reconstruction import limited_gradients
 from ..kernels.riemann import (average_stages, boundary_fluxes, conservative_stage,
                                hll_edge_fluxes, outflow_factors)
@@ -101,6 +102,7 @@ class ConservativeScheme:
         self.reverse_coords = np.ascontiguousarray(geom.neighbor_coords[geom.reverse_edges])
         self.edge_lengths = np.linalg.norm(geom.dual_edge_vectors, axis=1)
         self.reverse_edge_lengths = np.ascontiguousarray(self.edge_lengths[geom.reverse_edges])
+        self.normal_gravity = self.params.gravity_magnitude * fields.normal_rise  # g_n (n,)
         self.boundary.use_geometry(geom, fields)
 
     def set_boundary(self, segment, geom, fields) -> None:
@@ -171,6 +173,9 @@ class ConservativeScheme:
                            self.momentum_flux, self.boundary_mass, self.boundary_momentum,
                            self.outflow_factor, p.min_depth, dt, depth_out, velocity_out,
                            self.outflow_volume, self.inflow_volume)
+        keep_speed_bound(reach.moving, g.neighbor_offsets, g.neighbor_indices, depth, velocity,
+                         self.normal_gravity, self.acceleration, self.term_acceleration,
+                         p.min_depth, dt, depth_out, velocity_out)
         carry_dyes(g, f, p, reach, depth, depth_out, velocity, 0.0, dye, self.mass_flux,
                    self.boundary_mass,
                    self.outflow_factor, dt, self.dye_faces, self.dye_outflow, dye_out)

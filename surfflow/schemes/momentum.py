@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..kernels.boundaries import slip_along_shorelines
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
 from ..kernels.riemann import boundary_fluxes
@@ -191,6 +192,8 @@ class MomentumScheme:
         f, s, a, p = fields, state, state.active, self.params
         head = self.head(geom, f, bottom, s.depth)
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
+        slip_along_shorelines(a.moving, geom.neighbor_offsets, geom.dual_edge_vectors,
+                              s.shoreline_wall, s.velocity)
         if self.boundary.open:
             self.open_fluxes(f, s, bottom)
         stiffness, normal_gravity = self.felt_stiffness(geom)
