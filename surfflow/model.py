@@ -93,6 +93,9 @@ class SurfaceModel:
         self.scheme.bind(self._stages["accelerate"],
                          (self._stages["find_walls"] or [self._dry_ground_walls])[-1],
                          self._stages["hold"], [t.pressure for t in self.terms if t.presses])
+        motion, droplets = self.term("motion"), self.term("droplets")
+        if droplets is not None:  # drops leave and meet a moving surface with its velocity
+            droplets.follow_surface(None if motion is None else motion.velocity)
 
     @staticmethod
     def _bare_bottom(state) -> np.ndarray:

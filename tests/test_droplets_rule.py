@@ -88,8 +88,9 @@ def test_film_under_a_plate_drips_to_keep_depth(plate):
 
 def tilted_underside(psi_degrees):
     """The plate's underside turned so its normal makes the angle psi with gravity (0: a
-    horizontal ceiling, 90: a vertical wall)."""
-    V, F = rectangle(0.0, 0.1, 0.0, 0.1, 8, 8)
+    horizontal ceiling, 90: a vertical wall); 2.5 mm cells, narrower than a pendant drop, so that
+    each holds h_p (wider ones hold their drops: the test after)."""
+    V, F = rectangle(0.0, 0.02, 0.0, 0.02, 8, 8)
     psi = math.radians(psi_degrees)
     turn = np.array([[1.0, 0.0, 0.0],
                      [0.0, math.cos(psi), -math.sin(psi)],
@@ -128,6 +129,27 @@ def test_pendant_depth_is_infinite_on_faces_turned_towards_gravity():
     assert h[3:] == pytest.approx([pendant_formula(math.degrees(math.acos(-r))) for r in rise[3:]])
     assert params.pendant_limit() == pytest.approx(pendant_formula(0.0))
 
+
+
+def test_a_cell_wider_than_a_drop_holds_its_drops_not_a_film_as_deep():
+    """Under a horizontal plate of water h_p = 3.83 mm: a 2 mm cell holds h_p; a 1 cm^2 cell one
+    hemisphere of radius h_p, 2 pi h_p^3 / 3 over its area; a 10 cm^2 cell (wider than the
+    Rayleigh-Taylor wavelength lambda = 2 pi h_p / sqrt(2)) one per lambda^2, h_p / (3 pi)
+    deep on average, unless keep_depth is deeper; a face turned up still holds anything."""
+    params = sf.Params(gravity=DOWN, keep_depth=1e-4)
+    h = pendant_formula(0.0)
+    rise = np.array([-1.0, -1.0, -1.0, 1.0])
+    areas = np.array([4e-6, 1e-4, 1e-3, 1e-3])
+    held = pendant_depth(rise, params, areas)
+    hemisphere = 2.0 * math.pi * h ** 3 / 3.0
+    wavelength = 2.0 * math.pi * h / math.sqrt(2.0)
+    assert held[0] == pytest.approx(h, rel=1e-12)
+    assert held[1] == pytest.approx(hemisphere / 1e-4, rel=1e-12)
+    assert held[2] == pytest.approx(hemisphere / wavelength ** 2, rel=1e-12)
+    assert held[2] == pytest.approx(h / (3.0 * math.pi), rel=1e-12)
+    assert np.isinf(held[3])
+    deeper_keep = pendant_depth(rise, sf.Params(gravity=DOWN, keep_depth=5e-4), areas)
+    assert deeper_keep[2] == 5e-4
 
 def open_incline(boundary, particles=True, scheme="momentum"):
     """A 20 x 10 cm plate tilted 10 degrees, 1 mm of water on it, edges of the given kind."""
@@ -227,3 +249,47 @@ def test_poured_bunny_keeps_no_film_deeper_than_tension_holds():
     assert bound < 0.2 * held.sum()  # the bound is a small share of the film: no gathering
     book = sim.ledger()
     assert book["emitted"] > 0.0 and abs(book["balance_error"]) < 1e-12 * book["poured"]
+
+
+SLIDE = (0.5, 0.0, 0.0)  # m/s, the plate's steady velocity in the two tests below
+
+
+def sliding_plate(underside, depth):
+    """A 2 cm plate (2.5 mm cells: every cell holds h_p), its ceiling or its top, sliding at
+    SLIDE with a film of ``depth`` at rest on it, after three steps (the surface's velocity needs
+    two moves)."""
+    V, F = rectangle(0.0, 0.02, 0.0, 0.02, 8, 8)
+    sim = plate_film(V, F, underside=underside, depth=depth, max_dt=1e-4)
+    sim.set_motion(sf.motion.Keyframes(times=[0.0, 10.0], translations=[(0, 0, 0),
+                                                                          np.multiply(SLIDE, 10)]))
+    for _ in range(3):
+        sim.step()
+    return sim
+
+
+def test_drops_leave_a_moving_surface_with_its_velocity():
+    """A film at rest on a ceiling sliding at V: what drips from it moves at V (no slip, so
+    nothing moves relative to the film), not at rest in the world."""
+    sim = sliding_plate(underside=True, depth=1e-4)
+    assert sim.ledger()["emitted"] == 0.0
+    before = sim.particles.count
+    sim.set_depth(np.full(sim.geometry.n_vertices, 1.2 * sim.params.pendant_limit()))
+    sim.step()
+    new = slice(before, sim.particles.count)
+    assert sim.particles.count > before
+    assert np.allclose(sim.particles.velocities[new, :2], SLIDE[:2], rtol=0, atol=1e-9)
+
+
+def test_a_drop_falling_on_a_moving_surface_brings_its_velocity_relative_to_it():
+    """A drop falling straight down onto a plate sliding at V lands, in the plate's frame,
+    moving at -V: the film it makes on a dry plate runs backwards at |V|."""
+    sim = sliding_plate(underside=False, depth=0.0)
+    centre = sim.geometry.vertices.mean(axis=0)
+    sim.particles.add(centre[None] + (0.0, 0.0, 1e-4), np.array([[0.0, 0.0, -1.0]]),
+                      np.array([1e-9]))
+    while sim.particles.count:  # 1 mm/step: it lands on the second
+        sim.step()
+    wet = sim.depth > 0.0
+    assert sim.ledger()["absorbed"] == pytest.approx(1e-9, rel=1e-12)
+    assert wet.sum() == 3  # the triangle it hit
+    assert np.allclose(sim.velocity[wet], -np.asarray(SLIDE), rtol=0, atol=1e-9)

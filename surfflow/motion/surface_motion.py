@@ -67,9 +67,11 @@ class SurfaceMotion(Term):
 
         a = 2 / (t2 - t0) [ (x2 - x1) / (t2 - t1) - (x1 - x0) / (t1 - t0) ],
 
-    zero until there are three. It is the acceleration at t1, carried with each vertex's frame
-    to t2 (``inertia.carry_with_frames``: exact for a uniform acceleration and for a steady
-    turn) and applied over the step that starts at t2 (first order in dt otherwise), as the force
+    zero until there are three, and its velocity (n, 3), the last difference
+    (x2 - x1) / (t2 - t1), zero until there are two (the droplets leave and meet the surface
+    with it). The acceleration is the one at t1, carried with each vertex's frame to t2
+    (``inertia.carry_with_frames``: exact for a uniform acceleration and for a steady turn)
+    and applied over the step that starts at t2 (first order in dt otherwise), as the force
     -a on the film. ``acceleration_bound`` is ``max_i |a_i|``, which the time step adds to
     ``|g|``. It also keeps the tangent frames and the rings' tangent coordinates of the last two
     moves, ``frames`` (2, n, 2, 3) and ``ring_coords`` (2, nnz, 2), oldest first; from the
@@ -107,6 +109,7 @@ class SurfaceMotion(Term):
         self.positions = np.zeros((HISTORY, n_vertices, 3))
         self.count = 0
         self.acceleration = np.zeros((n_vertices, 3))
+        self.velocity = np.zeros((n_vertices, 3))
         self.acceleration_bound = 0.0
         self.frames = np.zeros((2, n_vertices, 2, 3))
         self.ring_coords = np.zeros((2, geom.neighbor_indices.shape[0], 2))
@@ -149,6 +152,11 @@ class SurfaceMotion(Term):
         self._differentiate()
 
     def _differentiate(self) -> None:
+        if self.count >= 2 and self.times[-1] > self.times[-2]:
+            np.subtract(self.positions[-1], self.positions[-2], out=self.velocity)
+            self.velocity /= self.times[-1] - self.times[-2]
+        else:
+            self.velocity[:] = 0.0
         if self.count < HISTORY:
             self.acceleration[:] = 0.0
         else:

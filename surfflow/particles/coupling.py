@@ -6,8 +6,9 @@ Per step of length dt, after the film's depth update:
 1. the droplets fly for dt; a particle whose path (the segment of the step) crosses the mesh is
    absorbed at the first crossing, in the triangle (a, b, c) with barycentric weights w_k:
    its volume V joins the film there, d_k += w_k V / A_k, and its tangential momentum mixes
-   into the film's, u_k = (d_k u_k + w_k V / A_k T_k v) / (d_k + w_k V / A_k) (T_k the vertex's
-   tangent frame, so only the tangential part of v counts); the particle's dyes c_p mix in by
+   into the film's, u_k = (d_k u_k + w_k V / A_k T_k (v - V_k)) / (d_k + w_k V / A_k) (T_k the
+   vertex's tangent frame, so only the tangential part of v counts, and V_k the surface's
+   velocity: the film's velocity is relative to a moving surface); the particle's dyes c_p mix in by
    volume, c_k = (d_k c_k + w_k V / A_k c_p) / (d_k + w_k V / A_k); all the particles landing
    on a vertex in a step are added to it at once;
 2. particles below the floor or outside the bounds are removed and booked as ``lost``;
@@ -21,7 +22,7 @@ Per step of length dt, after the film's depth update:
    particle per edge vertex per step). m_i = ceil(V_i / P_i) particles share the shed volume V_i
    equally, P_i = max(V_drop, pi/6 A_i^(3/2)) (a drop, or a parcel as wide as the cell:
    ``budget.py``), placed at the free-surface point x_i + (b_i + d_i) n_i (stacked a particle's
-   diameter apart along n_i) with the film's world velocity and dyes. A step emits at most half
+   diameter apart along n_i) with the film's world velocity T_i^T u_i + V_i and dyes. A step emits at most half
    the droplets' budget (the counts are cut in proportion, at least one each) and particles in
    flight merge to make room for it.
 
@@ -81,6 +82,8 @@ class ParticleCoupling(Term):
         self.emit_offset = np.zeros(geom.n_vertices + 1, dtype=np.int64)
         self.landing = np.zeros((geom.n_vertices, 3 + n_dyes))
         self.edge_drops = np.zeros(geom.n_vertices)  # D_i, m^3: the drops forming at free edges
+        self.still = np.zeros((geom.n_vertices, 3))
+        self.surface_velocity = self.still  # V_i (n, 3), m/s: a moving surface's
         self.grid = None
         self.segment_vertices = np.zeros(0, dtype=np.int64)
         self.use_geometry(geom)
@@ -101,8 +104,15 @@ class ParticleCoupling(Term):
             self.grid = TriangleGrid(surface, geom.faces)
         else:
             self.grid.refit(surface)
-        self.emit_threshold = pendant_depth(geom.normals @ self.up, self.params)
+        self.emit_threshold = pendant_depth(geom.normals @ self.up, self.params,
+                                            geom.dual_areas)
         self.use_segments(self.segment_vertices)
+
+    def follow_surface(self, velocity) -> None:
+        """Take the surface's velocity V (n, 3) (a moving surface's, kept up to date by its
+        term; None: the surface stands still): drops leave the film with the film's velocity
+        plus V and bring the film their tangential velocity relative to V."""
+        self.surface_velocity = self.still if velocity is None else velocity
 
     def use_segments(self, vertices) -> None:
         """The free edge's vertices: the boundary's (with ``Params.boundary = "free"``) except
@@ -128,7 +138,8 @@ class ParticleCoupling(Term):
                                  drops.hit_triangle[:n], drops.hit_weights[:n])
         absorbed = gather_landings(
             drops.hit_triangle[:n], drops.hit_weights[:n], drops.volumes, drops.velocities,
-            drops.dyes, geom.faces, geom.dual_areas, geom.tangent_frames, self.landing)
+            drops.dyes, geom.faces, geom.dual_areas, geom.tangent_frames, self.surface_velocity,
+            self.landing)
         if absorbed > 0.0:
             hits = drops.hit_triangle[:n]
             add_landings(self.landing, geom.faces[hits[hits >= 0]].ravel(), state.depth,
@@ -178,9 +189,9 @@ class ParticleCoupling(Term):
             total = int(self.emit_offset[m])
         first = drops.reserve(total)
         with serial_when_small(m):
-            emit_particles(g.vertices, g.normals, g.tangent_frames, state.bottom,
-                           self.emit_threshold, p.keep_depth, self.emitting[:m], counts,
-                           self.emit_volume, self.emit_offset, first, state.depth,
+            emit_particles(g.vertices, g.normals, g.tangent_frames, self.surface_velocity,
+                           state.bottom, self.emit_threshold, p.keep_depth, self.emitting[:m],
+                           counts, self.emit_volume, self.emit_offset, first, state.depth,
                            state.velocity, state.dye, *drops.buffers)
         return float(drops.volumes[first:].sum()), runoff
 
@@ -232,11 +243,12 @@ def thin_emissions(emit_count, total, emitters, most):
 
 
 @parallel_kernel
-def emit_particles(vertices, normals, tangent_frames, bottom, threshold, keep_depth, emitting,
-                   emit_count, emit_volume, emit_offset, first, depth, velocity, dye, positions,
-                   previous, velocities, volumes, dyes):
+def emit_particles(vertices, normals, tangent_frames, surface_velocity, bottom, threshold,
+                   keep_depth, emitting, emit_count, emit_volume, emit_offset, first, depth,
+                   velocity, dye, positions, previous, velocities, volumes, dyes):
     """Fill the slots first + emit_offset[k] + j, j < emit_count[k], of each shedding vertex
-    i = emitting[k] with emit_volume[k] shared equally (carrying the film's dyes there), and set
+    i = emitting[k] with emit_volume[k] shared equally, moving at the film's world velocity
+    T_i^T u_i + V_i (surface_velocity (n, 3) V) and carrying the film's dyes there, and set
     d_i = eps2 where d_i > threshold_i."""
     for k in numba.prange(emitting.shape[0]):
         i = emitting[k]
@@ -252,7 +264,8 @@ def emit_particles(vertices, normals, tangent_frames, bottom, threshold, keep_de
                 positions[slot, a] = vertices[i, a] + lift * normals[i, a]
                 previous[slot, a] = positions[slot, a]
                 velocities[slot, a] = (velocity[i, 0] * tangent_frames[i, 0, a]
-                                       + velocity[i, 1] * tangent_frames[i, 1, a])
+                                       + velocity[i, 1] * tangent_frames[i, 1, a]
+                                       + surface_velocity[i, a])
             volumes[slot] = volume
             for c in range(dye.shape[1]):
                 dyes[slot, c] = dye[i, c]
@@ -262,10 +275,11 @@ def emit_particles(vertices, normals, tangent_frames, bottom, threshold, keep_de
 
 @serial_kernel
 def gather_landings(hit_triangle, hit_weights, volumes, velocities, dyes, faces, dual_areas,
-                    tangent_frames, landing):
+                    tangent_frames, surface_velocity, landing):
     """Step 1's deposit, gathered: for every particle with hit_triangle >= 0 (in particle
     order: it scatters onto vertices), add to each vertex k of the triangle its added depth
-    w_pk V_p / A_k, tangential momentum and dye depths (dyes (p, n_dyes)) into ``landing``
+    w_pk V_p / A_k, tangential momentum relative to the surface, T_k (v_p - V_k)
+    (surface_velocity (n, 3) V), and dye depths (dyes (p, n_dyes)) into ``landing``
     (n, 3 + n_dyes); returns the volume absorbed."""
     absorbed = 0.0
     for p in range(hit_triangle.shape[0]):
@@ -279,9 +293,10 @@ def gather_landings(hit_triangle, hit_weights, volumes, velocities, dyes, faces,
                 continue
             landing[i, 0] += added
             for a in range(2):
-                landing[i, 1 + a] += added * (tangent_frames[i, a, 0] * velocities[p, 0]
-                                              + tangent_frames[i, a, 1] * velocities[p, 1]
-                                              + tangent_frames[i, a, 2] * velocities[p, 2])
+                landing[i, 1 + a] += added * (
+                    tangent_frames[i, a, 0] * (velocities[p, 0] - surface_velocity[i, 0])
+                    + tangent_frames[i, a, 1] * (velocities[p, 1] - surface_velocity[i, 1])
+                    + tangent_frames[i, a, 2] * (velocities[p, 2] - surface_velocity[i, 2]))
             for c in range(dyes.shape[1]):
                 landing[i, 3 + c] += added * dyes[p, c]
         absorbed += volumes[p]

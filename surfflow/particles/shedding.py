@@ -13,7 +13,20 @@ than a hemisphere: deeper, it necks and pinches off) is held while its Laplace p
 (l_c = sqrt(sigma / (rho |g|)) the capillary length, psi the angle between the normal and
 gravity). The floor |g| / 4 bounds h_p at twice its value under a horizontal plate on faces
 within 14.5 degrees of vertical, where a film runs down rather than hangs (a bound chosen, not
-derived). Deeper liquid leaves down to ``keep_depth``: as droplets when the simulation has them
+derived).
+
+A cell wider than a drop holds drops, not a film h_p deep over all of it: a pendant film is
+unstable (Rayleigh-Taylor) to every wavelength longer than lambda = 2 pi l_n,
+l_n = sqrt(sigma / (rho g_n)) = h_p / sqrt(2), and gathers into drops, the largest a hemisphere
+of radius h_p (volume 2 pi h_p^3 / 3), at least one to a cell and one to each lambda^2 of it.
+So the cell of area A_i holds at most
+
+    h_c,i = min(h_p, 2 pi h_p^3 / (3 A_i) max(1, A_i / lambda^2))
+          = h_p min(1, max(2 pi h_p^2 / (3 A_i), 1 / (3 pi)))
+
+deep on average (h_p on cells narrower than 5.5 mm under a horizontal plate of water, h_p /
+(3 pi) = 0.41 mm on cells wider than lambda = 17 mm), and never less than ``keep_depth``, what a
+drip leaves. Deeper liquid leaves down to ``keep_depth``: as droplets when the simulation has them
 (``coupling.py``), otherwise it drips out of the scene and is booked as ``dripped``
 (:class:`Dripping`). sigma is the simulation's surface tension, or water's 0.072 N/m where it is
 0 (tension off in the film's momentum does not make a pendant drop of water hold more).
@@ -36,9 +49,10 @@ def shedding_sigma(params) -> float:
     return params.surface_tension if params.surface_tension > 0.0 else WATER_SURFACE_TENSION
 
 
-def pendant_depth(normal_rise, params) -> np.ndarray:
+def pendant_depth(normal_rise, params, dual_areas=None) -> np.ndarray:
     """h_p (n,) in m, the deepest film each vertex holds (inf where the surface faces towards
-    gravity or is vertical); normal_rise (n,) = e . n_i, e = -g / |g|.
+    gravity or is vertical); normal_rise (n,) = e . n_i, e = -g / |g|. With the cells' areas
+    dual_areas (n,) m^2, what each cell holds: max(h_c,i, keep_depth) (module docstring).
 
     >>> import numpy as np, surfflow as sf
     >>> from surfflow.particles.shedding import pendant_depth
@@ -53,6 +67,11 @@ def pendant_depth(normal_rise, params) -> np.ndarray:
     if g > 0.0:
         held = np.maximum(pull[hanging], LEAST_NORMAL_PULL) * g
         depth[hanging] = np.sqrt(2.0 * shedding_sigma(params) / (params.density * held))
+    if dual_areas is not None:
+        h = depth[hanging]
+        area = np.asarray(dual_areas, dtype=np.float64)[hanging]
+        drops = np.maximum(2.0 * np.pi * h * h / (3.0 * area), 1.0 / (3.0 * np.pi))
+        depth[hanging] = np.maximum(h * np.minimum(1.0, drops), params.keep_depth)
     return depth
 
 
@@ -76,7 +95,8 @@ class Dripping(Term):
 
     def use_geometry(self, geom) -> None:
         self.geometry = geom
-        self.threshold = pendant_depth(geom.normals @ up_direction(self.params), self.params)
+        self.threshold = pendant_depth(geom.normals @ up_direction(self.params), self.params,
+                                       geom.dual_areas)
 
     def exchange(self, geom, state, dt: float) -> Volumes:
         """Cut every vertex deeper than its h_p to keep_depth; returns the volume dripped."""

@@ -36,6 +36,7 @@ class DropletLanding:
             margin = float(np.linalg.norm(high - low))
             droplets.bounds = (low - margin, high + margin)
         self.landing = np.zeros((geom.n_vertices, 3))
+        self.still = np.zeros((geom.n_vertices, 3))  # the water's surface does not move along
         self.volumes = np.zeros(2)  # landed, lost (m^3)
 
     @property
@@ -55,7 +56,8 @@ class DropletLanding:
                              drops.hit_weights[:n])
         self.volumes[0] += gather_landings(
             drops.hit_triangle[:n], drops.hit_weights[:n], drops.volumes, drops.velocities,
-            drops.dyes, geom.faces, geom.dual_areas, geom.tangent_frames, self.landing)
+            drops.dyes, geom.faces, geom.dual_areas, geom.tangent_frames, self.still,
+            self.landing)
         ripples.state.height += np.where(ripples.held, 0.0, self.landing[:, 0])
         self.landing[:] = 0.0
         self.volumes[1] += drops.remove_hits_and_lost(drops.hit_triangle[:n], self.up)
