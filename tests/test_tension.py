@@ -328,8 +328,10 @@ def released_drop(theta, cells=36, scheme="momentum"):
 def test_cylinder_of_liquid_relaxes_to_the_spherical_cap_of_its_contact_angle(theta, duration,
                                                                                scheme):
     """The thin 30 degree drop spreads slowest (measured, semi-Lagrangian: 32.1, 31.1, 30.3
-    degrees at 2, 3, 4 s; 60 and 90 degrees settle by 1 to 2 s at 58.0 and 87.3; conservative:
-    29.2 / 57.7 / 87.3)."""
+    degrees at 2, 3, 4 s; 60 and 90 degrees settle by 1 to 2 s at 57.9 and 87.2; conservative:
+    29.2 / 57.7 / 87.3). The 60 and 90 degree drops are flatter than theta_c by the wetting
+    ramp's line tension (``kernels/tension.py``): the exact equilibrium of the ramp model for
+    these drops meets the ground at 58.4 and 87.1 degrees."""
     cells = 36
     sim, half_width = released_drop(theta, cells, scheme)
     geom, params = sim.geometry, sim.params
@@ -341,6 +343,21 @@ def test_cylinder_of_liquid_relaxes_to_the_spherical_cap_of_its_contact_angle(th
     assert abs(angle - theta) < 3.0
     assert abs(radius - base) < 2 * half_width / cells
     assert abs(sim.total_volume() / volume - 1) < 1e-12
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 40: the wetting ramp (3 cells deep at 90 degrees) is a line tension that flattens a "
+    "drop of 13 cells' base radius to 87.2 degrees (conservative 87.3; the ramp model's exact "
+    "equilibrium: 87.1); a ramp one cell wide reaches 91.4 under the momentum scheme but 94.5 "
+    "under the conservative one, its contact line stopping a whole cell off"))
+@pytest.mark.parametrize("scheme", both_schemes())
+def test_right_angle_drop_settles_within_two_degrees(scheme):
+    """Issue 40's target: the 90 degree drop of the test above within 2 degrees of theta_c."""
+    sim, _ = released_drop(90.0, 36, scheme)
+    sim.advance(2.0)
+    ramp = contact_line_depth(sim.geometry.dual_areas, 90.0, sim.params.contact_line_width).max()
+    assert abs(fitted_cap(sim.geometry, sim.depth, ramp)[0] - 90.0) < 2.0
 
 
 def test_sessile_drop_rim_stops_flickering():
