@@ -73,11 +73,11 @@ def moebius_strip(segments: int = 12) -> tuple[np.ndarray, np.ndarray]:
     return V, F
 
 
-def inject_defects(V: np.ndarray, F: np.ndarray, count: int, seed: int = 0):
+def inject_defects(V: np.ndarray, F: np.ndarray, count: int, seed: int = 0, only=None):
     """(V, F) with ``count`` pinched vertices (a small tetrahedron hanging by one corner from a
     vertex), ``count`` edges in three faces (a fin face on an edge) and ``count`` zero-area faces
     (a face split at an edge's midpoint, with a sliver of zero area on that edge) at random faces
-    that share no vertex."""
+    that share no vertex; ``only`` ("pinch", "fin" or "cap") keeps that kind alone."""
     rng = np.random.default_rng(seed)
     faces, used = [], np.zeros(len(V), dtype=bool)
     for f in rng.permutation(len(F)):  # faces sharing no vertex, so the defects stay apart
@@ -87,6 +87,11 @@ def inject_defects(V: np.ndarray, F: np.ndarray, count: int, seed: int = 0):
             if len(faces) == 3 * count:
                 break
     pinch_faces, fin_faces, cap_faces = np.split(np.array(faces), 3)
+    if only is not None:
+        kept = {"pinch": pinch_faces, "fin": fin_faces, "cap": cap_faces}[only]
+        none = kept[:0]
+        pinch_faces, fin_faces, cap_faces = (kept if kind == only else none
+                                             for kind in ("pinch", "fin", "cap"))
     scale = np.linalg.norm(V[F[0, 0]] - V[F[0, 1]])
     new_V, new_F = [V], [F]
     n = len(V)

@@ -29,10 +29,15 @@ DURATION = 1.5  # s
 FREE_FALL = np.sqrt(2.0 * 9.81 * SIZE)  # m/s: poured at rest, nothing falls further than SIZE
 
 
-def defective_sphere() -> tuple[np.ndarray, np.ndarray]:
-    """An icosphere with 3 pinched vertices, 3 edges in three faces and 3 zero-area faces."""
+def defective_sphere(only=None) -> tuple[np.ndarray, np.ndarray]:
+    """An icosphere with 3 pinched vertices, 3 edges in three faces and 3 zero-area faces, or
+    one defect of the kind ``only`` ("pinch", "fin", "cap"), or ("flip") one face wound the other
+    way."""
     ball = trimesh.creation.icosphere(subdivisions=3)
-    return inject_defects(np.asarray(ball.vertices), np.asarray(ball.faces), 3, seed=1)
+    V, F = np.asarray(ball.vertices), np.asarray(ball.faces)
+    if only == "flip":
+        return V, np.concatenate([F[:7], F[7:8, ::-1], F[8:]])
+    return inject_defects(V, F, 1 if only else 3, seed=1, only=only)
 
 
 SOURCES = {
@@ -43,6 +48,10 @@ SOURCES = {
     "ogre_patches": lambda: MESHES / "ogre_patches.obj",
     "nut_in_mm": lambda: MESHES / "nut.ply",
     "sphere_with_every_defect": defective_sphere,
+    "sphere_with_a_pinched_vertex": lambda: defective_sphere("pinch"),
+    "sphere_with_a_three_face_edge": lambda: defective_sphere("fin"),
+    "sphere_with_a_zero_area_face": lambda: defective_sphere("cap"),
+    "sphere_with_a_flipped_face": lambda: defective_sphere("flip"),
 }
 
 
@@ -78,7 +87,7 @@ KNOWN_FAILURES = {
     reason=KNOWN_FAILURES[n], strict=True)) if n in KNOWN_FAILURES else n for n in sorted(SOURCES)])
 def test_a_real_mesh_loads_and_pours_with_the_defaults(name):
     mesh, caught, geom, sim = poured(name)
-    if name in ("cow", "teapot", "suzanne", "beetle", "ogre_patches", "sphere_with_every_defect"):
+    if name in ("cow", "teapot", "suzanne", "beetle", "ogre_patches") or name.startswith("sphere"):
         assert mesh.metadata["repairs"], f"{name}: its defects were not repaired"
         assert any(issubclass(w.category, sf.MeshWarning) for w in caught)
     depth = np.asarray(sim.depth)
