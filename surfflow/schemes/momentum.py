@@ -192,8 +192,6 @@ class MomentumScheme:
         f, s, a, p = fields, state, state.active, self.params
         head = self.head(geom, f, bottom, s.depth)
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
-        slip_along_shorelines(a.moving, geom.neighbor_offsets, geom.dual_edge_vectors,
-                              s.shoreline_wall, s.velocity)
         if self.boundary.open:
             self.open_fluxes(f, s, bottom)
         stiffness, normal_gravity = self.felt_stiffness(geom)
@@ -217,6 +215,8 @@ class MomentumScheme:
                      s.depth_next, s.velocity_next, s.outflow_volume)
         if bores:
             self.bores.take_velocity(s.velocity_next)
+        slip_along_shorelines(a.moving, geom.neighbor_offsets, geom.dual_edge_vectors,
+                              s.shoreline_wall, s.velocity_next)
         carry_dyes(geom, f, p, a, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
                    s.edge_flux, s.boundary_flux, s.outflow_factor, dt, self.dye_faces,
                    self.dye_outflow, s.dye_next)
