@@ -25,6 +25,12 @@ Then the normal-line adjustment: each smoothed x_i is moved by the tangential pa
 
 the normals recomputed, and this repeated, so that X_i lies on the line through x_i along n_i.
 The bottom height is b_i = (X_i - x_i) . n_i with the final normals.
+
+Both the heat flow's result and every normal-line pass are taken through a ``MoveGuard``
+(``guarded_moves.py``): a vertex moves only so far that no triangle loses more than half its
+smallest altitude or folds over, so where the detail is too large for the mesh to follow (a
+patch or protrusion narrower than f) the surface keeps more of it and X_i may stay off the
+normal line (b is still the normal part of X_i - x_i).
 """
 
 from __future__ import annotations
