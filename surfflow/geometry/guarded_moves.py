@@ -14,9 +14,16 @@ the triangles where it does not, until it does. A triangle t is faithful when
 * its smallest altitude keeps at least ``ALTITUDE_KEPT`` of the input's, h_t(x) >= h_t(X) / 2:
   the mesh's length scales, and with them the time step, shrink by at most half; and
 * the dihedral angle across each of its edges folds no further than the input's or a right
-  angle: n_t(x) . n_u(x) >= min(n_t(X) . n_u(X), 0) for the face u across the edge; and
+  angle: n_t(x) . n_u(x) >= min(n_t(X) . n_u(X), 0) - sin(1 deg) for the face u across the
+  edge; and
 * it faces the side of each corner's vertex normal, as the flow's flattened one-rings need,
-  unless the input did not: n_t(x) . n_v(x) >= min(n_t(X) . n_v(X), 0) for its corners v.
+  unless the input did not: n_t(x) . n_v(x) >= min(n_t(X) . n_v(X), 0) - sin(1 deg) for its
+  corners v.
+
+The degree (``FOLD_MARGIN``) lets an input that stands exactly at a right angle (a box's edges,
+a tetrahedron's corner, whose face is parallel to the vertex normal) move by round-off and by
+the slight turns of its own smoothing: a face less than a degree past the vertical flattens into
+the ring with under 2 % of its area inverted.
 
 The input is faithful to itself, so s = 0 always satisfies both: the halving ends (a vertex
 halved ``HALVINGS`` times stops moving). Where nothing is violated the move is taken exactly,
@@ -32,6 +39,7 @@ from .frames import vertex_normals
 
 ALTITUDE_KEPT = 0.5
 HALVINGS = 20
+FOLD_MARGIN = np.sin(np.radians(1.0))
 
 
 class MoveGuard:
@@ -46,8 +54,8 @@ class MoveGuard:
         self.weighting = weighting
         self.pairs = _face_pairs(F, X.shape[0])
         normals, self.altitudes = _normals_and_altitudes(X, F)
-        self.fold = np.minimum(_pair_cosines(normals, self.pairs), 0.0)
-        self.facing = np.minimum(self._corner_cosines(X, normals), 0.0)
+        self.fold = np.minimum(_pair_cosines(normals, self.pairs), 0.0) - FOLD_MARGIN
+        self.facing = np.minimum(self._corner_cosines(X, normals), 0.0) - FOLD_MARGIN
         tails, heads = F.ravel(), np.roll(F, -1, axis=1).ravel()
         self.rings = sp.csc_matrix((np.ones(2 * F.size), (np.r_[heads, tails], np.r_[tails, heads])),
                                    shape=(X.shape[0],) * 2)  # column v: v's one-ring
