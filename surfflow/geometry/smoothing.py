@@ -25,6 +25,12 @@ Then the normal-line adjustment: each smoothed x_i is moved by the tangential pa
 
 the normals recomputed, and this repeated, so that X_i lies on the line through x_i along n_i.
 The bottom height is b_i = (X_i - x_i) . n_i with the final normals.
+
+Both the heat flow's result and every normal-line pass are taken through a ``MoveGuard``
+(``guarded_moves.py``): a vertex moves only so far that no triangle loses more than half its
+smallest altitude or folds over, so where the detail is too large for the mesh to follow (a
+patch or protrusion narrower than f) the surface keeps more of it and X_i may stay off the
+normal line (b is still the normal part of X_i - x_i).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from ..config import PrecomputeParams
 from ..errors import MeshError
 from ..io.extent import area_centroid, mesh_diameter
 from .frames import vertex_normals
+from .guarded_moves import MoveGuard
 
 def smooth_surface(V: np.ndarray, F: np.ndarray, params: PrecomputeParams) -> tuple[np.ndarray, np.ndarray]:
     """Smooth the mesh and return the smoothed positions and the bottom heights.
@@ -54,9 +61,11 @@ def smooth_surface(V: np.ndarray, F: np.ndarray, params: PrecomputeParams) -> tu
         return X.copy(), np.zeros(X.shape[0])
     adjacency, boundary = mesh_adjacency(F, X.shape[0])
     local = X - area_centroid(X, F)    # round-off of the mesh's size, wherever it is placed
-    x = heat_flow_smooth(local, F, adjacency, boundary, feature, params.smoothing_iterations)
+    guard = MoveGuard(local, F, params.normal_weighting)
+    x = guard.limit(local, heat_flow_smooth(local, F, adjacency, boundary, feature,
+                                            params.smoothing_iterations))
     x, bottom = normal_line_adjust(local, x, F, params.normal_line_iterations,
-                                   params.normal_weighting)
+                                   params.normal_weighting, guard)
     return X + (x - local), bottom
 
 
@@ -161,16 +170,18 @@ def _restore_volumes(x, F, labels, closed, volumes0):
 
 
 def normal_line_adjust(X: np.ndarray, x: np.ndarray, F: np.ndarray, iterations: int,
-                       weighting: str) -> tuple[np.ndarray, np.ndarray]:
+                       weighting: str, guard: MoveGuard | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Move x so each X_i lies on the line through x_i along n_i; return x (n, 3) and b (n,).
 
-    Each pass: x_i <- x_i + (I - n_i n_i^T)(X_i - x_i) with the current normals n (n, 3).
+    Each pass: x_i <- x_i + (I - n_i n_i^T)(X_i - x_i) with the current normals n (n, 3), the
+    move limited by ``guard`` (``guarded_moves.py``) where given.
     Then b_i = (X_i - x_i) . n_i with the normals of the final x.
     """
     x = x.copy()
     for _ in range(iterations):
         normals = vertex_normals(x, F, weighting=weighting)
         offset = X - x
-        x += offset - np.einsum("ij,ij->i", offset, normals)[:, None] * normals
+        moved = x + (offset - np.einsum("ij,ij->i", offset, normals)[:, None] * normals)
+        x = moved if guard is None else guard.limit(x, moved)
     normals = vertex_normals(x, F, weighting=weighting)
     return x, np.einsum("ij,ij->i", X - x, normals)
