@@ -184,6 +184,7 @@ import numba
 
 from ._jit import parallel_kernel, serial_kernel
 from .momentum_faces import donor_slopes, fit_velocity_entry
+from .outflow import limit_outflow
 from .pressure import free_surface_height
 from .reconstruction import offset_dot
 
@@ -382,8 +383,7 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
         flux_b = leaving + open_flux[i]
         boundary_flux[i] = flux_b
         outgoing += max(0.0, flux_b)
-        volume = dual_areas[i] * depth[i]
-        alpha = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
+        alpha = limit_outflow(dual_areas[i] * depth[i], dt, outgoing)
         outflow_factor[i] = alpha
         if not (ring_wet and outgoing > 0.0):  # the faces: the donor's velocity
             order = 0.0

@@ -44,6 +44,7 @@ import numba
 
 from ._jit import parallel_kernel, serial_kernel
 from .inertia import along
+from .outflow import limit_outflow
 from .pressure import free_surface_height
 
 NO_BOUNDARY, TRANSMISSIVE, LEVEL, DISCHARGE = 0, 1, 2, 3
@@ -333,8 +334,7 @@ def outflow_factors(reached, offsets, dual_areas, depth, mass_flux, boundary_mas
         outgoing = max(boundary_mass[i], 0.0)
         for e in range(offsets[i], offsets[i + 1]):
             outgoing += max(mass_flux[e], 0.0)
-        volume = dual_areas[i] * depth[i]
-        outflow_factor[i] = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
+        outflow_factor[i] = limit_outflow(dual_areas[i] * depth[i], dt, outgoing)
 
 
 @parallel_kernel

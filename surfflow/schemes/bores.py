@@ -52,6 +52,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..geometry.topology import entry_rows, ring_entries
+from ..kernels.outflow import outflow_factors_at
 from ..kernels.riemann import average_stages
 from .conservative import ConservativeScheme, StageReach
 
@@ -179,14 +180,8 @@ class BoreFluxes:
                        self.velocity, self.no_dye_out)
         near = np.concatenate([near, geom.reverse_edges[near]])  # R's entries, both ways
         edge_flux[near] = np.concatenate([heun_flux, -heun_flux])
-        touched = np.unique(self.rows[near])
-        e = ring_entries(geom.neighbor_offsets, touched)
-        outgoing = np.bincount(self.rows[e], np.maximum(edge_flux[e], 0.0), len(outflow_factor))
-        outgoing = outgoing[touched] + np.maximum(boundary_flux[touched], 0.0)
-        volume, limit = geom.dual_areas[touched] * state.depth[touched], dt * outgoing
-        alpha = np.ones_like(limit)
-        np.divide(volume, limit, out=alpha, where=limit > volume)  # continuity.edge_fluxes's
-        outflow_factor[touched] = alpha
+        outflow_factors_at(np.unique(self.rows[near]), geom.neighbor_offsets, geom.dual_areas,
+                           state.depth, edge_flux, boundary_flux, dt, outflow_factor)
 
     def take_velocity(self, velocity_out) -> None:
         """Heun's velocity at the region's vertices into velocity_out (n, 2)."""
