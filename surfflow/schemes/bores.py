@@ -54,7 +54,7 @@ import numpy as np
 from ..geometry.topology import entry_rows, ring_entries
 from ..kernels.outflow import outflow_factors_at
 from ..kernels.riemann import average_stages
-from .conservative import ConservativeScheme, StageReach
+from .hll_stage import HllStage, StageReach
 
 SENSOR = 0.1  # a seed's shock sensor exceeds this
 CLOSING = 0.3  # and a neighbour closes on it faster than this share of the wave speed
@@ -68,12 +68,12 @@ class BoreFluxes:
     def __init__(self, geom, params):
         self.params = params
         n = geom.n_vertices
-        self.heun = ConservativeScheme(geom, params, 0)
+        self.heun = HllStage(geom, params)
         self.start_depth, self.start_velocity = np.zeros(n), np.zeros((n, 2))
         self.first_depth, self.first_velocity = np.zeros(n), np.zeros((n, 2))
         self.second_depth, self.second_velocity = np.zeros(n), np.zeros((n, 2))
         self.depth = np.zeros(n)  # Heun's, with its velocity (read in the region)
-        self.no_dye, self.no_dye_out = np.zeros((n, 0)), np.zeros((n, 0))
+        self.no_dye = np.zeros((n, 0))  # average_stages' dyes: none
         self.region = np.zeros(n, dtype=bool)
         self.velocity = np.zeros((n, 2))
         self.usable = True  # False while the terms hold more than one moving surface
@@ -82,7 +82,7 @@ class BoreFluxes:
         self.pending_geometry = None  # (geom, fields) Heun's stages have not taken yet
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
-        """The momentum scheme's terms, for Heun's stages (``ConservativeScheme.bind``); with
+        """The momentum scheme's terms, for Heun's stages (``HllStage.bind``); with
         more than one moving surface, which the conservative scheme cannot feel, the momentum
         scheme keeps its own fluxes at bores."""
         moving = sum(accelerate.__self__.like_gravity for accelerate in accelerations)
@@ -171,13 +171,13 @@ class BoreFluxes:
                    self.second_velocity))
         heun_flux = np.zeros(len(near))
         for (depth, velocity, depth_out, velocity_out), reach in zip(stages, self.reaches(geom)):
-            h.stage(geom, fields, state, bottom, depth, velocity, self.no_dye, dt, depth_out,
-                    velocity_out, self.no_dye_out, reach)
+            h.stage(geom, fields, state, bottom, depth, velocity, dt, depth_out, velocity_out,
+                    reach)
             flux = h.mass_flux[near]
             heun_flux += 0.5 * h.outflow_factor[np.where(flux > 0.0, rows, columns)] * flux
         average_stages(self.start_depth, self.start_velocity, self.no_dye, self.second_depth,
                        self.second_velocity, self.no_dye, self.params.min_depth, self.depth,
-                       self.velocity, self.no_dye_out)
+                       self.velocity, self.no_dye)
         near = np.concatenate([near, geom.reverse_edges[near]])  # R's entries, both ways
         edge_flux[near] = np.concatenate([heun_flux, -heun_flux])
         outflow_factors_at(np.unique(self.rows[near]), geom.neighbor_offsets, geom.dual_areas,
