@@ -10,7 +10,7 @@ from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.boundaries import apply_wall_slip
 from surfflow.kernels.friction import apply_friction, friction_shares
 from surfflow.kernels.pressure import apply_gravity_pressure
-from surfflow.kernels.shocks import SMOOTH
+from surfflow.kernels.tuning import SENSOR_SMOOTH as SMOOTH
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6

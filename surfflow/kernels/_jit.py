@@ -31,6 +31,8 @@ from pathlib import Path
 import numba
 from numba.core import caching
 
+from .tuning import PARALLEL_CHUNK, SERIAL_BELOW
+
 # How long an OpenMP thread waits awake for the next parallel loop before it sleeps: about
 # 1000 spins (tens of microseconds), enough to bridge the short gaps between a step's kernels,
 # as a sleeping thread (and, in a virtual machine, its halted CPU) takes tens of microseconds to
@@ -102,9 +104,6 @@ if LOCATORS is not None and PackageStampedLocator not in LOCATORS:  # numba trie
     LOCATORS.insert(0, PackageStampedLocator)
 
 POLICY = {"fastmath": False, "error_model": "numpy", "cache": True}
-SERIAL_BELOW = 2048
-"""a parallel loop of fewer iterations runs on one thread (``serial_when_small``): waking the
-sleeping threads (passive wait) costs 20-60 us a launch, a few dozen particles' work 1 us."""
 
 
 def parallel_kernel(fn):
@@ -135,10 +134,6 @@ def serial_twin(kernel):
     twin.__qualname__ = fn.__qualname__ + "_serial"
     twin.__doc__ = fn.__doc__
     return serial_kernel(twin)
-
-
-PARALLEL_CHUNK = 256
-"""iterations a thread takes at a time in a parallel loop (``balance_loops``)."""
 
 
 def balance_loops() -> None:

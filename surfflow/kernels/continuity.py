@@ -187,8 +187,7 @@ from .momentum_faces import donor_slopes, fit_velocity_entry
 from .outflow import limit_outflow
 from .pressure import free_surface_height
 from .reconstruction import offset_dot
-
-LANDSHOFF = 1.0  # C, the Landshoff term's coefficient (see the module docstring)
+from .tuning import FROUDE_RAMP
 
 
 @serial_kernel
@@ -262,7 +261,7 @@ def supercritical_ramp(speed2, support):
         return 0.0
     if support <= 0.0:
         return 1.0
-    return min(1.0, math.sqrt(speed2 / support) - 1.0)
+    return min(1.0, (math.sqrt(speed2 / support) - 1.0) / FROUDE_RAMP)
 
 
 @serial_kernel
@@ -273,7 +272,7 @@ def landshoff_speed(sensor, gravity_sum, depth_sum, size2):
     their sums), size2 |N|^2 the mean of |N_ij|^2 and |N_ji|^2; 0 where nothing presses the
     liquid down."""
     support = 0.25 * gravity_sum * depth_sum * size2
-    return LANDSHOFF * sensor * math.sqrt(support) if support > 0.0 else 0.0
+    return sensor * math.sqrt(support) if support > 0.0 else 0.0
 
 
 @serial_kernel

@@ -22,16 +22,18 @@ uniformly accelerating surface the depth is what matches the tilted one it equal
 
 from ._jit import serial_kernel
 
-ROUND_OFF = 1e-12  # depth differences this small relative to d are round-off: no shock
-SMOOTH = 0.1  # nu_0: a ring whose nu reads less is smooth flow (no Landshoff term)
+from .tuning import SENSOR_POWER, SENSOR_ROUND_OFF, SENSOR_SMOOTH
 
 
 @serial_kernel
 def shock_sensor(rises, spread, explained, depth_i):
     """s_i from the ring's sums: rises = sum_j r_ij, spread = sum_j |r_ij|, explained =
     G_i . sum_j c_ij, and d_i (see the module docstring)."""
-    nu = abs(rises - explained) / (spread + abs(explained) + ROUND_OFF * depth_i)
-    if nu <= SMOOTH:
+    nu = abs(rises - explained) / (spread + abs(explained) + SENSOR_ROUND_OFF * depth_i)
+    if nu <= SENSOR_SMOOTH:
         return 0.0
-    rough = (nu - SMOOTH) / (1.0 - SMOOTH)
-    return rough * rough * rough
+    rough = (nu - SENSOR_SMOOTH) / (1.0 - SENSOR_SMOOTH)
+    sensor = rough
+    for _ in range(SENSOR_POWER - 1):
+        sensor *= rough
+    return sensor

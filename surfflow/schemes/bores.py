@@ -53,13 +53,10 @@ import numpy as np
 
 from ..geometry.topology import entry_rows, ring_entries
 from ..kernels.outflow import outflow_factors_at
+from ..kernels.tuning import BORE_CLOSING, BORE_RINGS, BORE_SENSOR, GRAVITY_SHARE, INERTIAL_SHARE
 from ..kernels.riemann import average_stages
 from .hll_stage import HllStage, StageReach
 
-SENSOR = 0.1  # a seed's shock sensor exceeds this
-CLOSING = 0.3  # and a neighbour closes on it faster than this share of the wave speed
-RINGS = 2  # the rings around the seeds that take the conservative fluxes
-INERTIAL = 0.5  # the friction share below which a vertex's flow is inertial
 
 
 class BoreFluxes:
@@ -97,7 +94,7 @@ class BoreFluxes:
         every step)."""
         self.pending_geometry = (geom, fields)
         self.rows = entry_rows(geom.neighbor_offsets)
-        self.ruled = (normal_gravity > 0.0) & (2.0 * normal_gravity >= wave_stiffness)
+        self.ruled = (normal_gravity > 0.0) & (normal_gravity >= GRAVITY_SHARE * wave_stiffness)
         self.any_ruled = bool(self.ruled.any())
 
     @property
@@ -121,8 +118,8 @@ class BoreFluxes:
         if not self.watching:
             return False
         d, u, share = self.start_depth, self.start_velocity, state.friction_share
-        candidates = np.flatnonzero(self.ruled & (sensor > SENSOR) & (d >= self.params.min_depth)
-                                    & (share < INERTIAL))
+        candidates = np.flatnonzero(self.ruled & (sensor > BORE_SENSOR) & (d >= self.params.min_depth)
+                                    & (share < INERTIAL_SHARE))
         if not candidates.size:
             return False
         g, offsets, reverse = geom, geom.neighbor_offsets, fields.reverse_dual_edge_vectors
@@ -134,13 +131,13 @@ class BoreFluxes:
                               + np.einsum("ij,ij->i", reverse[e], reverse[e])))
         stiffness = np.maximum(wave_stiffness[i] + wave_stiffness[j], 0.0)  # < 0: falling away
         wave = size * np.sqrt(0.25 * stiffness * (d[i] + d[j]))
-        seed = ((a + b > CLOSING * wave) & (0.5 * np.abs(a - b) < wave) & self.ruled[j]
-                & (d[j] >= self.params.min_depth) & (share[j] < INERTIAL))
+        seed = ((a + b > BORE_CLOSING * wave) & (0.5 * np.abs(a - b) < wave) & self.ruled[j]
+                & (d[j] >= self.params.min_depth) & (share[j] < INERTIAL_SHARE))
         if not seed.any():
             return False
         self.region.fill(False)
         self.region[i[seed]] = True
-        rings_around(geom, self.region, RINGS)
+        rings_around(geom, self.region, BORE_RINGS)
         return True
 
     def reaches(self, geom) -> tuple[StageReach, StageReach]:
