@@ -57,11 +57,12 @@ tests/test_jit_policy.py fails to say so."""
 @functools.cache
 def kernel_sources_digest() -> str:
     """sha256 of the text of every surfflow module that compiles kernels (imports this one's
-    decorators), with their paths: a kernel's cache is valid only for these sources."""
+    decorators) and of kernels/tuning.py, whose constants they freeze, with their paths: a
+    kernel's cache is valid only for these sources."""
     digest = hashlib.sha256()
     for path in sorted(PACKAGE.rglob("*.py")):
         text = path.read_bytes()
-        if path.name == "_jit.py" or b"_jit import" in text:
+        if path.name in ("_jit.py", "tuning.py") or b"_jit import" in text:
             digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + text)
     return digest.hexdigest()
 
@@ -76,8 +77,8 @@ class PackageStampedLocator:
     updated in place. This locator is the one numba's own chain picks (``NUMBA_CACHE_DIR``, the
     ``__pycache__`` beside the module, the user-wide folder) with ``kernel_sources_digest``
     joined to its source stamp, so any change to a kernel module recompiles every kernel once.
-    A constant a kernel reads must live in a kernel module for the same reason (numba freezes
-    globals into the machine code)."""
+    A constant a kernel reads must live in a kernel module or in kernels/tuning.py for the same
+    reason (numba freezes globals into the machine code)."""
 
     def __init__(self, inner):
         self._inner = inner
