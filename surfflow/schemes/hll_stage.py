@@ -20,6 +20,8 @@ import numpy as np
 
 from ..kernels.friction import apply_friction
 from ..kernels.reconstruction import limited_gradients
+from ..kernels.records import (HllRings, Levels, Openings, Pressing, Reconstruction,
+                               StageFluxes, StageUpdate, SurfaceMotion, rings_of)
 from ..kernels.riemann import (boundary_fluxes, conservative_stage, hll_edge_fluxes,
                                outflow_factors)
 from .active import everything
@@ -122,30 +124,32 @@ class HllStage:
         limited_gradients(reach.gradients, g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,
                           p.min_depth, self.grad_depth, self.grad_velocity)
-        hll_edge_fluxes(reach.fluxes, g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
-                        g.neighbor_coords,
-                        self.reverse_coords, g.dual_edge_vectors, f.reverse_dual_edge_vectors,
-                        self.edge_lengths, self.reverse_edge_lengths, g.edge_transforms,
-                        state.shoreline_wall, f.vertex_height, f.normal_rise,
-                        p.gravity_magnitude, self.surface_acceleration,
-                        self.surface_acceleration is not self.no_acceleration, g.vertices, g.normals,
-                        bottom, depth, velocity, self.grad_depth,
-                        self.grad_velocity, self.surface_pressure, self.sigma_over_density,
-                        1.0 / p.density, p.min_depth, self.mass_flux, self.momentum_flux)
+        moving = self.surface_acceleration is not self.no_acceleration
+        levels = Levels(f.vertex_height, f.normal_rise, bottom, p.gravity_magnitude)
+        fluxes = StageFluxes(self.mass_flux, self.momentum_flux, self.boundary_mass,
+                             self.boundary_momentum, self.outflow_factor)
+        hll_edge_fluxes(reach.fluxes,
+                        HllRings(g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
+                                 g.neighbor_coords, self.reverse_coords, g.dual_edge_vectors,
+                                 f.reverse_dual_edge_vectors, self.edge_lengths,
+                                 self.reverse_edge_lengths, g.edge_transforms),
+                        state.shoreline_wall,
+                        levels,
+                        SurfaceMotion(self.surface_acceleration, moving, g.vertices, g.normals),
+                        Reconstruction(depth, velocity, self.grad_depth, self.grad_velocity),
+                        Pressing(self.surface_pressure, self.sigma_over_density,
+                                 1.0 / p.density), p.min_depth, fluxes)
         o = self.boundary
         if o.open:
-            boundary_fluxes(o.kind, o.value, o.normals, f.vertex_height, f.normal_rise,
-                            p.gravity_magnitude, bottom, depth, velocity, p.min_depth, True,
-                            self.boundary_mass, self.boundary_momentum, self.boundary_push)
+            boundary_fluxes(Openings(o.kind, o.value, o.normals), levels, depth, velocity,
+                            p.min_depth, True, self.boundary_mass, self.boundary_momentum,
+                            self.boundary_push)
         outflow_factors(reach.outflow, g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
                         self.boundary_mass, dt, self.outflow_factor)
-        conservative_stage(reach.moving, g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
-                           f.wall_projections,
-                           g.dual_areas, depth, velocity, self.acceleration,
-                           self.term_acceleration, self.mass_flux,
-                           self.momentum_flux, self.boundary_mass, self.boundary_momentum,
-                           self.outflow_factor, p.min_depth, dt, depth_out, velocity_out,
-                           self.outflow_volume, self.inflow_volume)
+        conservative_stage(reach.moving, rings_of(g, f), f.wall_projections, depth, velocity,
+                           self.acceleration, self.term_acceleration, fluxes, p.min_depth, dt,
+                           StageUpdate(depth_out, velocity_out, self.outflow_volume,
+                                       self.inflow_volume))
         if dyes is not None:
             dye, dye_out, faces, outflow = dyes
             carry_dyes(g, f, p, reach, depth, depth_out, velocity, 0.0, dye, self.mass_flux,
