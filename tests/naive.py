@@ -9,8 +9,7 @@ tests every ring triangle with numpy, the friction reference calls np.linalg.sol
 import numpy as np
 
 from surfflow.kernels import tracers
-from surfflow.kernels.continuity import LANDSHOFF
-from surfflow.kernels.shocks import SMOOTH
+from surfflow.kernels.tuning import SENSOR_SMOOTH as SMOOTH
 
 
 def ring(geom, i):
@@ -217,7 +216,7 @@ def landshoff_speed(geom, e, r, i, j, depth, normal_gravity, sensor):
     support = 0.25 * (normal_gravity[i] + normal_gravity[j]) * (depth[i] + depth[j])
     size = np.sqrt(0.5 * (geom.dual_edge_vectors[e] @ geom.dual_edge_vectors[e]
                           + geom.dual_edge_vectors[r] @ geom.dual_edge_vectors[r]))
-    return LANDSHOFF * max(sensor[i], sensor[j]) * np.sqrt(max(support, 0.0)) * size
+    return max(sensor[i], sensor[j]) * np.sqrt(max(support, 0.0)) * size
 
 
 def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outflow_normals,

@@ -111,8 +111,8 @@ def test_stages_on_the_rings_around_the_region_are_whole_mesh_stages():
 
     def recorded(*args):
         stage(*args)
-        outputs.append((heun.mass_flux.copy(), heun.outflow_factor.copy(), args[8].copy(),
-                        args[9].copy()))
+        outputs.append((heun.mass_flux.copy(), heun.outflow_factor.copy(), args[7].copy(),
+                        args[8].copy()))
 
     def everywhere(geom):
         return heun.everywhere, heun.everywhere

@@ -9,7 +9,7 @@ import pytest
 
 import builders
 import surfflow as sf
-import surfflow.schemes.conservative as conservative
+import surfflow.schemes.hll_stage as hll_stage
 import surfflow.schemes.shared as shared
 from runtime_cases import (curved_patch, dyed_pour_on_threads, lumpy_sphere, numba_threads,
                            wet_simulation)
@@ -100,7 +100,7 @@ def carry_dye_spot(monkeypatch, first_order):
         def no_gradients(*args):
             for gradient in args[-2:]:
                 gradient[:] = 0.0
-        monkeypatch.setattr(conservative, "limited_gradients", no_gradients)
+        monkeypatch.setattr(hll_stage, "limited_gradients", no_gradients)
         monkeypatch.setattr(shared, "limited_faces", donor_faces)
     V, F = builders.strip(10.0, 1.0, 100, 10, seed=7)
     geom = sf.precompute((V, F), smoothing_iterations=0)

@@ -10,7 +10,8 @@ from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.boundaries import apply_wall_slip
 from surfflow.kernels.friction import apply_friction, friction_shares
 from surfflow.kernels.pressure import apply_gravity_pressure
-from surfflow.kernels.shocks import SMOOTH
+from surfflow.kernels.records import Levels, rings_of
+from surfflow.kernels.tuning import SENSOR_SMOOTH as SMOOTH
 from surfflow.state import surface_fields
 
 MIN_DEPTH = 1e-6
@@ -30,12 +31,10 @@ def run_pressure(geom, bottom, depth, velocity, gravity, dt, share=0.0, sensor=F
     out = velocity.copy()
     sensed = np.full(geom.n_vertices if sensor is not None else 0, np.nan)
     shares = np.broadcast_to(np.asarray(share, dtype=float), (geom.n_vertices,)).copy()
-    apply_gravity_pressure(np.arange(geom.n_vertices), geom.neighbor_offsets,
-                           geom.neighbor_indices, geom.dual_edge_vectors, geom.dual_areas,
-                           geom.neighbor_coords, fields.fit_weights, shares, fields.vertex_height,
-                           fields.normal_rise, fields.tangent_gravity,
-                           float(np.linalg.norm(gravity)), bottom, depth, MIN_DEPTH, dt, out,
-                           sensed)
+    levels = Levels(fields.vertex_height, fields.normal_rise, bottom,
+                    float(np.linalg.norm(gravity)))
+    apply_gravity_pressure(np.arange(geom.n_vertices), rings_of(geom, fields), levels,
+                           fields.tangent_gravity, shares, depth, MIN_DEPTH, dt, out, sensed)
     return (out, sensed) if sensor else out
 
 

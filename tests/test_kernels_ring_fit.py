@@ -9,6 +9,7 @@ import naive
 import surfflow as sf
 from runtime_cases import lumpy_sphere
 from surfflow.kernels.pressure import apply_gravity_pressure
+from surfflow.kernels.records import Levels, rings_of
 from surfflow.kernels.ring_fit import ring_fit_weights, ring_fit_weights_numpy
 from surfflow.state import surface_fields
 
@@ -92,11 +93,10 @@ def test_fitted_pressure_gradient_is_exact_for_a_quadratic_free_surface(flat_pat
     got = {}
     for share in (0.0, 1.0):
         velocity = np.zeros((n, 2))
-        apply_gravity_pressure(np.arange(n), geom.neighbor_offsets, geom.neighbor_indices,
-                               geom.dual_edge_vectors, geom.dual_areas, geom.neighbor_coords,
-                               fields.fit_weights, np.full(n, share), fields.vertex_height,
-                               fields.normal_rise, fields.tangent_gravity, 9.81, bottom,
-                               np.full(n, 0.01), 1e-6, 1.0, velocity, np.zeros(n))
+        apply_gravity_pressure(np.arange(n), rings_of(geom, fields),
+                               Levels(fields.vertex_height, fields.normal_rise, bottom, 9.81),
+                               fields.tangent_gravity, np.full(n, share), np.full(n, 0.01), 1e-6,
+                               1.0, velocity, np.zeros(n))
         got[share] = velocity
     quadratic = np.diff(geom.neighbor_offsets) >= 5
     assert np.allclose(got[1.0][quadratic], exact[quadratic], rtol=0.0, atol=1e-9)
@@ -114,11 +114,10 @@ def test_constant_field_and_dry_walls_give_zero_gradient(flat_patch):
     bottom = np.where(x < 0.1, 0.0, 0.05 + x)
     fields = surface_fields(geom, GRAVITY, "wall")
     velocity = np.zeros((n, 2))
-    apply_gravity_pressure(np.arange(n), geom.neighbor_offsets, geom.neighbor_indices,
-                           geom.dual_edge_vectors, geom.dual_areas, geom.neighbor_coords,
-                           fields.fit_weights, np.ones(n), fields.vertex_height,
-                           fields.normal_rise, fields.tangent_gravity, 9.81, bottom, depth, 1e-6,
-                           1.0, velocity, np.zeros(n))
+    apply_gravity_pressure(np.arange(n), rings_of(geom, fields),
+                           Levels(fields.vertex_height, fields.normal_rise, bottom, 9.81),
+                           fields.tangent_gravity, np.ones(n), depth, 1e-6, 1.0, velocity,
+                           np.zeros(n))
     assert (depth > 0).sum() > 10 and (depth == 0).sum() > 10
     assert np.abs(velocity).max() < 1e-13
 

@@ -9,6 +9,7 @@ import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
+from surfflow.kernels.records import ContinuityFluxes, DepthUpdate, FluxInputs, Rings
 from surfflow.kernels.tracers import carry, limited_faces
 from surfflow.schemes.active import ActiveSet
 from surfflow.state import surface_fields
@@ -50,22 +51,19 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     moving, resting = active.moving, active.resting
     no_fit = np.zeros((nnz, 2))  # no velocity gradient: the naive continuity's donor velocities
     slopes, excess = np.full((n, 2, 2), np.nan), np.full((n, 2), np.nan)
-    edge_fluxes(moving, resting, geom.neighbor_offsets, geom.neighbor_indices,
-                geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
-                geom.edge_transforms, geom.neighbor_coords, no_fit,
-                fields.boundary_outflow_normals, np.zeros(n), geom.dual_areas, wall,
-                fields.vertex_height + (bottom + depth) * fields.normal_rise,
-                np.linalg.norm(GRAVITY) * fields.normal_rise, depth, velocity, share, MIN_DEPTH,
-                dt, flux, boundary, alpha, slopes, excess, sensor,
-                np.linalg.norm(GRAVITY) * fields.normal_rise)
+    rings = Rings(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
+                  geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
+                  geom.edge_transforms, geom.neighbor_coords, no_fit, geom.dual_areas)
+    inputs = FluxInputs(wall, fields.vertex_height + (bottom + depth) * fields.normal_rise,
+                        np.linalg.norm(GRAVITY) * fields.normal_rise,
+                        np.linalg.norm(GRAVITY) * fields.normal_rise, sensor,
+                        fields.boundary_outflow_normals, np.zeros(n))
+    fluxes = ContinuityFluxes(flux, boundary, alpha, slopes, excess)
+    edge_fluxes(moving, resting, rings, inputs, depth, velocity, share, MIN_DEPTH, dt, fluxes)
     depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
     velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)
-    update_depth(moving, resting, geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
-                 geom.edge_transforms, geom.dual_edge_vectors,
-                 geom.dual_edge_vectors[geom.reverse_edges], geom.neighbor_coords,
-                 geom.dual_areas, depth, velocity, velocity, slopes, excess, 0.5 * dt, flux,
-                 boundary, np.zeros((n, 2)), alpha, MIN_DEPTH, expansion_head, dt, depth_out,
-                 velocity_out, leaving)
+    update_depth(moving, resting, rings, depth, velocity, velocity, fluxes, np.zeros((n, 2)),
+                 MIN_DEPTH, expansion_head, dt, DepthUpdate(depth_out, velocity_out, leaving))
     faces = np.zeros((nnz, dye.shape[1]))
     limited_faces(moving, geom.neighbor_offsets, geom.neighbor_indices, geom.neighbor_coords,
                   fields.fit_weights, geom.dual_areas, depth, MIN_DEPTH, dye, velocity, 0.5 * dt,

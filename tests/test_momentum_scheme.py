@@ -11,6 +11,7 @@ import surfflow as sf
 from runtime_cases import random_state
 from surfflow.schemes.active import ActiveSet
 from surfflow.kernels.continuity import edge_fluxes, update_depth
+from surfflow.kernels.records import ContinuityFluxes, DepthUpdate, FluxInputs, Rings
 from surfflow.kernels.ring_fit import ring_fit_weights
 from validation_cases import run_stoker
 from validation_harness import assert_invariants
@@ -33,19 +34,18 @@ def continuity_step(geom, depth, velocity, share, dt, expansion_head=True):
     every = ActiveSet(n)  # every vertex moving
     fit_weights, slopes, excess = np.zeros((nnz, 2)), np.zeros((n, 2, 2)), np.zeros((n, 2))
     ring_fit_weights(geom.neighbor_offsets, geom.neighbor_coords, fit_weights)
-    edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                geom.dual_edge_vectors,
-                geom.dual_edge_vectors[geom.reverse_edges], geom.edge_transforms,
-                geom.neighbor_coords, fit_weights, np.zeros((n, 2)), np.zeros(n), geom.dual_areas,
-                np.zeros(nnz, bool), depth, np.full(n, SUBCRITICAL), depth, velocity, share,
-                MIN_DEPTH, dt, flux, boundary, alpha, slopes, excess, np.zeros(n), np.zeros(n))
+    rings = Rings(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
+                  geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
+                  geom.edge_transforms, geom.neighbor_coords, fit_weights, geom.dual_areas)
+    inputs = FluxInputs(np.zeros(nnz, bool), depth, np.full(n, SUBCRITICAL), np.zeros(n),
+                        np.zeros(n), np.zeros((n, 2)), np.zeros(n))
+    fluxes = ContinuityFluxes(flux, boundary, alpha, slopes, excess)
+    edge_fluxes(every.moving, every.resting, rings, inputs, depth, velocity, share, MIN_DEPTH, dt,
+                fluxes)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
-    update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.reverse_edges, geom.edge_transforms, geom.dual_edge_vectors,
-                 geom.dual_edge_vectors[geom.reverse_edges], geom.neighbor_coords,
-                 geom.dual_areas, depth, velocity, velocity, slopes, excess, 0.5 * dt, flux,
-                 boundary, np.zeros((n, 2)), alpha, MIN_DEPTH, expansion_head, dt, depth_out,
-                 velocity_out, np.zeros(n))
+    update_depth(every.moving, every.resting, rings, depth, velocity, velocity, fluxes,
+                 np.zeros((n, 2)), MIN_DEPTH, expansion_head, dt,
+                 DepthUpdate(depth_out, velocity_out, np.zeros(n)))
     second_order = np.any(slopes != 0.0, axis=(1, 2))  # faces weighted by 1 - phi (friction)
     assert second_order.any() == bool(np.any(share < 1.0)), second_order.sum()
     return depth_out, velocity_out, flux, alpha

@@ -13,6 +13,7 @@ import surfflow as sf
 from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
 from surfflow.schemes.active import ActiveSet
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
+from surfflow.kernels.records import ContinuityFluxes, DepthUpdate, FluxInputs, Rings
 from surfflow.kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
                                       lift_free_surface, pin_contact_line, surface_pressure)
 from surfflow.kernels.timestep import cfl_time_step
@@ -172,21 +173,20 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
     every = ActiveSet(n)  # every vertex moving
     no_fit = np.zeros((nnz, 2))  # no velocity gradient: the naive continuity's donor velocities
     slopes, excess = np.zeros((n, 2, 2)), np.zeros((n, 2))
-    edge_fluxes(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                geom.dual_edge_vectors,
-                geom.dual_edge_vectors[geom.reverse_edges], geom.edge_transforms,
-                geom.neighbor_coords, no_fit, no_outflow, np.zeros(n), geom.dual_areas, walls,
-                fields.vertex_height + (bottom + depth) * fields.normal_rise + HEAD * pressure,
-                np.linalg.norm(gravity) * fields.normal_rise, depth, velocity, np.zeros(n),
-                MIN_DEPTH, dt, flux, boundary, alpha, slopes, excess, np.zeros(n),
-                np.zeros(n))
+    rings = Rings(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
+                  geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
+                  geom.edge_transforms, geom.neighbor_coords, no_fit, geom.dual_areas)
+    inputs = FluxInputs(walls,
+                        fields.vertex_height + (bottom + depth) * fields.normal_rise + HEAD * pressure,
+                        np.linalg.norm(gravity) * fields.normal_rise, np.zeros(n), np.zeros(n),
+                        no_outflow, np.zeros(n))
+    fluxes = ContinuityFluxes(flux, boundary, alpha, slopes, excess)
+    edge_fluxes(every.moving, every.resting, rings, inputs, depth, velocity, np.zeros(n),
+                MIN_DEPTH, dt, fluxes)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
-    update_depth(every.moving, every.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                 geom.reverse_edges, geom.edge_transforms, geom.dual_edge_vectors,
-                 geom.dual_edge_vectors[geom.reverse_edges], geom.neighbor_coords,
-                 geom.dual_areas, depth, velocity, velocity, slopes, excess, 0.5 * dt, flux,
-                 boundary, np.zeros((n, 2)), alpha, MIN_DEPTH, True, dt, depth_out,
-                 velocity_out, np.zeros(n))
+    update_depth(every.moving, every.resting, rings, depth, velocity, velocity, fluxes,
+                 np.zeros((n, 2)), MIN_DEPTH, True, dt,
+                 DepthUpdate(depth_out, velocity_out, np.zeros(n)))
     return depth_out, velocity_out, flux, walls, hydrostatic
 
 

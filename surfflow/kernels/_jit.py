@@ -31,6 +31,8 @@ from pathlib import Path
 import numba
 from numba.core import caching
 
+from .tuning import PARALLEL_CHUNK, SERIAL_BELOW
+
 # How long an OpenMP thread waits awake for the next parallel loop before it sleeps: about
 # 1000 spins (tens of microseconds), enough to bridge the short gaps between a step's kernels,
 # as a sleeping thread (and, in a virtual machine, its halted CPU) takes tens of microseconds to
@@ -55,11 +57,12 @@ tests/test_jit_policy.py fails to say so."""
 @functools.cache
 def kernel_sources_digest() -> str:
     """sha256 of the text of every surfflow module that compiles kernels (imports this one's
-    decorators), with their paths: a kernel's cache is valid only for these sources."""
+    decorators) and of kernels/tuning.py, whose constants they freeze, with their paths: a
+    kernel's cache is valid only for these sources."""
     digest = hashlib.sha256()
     for path in sorted(PACKAGE.rglob("*.py")):
         text = path.read_bytes()
-        if path.name == "_jit.py" or b"_jit import" in text:
+        if path.name in ("_jit.py", "tuning.py") or b"_jit import" in text:
             digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + text)
     return digest.hexdigest()
 
@@ -74,8 +77,8 @@ class PackageStampedLocator:
     updated in place. This locator is the one numba's own chain picks (``NUMBA_CACHE_DIR``, the
     ``__pycache__`` beside the module, the user-wide folder) with ``kernel_sources_digest``
     joined to its source stamp, so any change to a kernel module recompiles every kernel once.
-    A constant a kernel reads must live in a kernel module for the same reason (numba freezes
-    globals into the machine code)."""
+    A constant a kernel reads must live in a kernel module or in kernels/tuning.py for the same
+    reason (numba freezes globals into the machine code)."""
 
     def __init__(self, inner):
         self._inner = inner
@@ -102,9 +105,6 @@ if LOCATORS is not None and PackageStampedLocator not in LOCATORS:  # numba trie
     LOCATORS.insert(0, PackageStampedLocator)
 
 POLICY = {"fastmath": False, "error_model": "numpy", "cache": True}
-SERIAL_BELOW = 2048
-"""a parallel loop of fewer iterations runs on one thread (``serial_when_small``): waking the
-sleeping threads (passive wait) costs 20-60 us a launch, a few dozen particles' work 1 us."""
 
 
 def parallel_kernel(fn):
@@ -135,10 +135,6 @@ def serial_twin(kernel):
     twin.__qualname__ = fn.__qualname__ + "_serial"
     twin.__doc__ = fn.__doc__
     return serial_kernel(twin)
-
-
-PARALLEL_CHUNK = 256
-"""iterations a thread takes at a time in a parallel loop (``balance_loops``)."""
 
 
 def balance_loops() -> None:

@@ -1,181 +1,62 @@
-"""The mass equation dd/dt + div_S(d u) = 0 on the barycentric dual cells (SPEC §4).
+"""The mass equation dd/dt + div_S(d u) = 0 on the barycentric dual cells, with the momentum
+A d u carried on the same fluxes (SPEC §4; docs/model.md, "The default scheme").
 
-Flux (m^3/s) through the dual edge of the CSR entry (i, j), N the ``dual_edge_vectors`` and
-(j, i) the reverse entry, between two wet vertices:
+Flux (m^3/s) through the dual edge of the CSR entry (i, j), N_ij the ``dual_edge_vectors`` and
+N_ji the reverse entry's, between two wet vertices (d >= d_min):
 
     F_ij = (1 - phi_ij) [0.5 (d_i a - d_j b) + (max(0, a + b) + lambda_ij) D_ij]
            + phi_ij d_up 0.5 (a - b)
     a = u_i . N_ij,  b = u_j . N_ji,  d_up = d_i if a > b else d_j
-    D_ij = minmod(L_i - L_j, d_i - d_j),  L = H + p_s / (rho |g|)
-    lambda_ij = C max(s_i, s_j) sqrt(g_n d) |N|  where a + b > 0, else 0
+    D_ij = minmod(L_i - L_j, d_i - d_j),  L = H + p_s / (rho |g|)            (``compression_drop``)
+    lambda_ij = s_ij sqrt(g_n d) |N|  where a + b > 0 and D_ij != 0, else 0  (``landshoff_speed``)
+    phi_ij = max((k_i + k_j) / 2, clamp((Fr_ij - 1) / FROUDE_RAMP, 0, 1))  (``supercritical_share``)
+    Fr_ij = |0.5 (a - b)| / (|N| c),  c^2 = K d                             (means of the two ends)
 
-Computed from j's side the same expression gives exactly -F_ij, so what leaves i enters j. The
-centred flux of d u is minus the adjoint of the pressure gradient's Green-Gauss part
-(kernels/pressure.py, which blends in a least-squares fit by the same phi as below): pressure
-work and potential energy balance, so round-off around a lake at rest cannot grow.
-The upwind flux is SPEC §4's. They are blended by phi_ij, the mean of the two ends'
-``friction_share`` min(1, dt k) (kernels/friction.py): where friction slaves the velocity to
-the depth (a creeping film, a kinematic wave) the centred flux alone is unstable and the flux
-is upwind; where inertia rules (waves, dam breaks) it is centred. Measured: fully upwind lets
-round-off grow to 0.45 m/s in an inviscid bowl lake in 4,000 steps, stalls Ritter's front
-0.45 m short and triples Thacker's error; fully centred breaks the Nusselt film (87 % error).
-Depth stays non-negative through the outflow limiter below, not through upwinding.
+- the centred part 0.5 (d_i a - d_j b) is minus the adjoint of the pressure gradient's
+  Green-Gauss part (kernels/pressure.py): pressure work and potential energy balance, so a
+  lake at rest stays at rest to round-off;
+- phi_ij blends in the upwind flux where friction slaves the velocity to the depth (k the
+  ``friction_share`` min(1, dt k_f) of kernels/friction.py) and where the flow is supercritical
+  (as every Riemann flux is there). K = g_n + (sigma / rho) (pi / s)^2 is the wave stiffness
+  (``MomentumScheme.use_geometry``): the felt normal gravity plus the capillary celerity of the
+  mesh's shortest wave, s the ring spacing;
+- the compression flux max(0, a + b) D_ij acts only where the two ends close on each other
+  (a bore): O(h^2) in smooth flow, zero at rest. D_ij runs down the head L (H the level of
+  kernels/pressure.py, p_s the pressing terms' surface pressure; on a surface accelerating at a
+  the head under g - a, ``MomentumScheme.head``) and is bounded by the depth drop;
+- lambda_ij is Landshoff's linear term, the gravity wave's speed (g_n the felt normal gravity)
+  times |N| (|N|^2 the mean of |N_ij|^2 and |N_ji|^2) times the shock sensor s_ij, the larger
+  of the two ends' (kernels/shocks.py, summed in the gravity push): it damps the ripple the
+  quadratic compression flux leaves behind a bore.
 
-Where the flow is supercritical the flux is upwind too, as every Riemann flux is there (both
-waves run downstream, and HLL's flux is the upwind one): phi_ij is at least
-clamp(Fr_ij - 1, 0, 1), Fr_ij = |0.5 (a - b)| / (|N| c) the mean normal speed over the wave
-speed c^2 = K d, with |N|^2, K and d the two ends' means (``supercritical_share``). The wave
-stiffness K = g_n + (sigma / rho) (pi / s)^2 (``MomentumScheme.use_geometry``) is the normal
-gravity the liquid feels (-(g - a) . n on a surface accelerating at a) plus the capillary
-celerity of the mesh's shortest wave (s the ring spacing): without it a drop's thin rim, where
-d -> 0, counted as supercritical and the upwinding spread the 90-degree cap 3.4 degrees and let
-the 90-degree drop on the incline run 0.43 m. Subcritical flow (lakes, drops, Stoker's dam
-break, waves) is untouched bit for bit. Over SWASHES' transcritical bump the centred flux left
-a steady odd-even ripple in the supercritical reach past the crest and in the accelerating one
-before it (+-20 % of the depth from vertex to vertex on a regular strip); upwinding there takes
-the depth L1 from 0.0169 to 0.0111 at 100 cells along. The ramp from Fr = 1 to 2 keeps the flux
-a continuous function of the state (a switch at Fr = 1 would turn round-off into O(1) flux
-changes).
+Computed from j's side the same expression gives exactly -F_ij, so what leaves i enters j.
 
-The compression flux max(0, a + b) D_ij acts only where the two ends close on each other
-(a + b > 0: a bore, or the odd-even ripples a centred flux leaves behind one) and moves liquid
-down the drop D_ij at the closing speed a + b (m^2/s), the jump of the normal velocity across
-the dual edge: in smooth flow a + b is O(h) and the flux O(h^2), at a bore it is the velocity
-jump. At rest a + b = 0: it moves nothing on a lake or under a drop at rest. D_ij is the smaller
-of the head drop L_i - L_j and the depth drop d_i - d_j where the two agree in sign, else 0
-(``minmod``): L = H + p_s / (rho |g|), H the free-surface height (kernels/pressure.py), p_s the
-pressing terms' surface pressure (``terms/base.py``) plus rho a . (x + h n) on a surface
-accelerating at a (``MomentumScheme.head``: an accelerated surface is a tilted one).
-The flux runs down the head, so it only removes energy; the depth drop bounds it. Without the
-bound, the head alone makes the flux a fourth-order diffusion of the depth through the surface
-tension, which the explicit step cannot carry (measured: the 90-degree drop released on the
-incline blew apart within 0.25 s), and on a steep film, whose level falls by the slope times
-the edge from vertex to vertex, it slowed bunny_pour's films (the 99th percentile speed at 3 s
-0.80 -> 0.23 m/s, 35 % more vertices wet). The level H alone, without the surface pressure or
-the bound, spread the 10-degree drop on the incline over the strip in 0.25 s; the depth in
-place of the level (D = minmod(d_i - d_j, d_i - d_j + (p_i - p_j) / (rho |g|))) let the lakes
-at rest drift (4.6e-8 m where 1e-12 is allowed) and moved the 60 and 90 degree sessile drops 5
-and 7 degrees off. On a flat bed without a surface pressure D is the depth drop. On Stoker's
-strips (benchmarks/validation/anuga_compare.py) the relative L1 error falls from 1.01e-2 /
-5.29e-3 / 2.70e-3 / 1.55e-3 to 7.36e-3 / 3.92e-3 / 2.05e-3 / 1.18e-3 at 603 / 2,005 / 7,209 /
-27,217 vertices (half the closing speed: 8.1e-3 at 603, twice: 7.0e-3, four times: 7.3e-3).
+Wet/dry edges: a dry vertex sends nothing, the wet side's own normal velocity carries its
+depth, F = d_wet max(0, u_wet . N), unless the dry vertex is a wall (F = 0): without surface
+tension a dry vertex standing above its wet neighbour's free surface (``shoreline_walls``),
+with it the contact-line rule of kernels/tension.py.
 
-The compression flux is quadratic in the jumps, as von Neumann and Richtmyer's viscosity is;
-like theirs it leaves a ripple behind the bore (measured on Stoker's 603-vertex strip: the depth
-swings +-0.2-0.3 mm, 15-20 % of the 1.5 mm jump, over the 6 cells behind it, where the
-conservative scheme's HLL flux is monotone). Landshoff's linear term damps it: lambda_ij D_ij
-with lambda_ij (m^2/s) the gravity wave's speed c = sqrt(g_n d) (g_n the felt normal gravity,
-g_n and d the ends' means) times |N| (|N|^2 the mean of |N_ij|^2 and |N_ji|^2) times C =
-``LANDSHOFF`` = 1 and the shock sensor s, the larger of the two ends' (kernels/shocks.py, summed
-in the gravity push's walk over the ring), only where the ends close on each other and both are
-wet. Unswitched (s = 1), the term is first order wherever smooth flow converges: the gravity
-wave's error 3.6e-5 -> 5.5e-3 (its crest 7 % low) and Thacker's 0.046 -> 0.062 at 40 x 40, over
-its bar. The sensor keeps it to bores and grid-scale ripples: nu_i, the share of the depth's
-ring differences d_j - d_i that the ring's fitted plane does not explain (0 for a linear depth,
-O(h / l) in smooth flow of length scale l, 1 at a step), taken as s_i = ((nu_i - nu_0)+ / (1 -
-nu_0))^3 with nu_0 = 0.1: the cube leaves smooth flow nearly untouched, nu_0 skips it outright
-(on bunny_pour at 1.8 s, whose thin films are rough from vertex to vertex, 3 in 10 wet vertices
-read below nu_0 and 3 in 10 above 0.52, s > 0.1). c is the gravity wave's alone: with the
-capillary celerity of the grid's shortest wave (the Froude number's K) the term grew stiff at a
-sliver's short edge (tests/test_sliver_pace.py: the drop's peak 44 % higher). Measured
-(benchmarks/validation/anuga_compare.py's strips, then the quick report), against the
-compression flux alone: Stoker 8.00e-3 / 3.92e-3 / 1.81e-3 / 1.01e-3 -> 6.51e-3 / 3.20e-3 /
-1.44e-3 / 8.3e-4 at 603 / 2,005 / 7,209 / 27,217 vertices (ANUGA 5.70e-3 / 3.04e-3 / 1.53e-3 /
-8.91e-4); the bump 0.0077 -> 0.0071; Thacker 0.0460 -> 0.0462 at 40 x 40; the gravity wave 3.6e-5
--> 9.1e-4 (its crest 0.984 of the exact after 1.008); Ritter, the films, the drops and the dyes
-within their bars as before. Tried: s = nu, nu^2, nu^4 with C = 0.5-1 (Stoker 7.0e-3 - 6.3e-3 at
-603; Thacker 0.0484 - 0.0512, nu^2 over its bar at C = 1), C = 2 with nu^3 (the gravity wave
-blew up: the explicit step's bound on a diffusion), the relative depth jump |d_i - d_j| / d in
-place of the sensor (6.6e-3 / 3.5e-3 / 1.7e-3) and twice the closing speed instead (7.4e-3 /
-3.8e-3 / 1.7e-3). Tried later, none kept: the term in the momentum too (a viscous exchange
-lambda_ij d (M_ij u_j - u_i) at the same edges, von Neumann and Richtmyer's place for it:
-Stoker 6.29e-3 / 3.08e-3 / 1.41e-3 / 7.95e-4, but the gravity wave's crest 0.948, Thacker 0.0474
-and the bump 0.0075); with it, Jameson's normalisation of the sensor (kappa d_i added to nu's
-denominator, kappa 0.01-0.05: the wave untouched, crest 1.01, but Stoker 6.28e-3 - 6.40e-3 /
-3.12e-3 - 3.22e-3); the ends' smaller or mean sensor instead of the larger (8.0e-3 / 7.3e-3 at
-603); an upwind share s at the shock (7.2e-3); the drop D between MUSCL-reconstructed face
-depths (7.8e-3); an HLL mass flux at closing edges (the gravity wave blew up); blended in by
-the sensor instead (6.85e-3 / 3.17e-3 at 603 / 2,005; with the momentum exchange, 6.84e-3 /
-3.06e-3); the sensor spread over one more ring (6.13e-3 / 3.30e-3, Thacker 0.0491, the wave's
-crest 0.925) or only upstream (6.47e-3 / 3.28e-3); a Jameson-Schmidt-Turkel fourth difference
-of the depth at closing edges (6.40e-3 - 6.45e-3 / 3.16e-3, Thacker 0.048 - 0.053); the term's
-liquid carrying the edge's mean velocity, not the donor's (6.46e-3 / 3.23e-3). Region by region
-(benchmarks/validation/anuga_compare.py) the fan is below ANUGA's on every rung and the bore
-1.5 - 1.6 times ANUGA's: the coarse rungs lack a sharper bore, not a smoother fan.
+Boundary: F_b,i = d_i max(0, u_i . Nb_i) (Nb zero for walls) plus an open segment's flux
+(kernels/riemann.py ``boundary_flux``; its inflow, F_b,i < 0, is not limited). The outflow
+limiter alpha_i (kernels/outflow.py) scales every flux by its donor's factor:
 
-Wet/dry faces (d < d_min is dry): a dry vertex sends nothing and has no velocity, so the wet
-side's own normal velocity carries its own depth, F = d_wet max(0, u_wet . N) out of the wet
-vertex, unless the dry vertex is a wall (F = 0). The walls are the ones the forces see, so mass
-and momentum see the same shoreline: without surface tension a dry vertex standing above its wet
-neighbour's free surface (H_dry > H_wet, H as in kernels/pressure.py; ``shoreline_walls``); with
-it the contact-line rule of kernels/tension.py (``tension.apply_capillary_force``: wetting the dry
-vertex would not lower p_s / rho + |g| H).
+    d_i' = d_i - dt (sum_j alpha_donor F_ij + alpha_i F_b,i) / A_i   >= 0
 
-Open boundaries with outflow let F_b,i = d_i max(0, u_i . Nb_i) leave (Nb zero for walls);
-an open segment adds its F_b,i (kernels/riemann.py ``boundary_flux``: an inflow's discharge, a
-level's ghost-cell flux, a transmissive outflow), whose inflow (F_b,i < 0) is not limited.
-Outflow limiting keeps depth non-negative:
+The momentum rides on the same limited fluxes, each carrying its donor's face velocity u_f
+(kernels/momentum_faces.py; Stelling & Duinmeijer 2003, Kramer & Stelling 2008): with
+w_ij = -alpha_j F_ij > 0 the limited inflow from j and M_ij the ``edge_transforms``,
 
-    alpha_i = min(1, A_i d_i / (dt (sum_j max(F_ij, 0) + F_b,i)))
+    u_i' = u_i + dt / (A_i d_i') (sum_in c_ij (M_ij u_f,ji - u_i)
+                                  - sum_out c_ij (u_f,ij - u_i))
 
-and every flux is scaled by its donor's alpha (the vertex it leaves, the same seen from both
-sides). Then
+with c_ij the limited mass flux (momentum conserved), or with ``Params.expansion =
+"energy_head"`` min(w_ij, d_i' s_ij) where the flow expands (a + b < 0; energy head conserved;
+``carried_weight``). u_i' is a convex combination of velocities within the rings' ranges
+whenever the limiter holds; a dry vertex takes the inflow-weighted velocity of what flows in.
 
-    d_i' = d_i - dt (sum_j alpha_donor F_ij + alpha_i F_b,i) / A_i
-
-(a cell with no net flux keeps its depth bit for bit, so a lake at rest stays exactly at rest).
-
-The momentum A d u rides on the same limited fluxes, each carrying its donor's velocity
-reconstructed at the dual edge, u_f,ij for the entry (i, j) of the donor i
-(kernels/momentum_faces.py; Stelling & Duinmeijer 2003, on unstructured meshes Kramer &
-Stelling 2008): with w_ij = -alpha_j F_ij > 0 the limited inflow from j,
-
-    A_i d_i' u_i' = A_i d_i u_i - dt sum_out alpha_i F_ij u_f,ij - dt alpha_i F_b,i u_i
-                    + dt sum_in w_ij M_ij u_f,ji
-    u_i' = u_i + dt / (A_i d_i') (sum_in w_ij (M_ij u_f,ji - u_i)
-                                  - sum_out alpha_i F_ij (u_f,ij - u_i))
-
-(M_ij the ``edge_transforms`` carrying j's velocity into i's frame). u_f,ij is a function of
-the donor and the entry alone (the donor's limited slope), so what leaves i through the edge is
-exactly what enters j (in j's frame): summed over a closed flat domain, A d u is conserved to
-round-off, so a bore keeps its jump conditions and its speed. u_i' is a convex combination of
-what stays in i (within the range of i's ring, by the faces' outflow bound theta) and the
-inflowing face velocities (each within its donor's ring range; the weights
-dt w_ij / (A_i d_i') sum to at most 1 whenever the outflow limiter holds), bounded for any step
-the limiter allows; at rest (u = 0 on the ring) every face is 0 and nothing changes. A dry
-vertex (d_i u_i = 0) takes the inflow-weighted velocity of what flows in, so a front keeps the
-momentum that reaches it. The face velocity is second order where the donor's ring diverges
-(the trace of its velocity gradient >= 0: a rarefaction, a flow accelerating to a crest) and
-the flow is subcritical, and it is the donor's velocity (first-order upwind) where the ring
-converges (a bore, whose ripple grows otherwise), where the flow is supercritical (a front's
-thin tip) or next to a dry vertex. The slope is weighted by 1 - phi_i: where friction slaves
-the velocity (dt k >= 1 relaxes it to its balance within the step) the face is the donor's
-velocity, as the mass flux is upwind there; on bunny_pour, whose films are mostly so, this took
-the faces' cost on one thread from about 0.55 to 0.2 ms a step, and the inviscid rows below are
-bit for bit the same. Measured against the donor's velocity everywhere, with the supercritical
-share above: SWASHES' transcritical bump's depth L1 0.0247 / 0.0111 / 0.0071 ->
-0.0177 / 0.0077 / 0.0055 at 50 / 100 / 200 cells along (the upstream depth 1.4 % -> 0.9 % low);
-Stoker's strips 7.35e-3 / 3.92e-3 / 2.05e-3 / 1.18e-3 -> 8.00e-3 / 3.92e-3 / 1.81e-3 / 1.01e-3
-at 603 / 2,005 / 7,209 / 27,217 vertices (at 7,209 the rarefaction's error 1.25e-3 -> 8.3e-4,
-the bore's 7.5e-4 -> 9.1e-4; at 603 the plateau sits 0.4 % low); Ritter's L1 8.0e-3 / 4.6e-3 ->
-7.0e-3 / 4.3e-3 at 250 / 500 cells along. Tried: second order wherever the ring
-diverges (Ritter's front ran 0.23 m ahead at 500 cells, its convergence broken), and without
-the subcritical switch: everywhere
-(Stoker 9.0e-3 / 4.6e-3 at 603 / 2,005, the middle state 1.1 % off; bump 0.0172), the dyes'
-compression cap on the velocity (Stoker 8.9e-3 / 4.6e-3, bump 0.0143), no half-step shift
-(Stoker 8.4e-3 / 4.1e-3, bump 0.0145), first order wherever the compression flux acts on the
-ring (Stoker 7.41e-3 / 3.80e-3 / 1.93e-3, bump 0.0108).
-The velocity rides on the same limited fluxes (``update_depth``) with one switch, the sign of
-the closing speed a + b that also gates the compression flux: where the two ends close on each
-other (the flow contracts from donor to receiver: bores, hydraulic jumps) the inflow carries its
-momentum, so sum A d u is conserved and a bore keeps its jump conditions; where they open (the
-flow expands: a dry-bed front, the acceleration over a crest or down a slope) it carries the
-energy head, u . grad u = grad(|u|^2 / 2) at the face's mean speed, as Stelling and
-Duinmeijer's scheme and D-Flow FM do.
-Dye volumes A d c ride on the same limited fluxes with the donor's concentration reconstructed
-at the dual edge (kernels/tracers.py, after ``update_depth``). Two passes, each gathering only:
-``edge_fluxes`` (which also fits each donor's velocity slope once its fluxes and alpha are
-known, ``momentum_faces.donor_slopes``: every input is the donor's own) then ``update_depth``.
+Two passes, each gathering only: ``edge_fluxes`` (F, F_b, alpha and each donor's face slope,
+``momentum_faces.donor_slopes``) then ``update_depth``. The dyes ride on the same fluxes
+(kernels/tracers.py). Measured effects of each part and what was tried: docs/validation.md.
 """
 
 import math
@@ -184,10 +65,10 @@ import numba
 
 from ._jit import parallel_kernel, serial_kernel
 from .momentum_faces import donor_slopes, fit_velocity_entry
+from .outflow import limit_outflow
 from .pressure import free_surface_height
 from .reconstruction import offset_dot
-
-LANDSHOFF = 1.0  # C, the Landshoff term's coefficient (see the module docstring)
+from .tuning import FROUDE_RAMP
 
 
 @serial_kernel
@@ -261,7 +142,7 @@ def supercritical_ramp(speed2, support):
         return 0.0
     if support <= 0.0:
         return 1.0
-    return min(1.0, math.sqrt(speed2 / support) - 1.0)
+    return min(1.0, (math.sqrt(speed2 / support) - 1.0) / FROUDE_RAMP)
 
 
 @serial_kernel
@@ -272,7 +153,7 @@ def landshoff_speed(sensor, gravity_sum, depth_sum, size2):
     their sums), size2 |N|^2 the mean of |N_ij|^2 and |N_ji|^2; 0 where nothing presses the
     liquid down."""
     support = 0.25 * gravity_sum * depth_sum * size2
-    return LANDSHOFF * sensor * math.sqrt(support) if support > 0.0 else 0.0
+    return sensor * math.sqrt(support) if support > 0.0 else 0.0
 
 
 @serial_kernel
@@ -296,35 +177,30 @@ def face_flux(wet_i, wet_j, depth_i, depth_j, normal_i, normal_j, share, drop, l
 
 
 @parallel_kernel
-def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
-                reverse_dual_edge_vectors, edge_transforms, neighbor_coords, fit_weights,
-                boundary_outflow_normals, open_flux, dual_areas, wall, head, wave_stiffness,
-                depth, velocity, friction_share, min_depth, dt, edge_flux, boundary_flux,
-                outflow_factor, slopes, excess, sensor, normal_gravity):
+def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share, min_depth, dt,
+                fluxes):
     """Pass 1: unlimited fluxes F_ij (m^3/s), boundary outflow F_b,i and the limiter alpha_i,
     then each donor's momentum face slope (``momentum_faces.donor_slopes``).
 
     moving, resting (int64 lists, together every vertex once; schemes/active.py): the vertices
     computed, and those with no wet end on any entry (F = 0, F_b = 0, alpha = 1 written);
-    offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2) N_ij and
-    reverse_dual_edge_vectors (nnz, 2) N_ji, both at the entry (i, j); edge_transforms
-    (nnz, 2, 2), neighbor_coords and fit_weights (nnz, 2) (``ring_fit.py``): the slopes' fit;
-    boundary_outflow_normals
-    (n, 2), zero where the boundary is a wall or an open segment; open_flux (n,) the open
-    segments' F_b (kernels/riemann.py ``boundary_flux``, < 0 an inflow; zeros without segments);
-    dual_areas (n,); wall (nnz,) bool, True where the dry end of a wet/dry entry is a wall
-    (``shoreline_walls`` or ``tension.apply_capillary_force``, the same for (i, j) and (j, i));
-    head (n,) L = H + p_s / (rho |g|) (m), H the level of kernels/pressure.py and p_s the
-    surface pressure (without gravity L = H); wave_stiffness
-    (n,) K (m/s^2, the Froude number's: c^2 = K d); depth (n,); velocity (n, 2); friction_share
-    (n,) from kernels/friction.py.
-    sensor (n,) the Landshoff term's shock sensor (kernels/shocks.py; zeros: no term) and
-    normal_gravity (n,) g_n, the felt normal gravity (m/s^2).
-    Writes edge_flux (nnz,), boundary_flux (n,) F_b,i (the outflow plus open_flux),
-    outflow_factor (n,), and at the moving vertices slopes (n, 2, 2) and excess (n, 2) (zero
-    where the faces are the donor's velocity: next to a dry vertex, where i sends nothing, or
-    with zero fit weights; a resting vertex sends nothing, so its are never read).
+    rings a ``records.Rings`` (fit_weights: the faces' velocity fit); inputs a
+    ``records.FluxInputs`` (wall: ``shoreline_walls`` or ``tension.apply_capillary_force``);
+    depth (n,); velocity (n, 2); friction_share (n,) from kernels/friction.py.
+    Writes the ``records.ContinuityFluxes`` fluxes: edge_flux (nnz,), boundary_flux (n,) F_b,i
+    (the outflow plus open_flux), outflow_factor (n,), and at the moving vertices slopes and
+    excess (zero where the faces are the donor's velocity: next to a dry vertex, where i sends
+    nothing, or with zero fit weights; a resting vertex sends nothing, so its are never read).
     """
+    offsets, indices, dual_areas = rings.offsets, rings.indices, rings.dual_areas
+    dual_edge_vectors, reverse_dual_edge_vectors = (rings.dual_edge_vectors,
+                                                    rings.reverse_dual_edge_vectors)
+    edge_transforms, fit_weights = rings.edge_transforms, rings.fit_weights
+    wall, head, wave_stiffness = inputs.wall, inputs.head, inputs.wave_stiffness
+    normal_gravity, sensor = inputs.normal_gravity, inputs.sensor
+    boundary_outflow_normals, open_flux = inputs.outflow_normals, inputs.open_flux
+    edge_flux, boundary_flux, outflow_factor = (fluxes.edge_flux, fluxes.boundary_flux,
+                                                fluxes.outflow_factor)
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         wet_i = depth[i] >= min_depth
@@ -382,14 +258,12 @@ def edge_fluxes(moving, resting, offsets, indices, dual_edge_vectors,
         flux_b = leaving + open_flux[i]
         boundary_flux[i] = flux_b
         outgoing += max(0.0, flux_b)
-        volume = dual_areas[i] * depth[i]
-        alpha = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
+        alpha = limit_outflow(dual_areas[i] * depth[i], dt, outgoing)
         outflow_factor[i] = alpha
         if not (ring_wet and outgoing > 0.0):  # the faces: the donor's velocity
             order = 0.0
-        donor_slopes(i, offsets[i], offsets[i + 1], neighbor_coords, dual_areas, depth, velocity,
-                     edge_flux, fit0, fit1, order, outgoing, dt * alpha, 0.5 * dt, slopes,
-                     excess)
+        donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, outgoing, dt * alpha,
+                     0.5 * dt)
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
         i = resting[k]
         for e in range(offsets[i], offsets[i + 1]):
@@ -432,11 +306,8 @@ def carried_weight(e, i, j, velocity, dual_edge_vectors, reverse_dual_edge_vecto
 
 
 @parallel_kernel
-def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transforms,
-                 dual_edge_vectors, reverse_dual_edge_vectors, neighbor_coords, dual_areas, depth,
-                 velocity, start_velocity, slopes, excess, shift, edge_flux, boundary_flux,
-                 boundary_momentum, outflow_factor, min_depth, expansion_head, dt, depth_out,
-                 velocity_out, outflow_volume):
+def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes,
+                 boundary_momentum, min_depth, expansion_head, dt, out):
     """Pass 2: apply the limited fluxes to the depth and carry the momentum A d u on them.
 
     With w_ij = -alpha_j F_ij > 0 the limited inflow from j, w_b = -F_b,i > 0 an inflow through
@@ -467,17 +338,25 @@ def update_depth(moving, resting, offsets, indices, reverse_edges, edge_transfor
     convex combination wherever the outflow limiter holds. A dry i (at rest) never expands.
 
     moving, resting as in ``edge_fluxes`` (a resting vertex keeps its depth and velocity: no
-    flux, d' = d - 0); reverse_edges (nnz,); edge_transforms (nnz, 2, 2); dual_edge_vectors
-    (nnz, 2) N_ij and reverse_dual_edge_vectors (nnz, 2) N_ji, both at the entry (i, j);
-    neighbor_coords (nnz, 2); depth (n,), velocity (n, 2) read; slopes (n, 2, 2) S and excess
-    (n, 2) sum_out F_ij (u_f,ij - u_i) from ``edge_fluxes`` (``momentum_faces.donor_slopes``),
-    shift (s) dt / 2: u_f,ij = u_i + S_i (c_ij / 2 - shift u_i);
-    boundary_flux (n,) F_b and boundary_momentum (n, 2) G_b, the momentum an inflow carries
-    (read where F_b < 0; kernels/riemann.py ``boundary_fluxes`` without the push);
-    expansion_head (bool) the energy head where the flow expands, else momentum everywhere;
-    depth_out, velocity_out written; outflow_volume (n,) receives the volume that left through
-    the boundary (m^3).
+    flux, d' = d - 0); rings a ``records.Rings``; depth (n,), velocity (n, 2) read;
+    start_velocity (n, 2) the step's before the push (a and b of the carried weights); fluxes
+    the ``records.ContinuityFluxes`` of ``edge_fluxes`` (slopes S and excess from
+    ``momentum_faces.donor_slopes``: u_f,ij = u_i + S_i (c_ij / 2 - dt u_i / 2));
+    boundary_momentum (n, 2) G_b, the momentum an inflow carries (read where F_b < 0;
+    kernels/riemann.py ``boundary_fluxes`` without the push); expansion_head (bool) the energy
+    head where the flow expands, else momentum everywhere. Writes the ``records.DepthUpdate``
+    out: depth, velocity and the volume that left through the boundary (m^3).
     """
+    offsets, indices, reverse_edges = rings.offsets, rings.indices, rings.reverse_edges
+    dual_edge_vectors, reverse_dual_edge_vectors = (rings.dual_edge_vectors,
+                                                    rings.reverse_dual_edge_vectors)
+    edge_transforms, neighbor_coords = rings.edge_transforms, rings.neighbor_coords
+    dual_areas = rings.dual_areas
+    edge_flux, boundary_flux, outflow_factor = (fluxes.edge_flux, fluxes.boundary_flux,
+                                                fluxes.outflow_factor)
+    slopes, excess = fluxes.slopes, fluxes.excess
+    depth_out, velocity_out, outflow_volume = out.depth, out.velocity, out.outflow_volume
+    shift = 0.5 * dt
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         alpha_i = outflow_factor[i]

@@ -47,18 +47,19 @@ def along(acceleration, i, vectors, j):
 
 
 @parallel_kernel
-def apply_inertial_force(offsets, indices, dual_edge_vectors, dual_areas, fit_weights,
-                         friction_share, vertices, normals, tangent_frames, acceleration,
-                         vertex_height, normal_rise, gravity_magnitude, bottom, depth, min_depth,
-                         dt, velocity):
+def apply_inertial_force(rings, levels, friction_share, vertices, normals, tangent_frames,
+                         acceleration, depth, min_depth, dt, velocity):
     """u_i += dt F^a_i on every wet vertex, in place.
 
-    offsets (n + 1,), indices (nnz,): CSR one-rings; dual_edge_vectors (nnz, 2); dual_areas (n,);
-    fit_weights (nnz, 2); friction_share (n,) = phi_i; vertices, normals (n, 3); tangent_frames
-    (n, 2, 3); acceleration (n, 3) = a_i in world space; vertex_height, normal_rise (n,) as in
-    ``pressure.py``; bottom, depth (n,); velocity (n, 2) in each frame. Reads no velocity of a
-    neighbour.
+    rings a ``records.Rings`` (offsets, indices, dual_edge_vectors, dual_areas, fit_weights
+    read); levels a ``records.Levels`` (as in ``pressure.py``); friction_share (n,) = phi_i;
+    vertices, normals (n, 3); tangent_frames (n, 2, 3); acceleration (n, 3) = a_i in world
+    space; depth (n,); velocity (n, 2) in each frame. Reads no velocity of a neighbour.
     """
+    offsets, indices, dual_areas = rings.offsets, rings.indices, rings.dual_areas
+    dual_edge_vectors, fit_weights = rings.dual_edge_vectors, rings.fit_weights
+    vertex_height, normal_rise, bottom = levels.vertex_height, levels.normal_rise, levels.bottom
+    gravity_magnitude = levels.gravity_magnitude
     for i in numba.prange(0, depth.shape[0]):
         if depth[i] < min_depth:
             continue

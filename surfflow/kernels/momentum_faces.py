@@ -15,26 +15,17 @@ which every face i sends through lies within the component's range over i and it
 theta_i in [0, 1] the largest for which what stays behind in i lies in it too (the tracers'
 ``outflow_bound``, the staying volume A_i d_i - dt alpha_i (sum_out F_ij + F_b,i)). Next to a
 dry vertex (no velocity to interpolate) and where the ring converges (tr G_i < 0: a bore),
-S_i = 0: the donor's velocity, first-order upwind (kernels/continuity.py has the figures). Where
+S_i = 0: the donor's velocity, first-order upwind (docs/validation.md has the figures). Where
 the flow is supercritical the slope is scaled by 1 - clamp(Fr_i - 1, 0, 1), Fr_i^2 = |u_i|^2 /
 (K_i d_i) with the continuity's wave stiffness K (``continuity.supercritical_ramp``, the ramp
 over which the mass flux turns upwind): first order from Fr = 2 on, and wherever no wave is
 supported; and by 1 - phi_i, the friction share by which the mass flux turns upwind
-(kernels/friction.py): first order where friction slaves the velocity to the depth. Measured on
-Ritter's dry dam break (tests/test_validation_ritter.py), whose thin tip is supercritical:
-second-order faces there piled the tip into a blob that ran the front (d > 1e-4 m) 0.23 m ahead
-of the exact one at 500 cells along (0.11 m behind with the donor's velocity) and broke the
-front's convergence. With the ramp the front's test passes, and SWASHES' bump, whose reach past
-the crest runs at Fr 1 to 2, keeps most of the gain: depth L1 0.0077 at 100 cells along, where a
-switch to first order at Fr = 1 left 0.0107 and second order everywhere 0.0070 (both with the
-continuity's supercritical upwind share).
+(kernels/friction.py): first order where friction slaves the velocity to the depth.
 
 The velocity's ring fit is summed in ``continuity.edge_fluxes``' flux walk, which reads every
 neighbour's velocity anyway (``fit_velocity_entry``), and the slope is limited right after the
 donor's fluxes and outflow factor, which are all it needs (``donor_slopes``); ``update_depth``
-adds S_j (c_ji / 2 - dt u_j / 2) to the velocity of a donor j whose slope is not zero. A pass of
-its own cost a cold start about 1 s more (a parallel loop compiles 1.5-3 times slower than the
-same code inside one, kernels/_jit.py), for the same results.
+adds S_j (c_ji / 2 - dt u_j / 2) to the velocity of a donor j whose slope is not zero.
 """
 
 from ._jit import serial_kernel
@@ -68,21 +59,23 @@ def fit_velocity_entry(fit0, fit1, u0, u1, e, j, edge_transforms, fit_weights, v
 
 
 @serial_kernel
-def donor_slopes(i, start, stop, neighbor_coords, dual_areas, depth, velocity, edge_flux, fit0,
-                 fit1, order, leaving, scale, shift, slopes, excess):
+def donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, leaving, scale, shift):
     """The limited slope S_i = order theta_i phi_i G_i of donor i's face velocities
-    u_f,ij = u_i + S_i (c_ij / 2 - shift u_i) (module docstring), and what they carry out of i
-    beyond u_i, excess[i] = sum_out F_ij (u_f,ij - u_i) (2,), the outflow factor not applied;
-    both 0 where the face velocity is the donor's (first order).
+    u_f,ij = u_i + S_i (c_ij / 2 - shift u_i) (module docstring), and what
+    they carry out of i beyond u_i, excess[i] = sum_out F_ij (u_f,ij - u_i) (2,), the outflow
+    factor not applied; both 0 where the face velocity is the donor's (first order).
 
-    start, stop: i's CSR entries; neighbor_coords (nnz, 2); dual_areas, depth (n,); velocity
-    (n, 2); edge_flux (nnz,) i's fluxes; fit0, fit1 the ring fits of its velocity's components
-    (``fit_velocity_entry`` over the whole ring); order in [0, 1] the weight of the slope, 0
-    where i or a ring vertex is dry or i sends nothing, else 1 - the supercritical ramp (0: the
-    donor's velocity); leaving (m^3/s) the flux out of i, scale dt alpha_i, shift (s) dt / 2.
-    Writes slopes (n, 2, 2) (row: the velocity component, column: the direction in i's frame)
-    and excess (n, 2) at i.
+    rings a ``records.Rings`` (offsets, neighbor_coords, dual_areas read); depth (n,); velocity
+    (n, 2); fluxes a ``records.ContinuityFluxes`` (edge_flux read: i's fluxes); fit0, fit1 the
+    ring fits of its velocity's components (``fit_velocity_entry`` over the whole ring); order in
+    [0, 1] the weight of the slope, 0 where i or a ring vertex is dry or i sends nothing, else
+    1 - the supercritical ramp (0: the donor's velocity); leaving (m^3/s) the flux out of i,
+    scale dt alpha_i, shift (s) dt / 2. Writes fluxes.slopes (n, 2, 2) (row: the velocity component, column: the
+    direction in i's frame) and fluxes.excess (n, 2) at i.
     """
+    start, stop = rings.offsets[i], rings.offsets[i + 1]
+    neighbor_coords, dual_areas = rings.neighbor_coords, rings.dual_areas
+    edge_flux, slopes, excess = fluxes.edge_flux, fluxes.slopes, fluxes.excess
     slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
     excess[i, 0] = excess[i, 1] = 0.0
     if order == 0.0:  # the donor's velocity

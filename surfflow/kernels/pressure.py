@@ -56,9 +56,7 @@ def seen_level(j, level, vertex_height, normal_rise, bottom, depth, min_depth):
 
 
 @parallel_kernel
-def apply_gravity_pressure(vertices, offsets, indices, dual_edge_vectors, dual_areas,
-                           neighbor_coords, fit_weights, friction_share, vertex_height,
-                           normal_rise, tangent_gravity, gravity_magnitude, bottom, depth,
+def apply_gravity_pressure(vertices, rings, levels, tangent_gravity, friction_share, depth,
                            min_depth, dt, velocity, sensor):
     """u_i += dt F_i on every wet vertex, in place; and, unless ``sensor`` is empty, in the same
     walk over the ring the continuity's shock sensor s_i (kernels/shocks.py), where the ring is
@@ -66,14 +64,19 @@ def apply_gravity_pressure(vertices, offsets, indices, dual_edge_vectors, dual_a
     Landshoff term acts).
 
     vertices (int64 list): the vertices looked at, every wet one among them (all, or an active
-    set's ``moving``, schemes/active.py); offsets (n + 1,), indices (nnz,): CSR one-rings;
-    dual_edge_vectors (nnz, 2); dual_areas (n,); fit_weights (nnz, 2) = w_ij
-    (``ring_fit.ring_fit_weights``); friction_share (n,) = phi_i in [0, 1]; vertex_height (n,) =
-    e . x_i; normal_rise (n,) = e . n_i; tangent_gravity (n, 2) = g in i's frame; bottom, depth
-    (n,); velocity (n, 2) in each frame; neighbor_coords (nnz, 2); sensor (n,) written at the
-    vertices looked at (0 where not computed), or (0,): no sensor wanted (a scheme without the
-    Landshoff term). Reads no velocity of a neighbour.
+    set's ``moving``, schemes/active.py); rings a ``records.Rings`` (offsets, indices,
+    dual_edge_vectors, dual_areas, neighbor_coords and the fit_weights w_ij of
+    ``ring_fit.ring_fit_weights`` read); levels a ``records.Levels`` (e . x_i, e . n_i, the
+    bottom, |g|); tangent_gravity (n, 2) = g in i's frame; friction_share (n,) = phi_i in
+    [0, 1]; depth (n,); velocity (n, 2) in each frame; sensor (n,) written at the vertices
+    looked at (0 where not computed), or (0,): no sensor wanted (a scheme without the Landshoff
+    term). Reads no velocity of a neighbour.
     """
+    offsets, indices, dual_areas = rings.offsets, rings.indices, rings.dual_areas
+    dual_edge_vectors, neighbor_coords = rings.dual_edge_vectors, rings.neighbor_coords
+    fit_weights = rings.fit_weights
+    vertex_height, normal_rise, bottom = levels.vertex_height, levels.normal_rise, levels.bottom
+    gravity_magnitude = levels.gravity_magnitude
     sense = sensor.shape[0] > 0
     for k in numba.prange(0, vertices.shape[0]):
         i = vertices[k]

@@ -44,6 +44,7 @@ import numba
 
 from ._jit import parallel_kernel, serial_kernel
 from .inertia import along
+from .outflow import limit_outflow
 from .pressure import free_surface_height
 
 NO_BOUNDARY, TRANSMISSIVE, LEVEL, DISCHARGE = 0, 1, 2, 3
@@ -135,14 +136,19 @@ def inertial_rise(low, high, surface_acceleration, vertices, normals, bottom, de
 
 
 @serial_kernel
-def mass_jump(d_low, d_high, level_low, level_high, rise_low, rise_high, pressure_low,
-              pressure_high, gravity_magnitude, capillary, inverse_density, normal_acceleration,
-              inertial_potential):
+def mass_jump(depths, levels, rises, pressures, gravity_magnitude, capillary, inverse_density,
+              inertial):
     """Delta of the module docstring, oriented from the low index end to the high one: the depth
     jump limited by the jump of the potential Phi = |g| H + a . p + p_s / rho over its stiffness
-    |g| (e . n) + a . n + sigma k^2 / rho (the depth jump where neither acts); a the surface's
-    acceleration (``inertial_rise``: its normal part and its potential jump, 0 when nothing
-    moves), so an accelerated surface is a tilted one (gravity g - a)."""
+    |g| (e . n) + a . n + sigma k^2 / rho (the depth jump where neither acts). depths, levels H,
+    rises e . n and pressures p_s: (low end's, high end's) pairs; inertial (a . n, a . (p_high -
+    p_low)) from ``inertial_rise`` ((0, 0) when nothing moves), so an accelerated surface is a
+    tilted one (gravity g - a)."""
+    d_low, d_high = depths
+    level_low, level_high = levels
+    rise_low, rise_high = rises
+    pressure_low, pressure_high = pressures
+    normal_acceleration, inertial_potential = inertial
     rise = 0.5 * (rise_low + rise_high)
     stiffness = capillary
     potential = (pressure_high - pressure_low) * inverse_density
@@ -156,14 +162,16 @@ def mass_jump(d_low, d_high, level_low, level_high, rise_low, rise_high, pressur
 
 
 @serial_kernel
-def side_momentum_flux(length, mass, capillary, d_own, own0, own1, out_own, c_own, d_other,
-                       other0, other1, out_other, c_other):
+def side_momentum_flux(length, mass, capillary, own, other):
     """G through one side of an edge, in its own end's frame and orientation: HLL between the
-    own end's state (depth, velocity, outward normal speed, celerity) and the other's (velocity
-    carried into the own frame, normal speed towards the own end negated); under surface tension
+    own end's state ``own`` = (depth, velocity's two components, outward normal speed, celerity)
+    and the other's ``other`` (its velocity carried into the own frame, its normal speed towards
+    the own end negated); under surface tension
     (``capillary`` > 0) the ``mass`` flux times its donor's velocity (the mass flux's capillary
     speeds would diffuse momentum into thin cells with no mass to carry it; this way a vertex's
     new velocity is a mean of its own and its donors')."""
+    d_own, own0, own1, out_own, c_own = own
+    d_other, other0, other1, out_other, c_other = other
     if capillary > 0.0:
         up0, up1 = (own0, own1) if mass > 0.0 else (other0, other1)
         return mass * up0, mass * up1
@@ -184,31 +192,36 @@ def store_side(k, closed, mass, g0, g1, mass_flux, momentum_flux):
 
 
 @parallel_kernel
-def hll_edge_fluxes(reached, offsets, indices, reverse_edges, neighbor_coords, reverse_coords,
-                    dual_edge_vectors, reverse_dual_edge_vectors, dual_edge_lengths,
-                    reverse_dual_edge_lengths, edge_transforms, wall, vertex_height, normal_rise,
-                    gravity_magnitude, surface_acceleration, moving, vertices, normals, bottom,
-                    depth, velocity, grad_depth, grad_velocity, pressure, sigma_over_density,
-                    inverse_density, min_depth, mass_flux, momentum_flux):
+def hll_edge_fluxes(reached, rings, wall, levels, motion, state, pressing, min_depth, fluxes):
     """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of the CSR entries whose lower-index end is
     among ``reached`` (m,) int64 (every vertex, or those a bore's stages reach); zero through a
-    wall and between two dry vertices (both below min_depth: the HLL flux of two empty states,
-    skipped). Listing a set's vertices and their ring computes every entry of the set.
+    wall and between two dry vertices (both below min_depth). Listing a set's vertices and their
+    ring computes every entry of the set.
 
     Each edge is computed once, by its lower-index end i, which writes both its entries: e = (i,
     j) and reverse_edges[e] = (j, i), F_ji = -F_ij exactly (the volume is conserved to
     round-off) and G_ji in j's frame; no other iteration writes them, so any thread count agrees.
-    neighbor_coords, reverse_coords (nnz, 2): c_ij in i's frame and c_ji in j's frame at the
-    entry (i, j); dual_edge_vectors, reverse_dual_edge_vectors (nnz, 2): N_ij and N_ji likewise,
-    dual_edge_lengths, reverse_dual_edge_lengths (nnz,) their lengths; edge_transforms
-    (nnz, 2, 2); wall (nnz,) bool; vertex_height, normal_rise, bottom, depth (n,)
-    (kernels/pressure.py); surface_acceleration (n, 3) the surface's acceleration a_i in world
-    space (zeros when nothing moves: gravity alone), moving False when it is all zeros (its
-    terms are then skipped: they are zero), vertices, normals (n, 3); velocity (n, 2);
-    grad_depth (n, 2), grad_velocity (n, 2, 2);
-    pressure (n,) the surface pressure p_s (kernels/tension.py; zeros without surface tension),
-    sigma_over_density sigma / rho (0 without), inverse_density 1 / rho.
+    rings a ``records.HllRings``; wall (nnz,) bool; levels a ``records.Levels``; motion a
+    ``records.SurfaceMotion``; state a ``records.Reconstruction``; pressing a
+    ``records.Pressing``. Writes mass_flux and momentum_flux of the ``records.StageFluxes``
+    fluxes.
     """
+    offsets, indices, reverse_edges = rings.offsets, rings.indices, rings.reverse_edges
+    neighbor_coords, reverse_coords = rings.neighbor_coords, rings.reverse_coords
+    dual_edge_vectors, reverse_dual_edge_vectors = (rings.dual_edge_vectors,
+                                                    rings.reverse_dual_edge_vectors)
+    dual_edge_lengths, reverse_dual_edge_lengths = (rings.dual_edge_lengths,
+                                                    rings.reverse_dual_edge_lengths)
+    edge_transforms = rings.edge_transforms
+    vertex_height, normal_rise, bottom = levels.vertex_height, levels.normal_rise, levels.bottom
+    gravity_magnitude = levels.gravity_magnitude
+    surface_acceleration, moving = motion.acceleration, motion.moving
+    vertices, normals = motion.vertices, motion.normals
+    depth, velocity = state.depth, state.velocity
+    grad_depth, grad_velocity = state.grad_depth, state.grad_velocity
+    pressure, sigma_over_density = pressing.pressure, pressing.sigma_over_density
+    inverse_density = pressing.inverse_density
+    mass_flux, momentum_flux = fluxes.mass_flux, fluxes.momentum_flux
     for k in numba.prange(0, reached.shape[0]):
         i = reached[k]
         level_i = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
@@ -243,19 +256,19 @@ def hll_edge_fluxes(reached, offsets, indices, reverse_edges, neighbor_coords, r
             level_j = free_surface_height(j, vertex_height, normal_rise, bottom, depth)
             normal_a, rise_a = (inertial_rise(i, j, surface_acceleration, vertices, normals,
                                               bottom, depth) if moving else (0.0, 0.0))
-            jump = mass_jump(d_i, d_j, level_i, level_j, normal_rise[i], normal_rise[j],
-                             pressure[i], pressure[j], gravity_magnitude, capillary,
-                             inverse_density, normal_a, rise_a)
+            jump = mass_jump((d_i, d_j), (level_i, level_j), (normal_rise[i], normal_rise[j]),
+                             (pressure[i], pressure[j]), gravity_magnitude, capillary,
+                             inverse_density, (normal_a, rise_a))
             length = 0.5 * (length_i + length_j)
             s_i, s_j = hll_speeds(d_i, out_i, c_i, d_j, -out_j, c_j)
             mass = length * hll(s_i, s_j, d_i * out_i, d_j * -out_j, jump)
             tj0, tj1 = carried(edge_transforms, e, uj0, uj1)
             ti0, ti1 = carried(edge_transforms, r, ui0, ui1)
-            g0, g1 = side_momentum_flux(length, mass, capillary, d_i, ui0, ui1, out_i, c_i, d_j,
-                                        tj0, tj1, out_j, c_j)
+            g0, g1 = side_momentum_flux(length, mass, capillary, (d_i, ui0, ui1, out_i, c_i),
+                                        (d_j, tj0, tj1, out_j, c_j))
             store_side(e, wall[e], mass, g0, g1, mass_flux, momentum_flux)
-            g0, g1 = side_momentum_flux(length, -mass, capillary, d_j, uj0, uj1, out_j, c_j, d_i,
-                                        ti0, ti1, out_i, c_i)
+            g0, g1 = side_momentum_flux(length, -mass, capillary, (d_j, uj0, uj1, out_j, c_j),
+                                        (d_i, ti0, ti1, out_i, c_i))
             store_side(r, wall[r], -mass, g0, g1, mass_flux, momentum_flux)
 
 
@@ -302,13 +315,17 @@ def boundary_flux(i, kind, value, segment_0, segment_1, vertex_height, normal_ri
 
 
 @parallel_kernel
-def boundary_fluxes(boundary_kind, boundary_value, boundary_segments, vertex_height, normal_rise,
-                    gravity_magnitude, bottom, depth, velocity, min_depth, push_in_flux,
-                    boundary_mass, boundary_momentum, boundary_push):
-    """F_b (n,), G_b (n, 2) and P_b (n,) of every vertex (``boundary_flux``); boundary_kind (n,)
-    int64, boundary_value (n,), boundary_segments (n, 2). ``push_in_flux``: G_b includes the
-    push's momentum flux P_b N_b (the conservative scheme), else G_b is the carried momentum
-    alone and P_b acts as an acceleration (the momentum scheme's push)."""
+def boundary_fluxes(openings, levels, depth, velocity, min_depth, push_in_flux, boundary_mass,
+                    boundary_momentum, boundary_push):
+    """F_b (n,), G_b (n, 2) and P_b (n,) of every vertex (``boundary_flux``); openings a
+    ``records.Openings``, levels a ``records.Levels``, depth (n,), velocity (n, 2).
+    ``push_in_flux``: G_b includes the push's momentum flux P_b N_b (the conservative scheme),
+    else G_b is the carried momentum alone and P_b acts as an acceleration (the momentum
+    scheme's push)."""
+    boundary_kind, boundary_value, boundary_segments = (openings.kind, openings.value,
+                                                        openings.normals)
+    vertex_height, normal_rise, bottom = levels.vertex_height, levels.normal_rise, levels.bottom
+    gravity_magnitude = levels.gravity_magnitude
     for i in numba.prange(0, depth.shape[0]):
         flux, q0, q1, push = boundary_flux(i, boundary_kind[i], boundary_value[i],
                                            boundary_segments[i, 0], boundary_segments[i, 1],
@@ -333,27 +350,31 @@ def outflow_factors(reached, offsets, dual_areas, depth, mass_flux, boundary_mas
         outgoing = max(boundary_mass[i], 0.0)
         for e in range(offsets[i], offsets[i + 1]):
             outgoing += max(mass_flux[e], 0.0)
-        volume = dual_areas[i] * depth[i]
-        outflow_factor[i] = volume / (dt * outgoing) if dt * outgoing > volume else 1.0
+        outflow_factor[i] = limit_outflow(dual_areas[i] * depth[i], dt, outgoing)
 
 
 @parallel_kernel
-def conservative_stage(reached, offsets, indices, edge_transforms, wall_projections, dual_areas, depth,
-                       velocity,
-                       acceleration, term_acceleration, mass_flux, momentum_flux, boundary_mass,
-                       boundary_momentum, outflow_factor, min_depth, dt, depth_out, velocity_out,
-                       outflow_volume, inflow_volume):
+def conservative_stage(reached, rings, wall_projections, depth, velocity, acceleration,
+                       term_acceleration, fluxes, min_depth, dt, out):
     """One forward-Euler stage of d and d u with the limited fluxes (module docstring) at the
     vertices ``reached`` (m,) int64; the dyes ride on the same mass fluxes (kernels/tracers.py).
 
-    wall_projections (n, 2, 2) (state.wall_projections); acceleration (n, 2) = a_i, gravity's,
-    on the old depth (the pressure flux's conservation form); term_acceleration (n, 2), the
-    terms' (tension, wind, inertia), on the updated velocity, u' += dt a_t (a force per unit mass
-    acts on all the liquid there, so a steady film's speed does not depend on the inflow); the fluxes
-    from ``hll_edge_fluxes`` and ``boundary_fluxes``; outflow_factor (n,) from
-    ``outflow_factors``. Writes depth_out (n,), velocity_out (n, 2) and the volumes (m^3) that
-    left and entered through the boundary, outflow_volume and inflow_volume (n,).
+    rings a ``records.Rings`` (offsets, indices, edge_transforms, dual_areas read);
+    wall_projections (n, 2, 2) (state.wall_projections); depth (n,), velocity (n, 2);
+    acceleration (n, 2) = a_i, gravity's, on the old depth (the pressure flux's conservation
+    form); term_acceleration (n, 2), the terms' (tension, wind, inertia), on the updated
+    velocity, u' += dt a_t (a force per unit mass acts on all the liquid there, so a steady
+    film's speed does not depend on the inflow); fluxes the ``records.StageFluxes`` of
+    ``hll_edge_fluxes``, ``boundary_fluxes`` and ``outflow_factors``. Writes the
+    ``records.StageUpdate`` out.
     """
+    offsets, indices, edge_transforms = rings.offsets, rings.indices, rings.edge_transforms
+    dual_areas = rings.dual_areas
+    mass_flux, momentum_flux = fluxes.mass_flux, fluxes.momentum_flux
+    boundary_mass, boundary_momentum = fluxes.boundary_mass, fluxes.boundary_momentum
+    outflow_factor = fluxes.outflow_factor
+    depth_out, velocity_out = out.depth, out.velocity
+    outflow_volume, inflow_volume = out.outflow_volume, out.inflow_volume
     for k in numba.prange(0, reached.shape[0]):
         i = reached[k]
         alpha_i = outflow_factor[i]

@@ -22,8 +22,7 @@ import numpy as np
 
 from ._jit import parallel_kernel, serial_kernel
 
-PIVOT_FLOOR = 1e-9
-CHUNK = 256  # vertices per block of ring_fit_weights: one scratch allocation per block
+from .tuning import PIVOT_FLOOR, RING_FIT_BLOCK
 
 
 @serial_kernel
@@ -99,12 +98,12 @@ def ring_fit_weights(offsets, neighbor_coords, weights):
     """weights (nnz, 2), written: w_ij of the one-ring least-squares gradient (module docstring).
 
     offsets (n + 1,): CSR one-rings; neighbor_coords (nnz, 2): x_j in i's tangent coordinates.
-    Blocks of ``CHUNK`` vertices share one scratch space; every vertex's weights depend on its
+    Blocks of ``RING_FIT_BLOCK`` vertices share one scratch space; every vertex's weights depend on its
     ring alone, so the result does not depend on the number of threads.
     """
     n = offsets.shape[0] - 1
-    for block in numba.prange((n + CHUNK - 1) // CHUNK):
-        first, last = block * CHUNK, min(n, (block + 1) * CHUNK)
+    for block in numba.prange((n + RING_FIT_BLOCK - 1) // RING_FIT_BLOCK):
+        first, last = block * RING_FIT_BLOCK, min(n, (block + 1) * RING_FIT_BLOCK)
         largest_ring = 0
         for i in range(first, last):
             largest_ring = max(largest_ring, offsets[i + 1] - offsets[i])

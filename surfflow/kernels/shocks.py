@@ -4,16 +4,16 @@ For a vertex i whose whole one-ring is wet, with r_ij = d_j - d_i the depth diff
 the ring, G_i = sum_j w_ij r_ij the ring fit's gradient (``ring_fit.py``) and c_ij the
 neighbours' coordinates:
 
-    nu_i = |sum_j (r_ij - G_i . c_ij)| / (sum_j |r_ij| + |G_i . sum_j c_ij| + ROUND_OFF d_i)
+    nu_i = |sum_j (r_ij - G_i . c_ij)| / (sum_j |r_ij| + |G_i . sum_j c_ij| + SENSOR_ROUND_OFF d_i)
 
 the share of the ring's depth differences that the fitted plane does not explain: 0 for a
 linear depth (the fit is exact, on an irregular ring too), O(h / l) in smooth flow of length
 scale l, 1 at a step (a bore) or a grid-scale ripple; within [0, 1] by the triangle inequality.
-The ``ROUND_OFF`` term reads a still, even depth as smooth. The sensor is
+The ``SENSOR_ROUND_OFF`` term reads a still, even depth as smooth. The sensor is
 
-    s_i = ((nu_i - nu_0)+ / (1 - nu_0))^3,  nu_0 = ``SMOOTH``
+    s_i = ((nu_i - nu_0)+ / (1 - nu_0))^p,  nu_0 = ``SENSOR_SMOOTH``, p = ``SENSOR_POWER``
 
-the cube leaving smooth flow nearly untouched and nu_0 skipping it outright. The depth, not the
+the power leaving smooth flow nearly untouched and nu_0 skipping it outright (kernels/tuning.py). The depth, not the
 head, is read: a lake at rest has u = 0 and no Landshoff term whatever its shape, and on a
 uniformly accelerating surface the depth is what matches the tilted one it equals
 (tests/test_motion.py). It is summed in the gravity push's own walk over the ring
@@ -22,16 +22,18 @@ uniformly accelerating surface the depth is what matches the tilted one it equal
 
 from ._jit import serial_kernel
 
-ROUND_OFF = 1e-12  # depth differences this small relative to d are round-off: no shock
-SMOOTH = 0.1  # nu_0: a ring whose nu reads less is smooth flow (no Landshoff term)
+from .tuning import SENSOR_POWER, SENSOR_ROUND_OFF, SENSOR_SMOOTH
 
 
 @serial_kernel
 def shock_sensor(rises, spread, explained, depth_i):
     """s_i from the ring's sums: rises = sum_j r_ij, spread = sum_j |r_ij|, explained =
     G_i . sum_j c_ij, and d_i (see the module docstring)."""
-    nu = abs(rises - explained) / (spread + abs(explained) + ROUND_OFF * depth_i)
-    if nu <= SMOOTH:
+    nu = abs(rises - explained) / (spread + abs(explained) + SENSOR_ROUND_OFF * depth_i)
+    if nu <= SENSOR_SMOOTH:
         return 0.0
-    rough = (nu - SMOOTH) / (1.0 - SMOOTH)
-    return rough * rough * rough
+    rough = (nu - SENSOR_SMOOTH) / (1.0 - SENSOR_SMOOTH)
+    sensor = rough
+    for _ in range(SENSOR_POWER - 1):
+        sensor *= rough
+    return sensor

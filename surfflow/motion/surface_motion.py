@@ -19,6 +19,7 @@ from ..geometry.workspace import GeometryWorkspace
 from ..kernels.coriolis import apply_coriolis
 from ..kernels.inertia import (apply_inertial_force, carry_with_frames, largest_length,
                                second_time_difference)
+from ..kernels.records import Levels, rings_of
 from ..kernels.timestep import cfl_time_step
 from ..terms.base import Term
 
@@ -187,11 +188,11 @@ class SurfaceMotion(Term):
         """acceleration += F^a: the inertial force of the surface's acceleration on the stage's
         ``depth`` (``kernels/inertia.py``)."""
         p = self.params
-        apply_inertial_force(geom.neighbor_offsets, geom.neighbor_indices, geom.dual_edge_vectors,
-                             geom.dual_areas, fields.fit_weights, state.friction_share,
-                             geom.vertices, geom.normals, geom.tangent_frames, self.acceleration,
-                             fields.vertex_height, fields.normal_rise, p.gravity_magnitude,
-                             bottom, depth, p.min_depth, 1.0, acceleration)
+        apply_inertial_force(rings_of(geom, fields),
+                             Levels(fields.vertex_height, fields.normal_rise, bottom,
+                                    p.gravity_magnitude), state.friction_share, geom.vertices,
+                             geom.normals, geom.tangent_frames, self.acceleration, depth,
+                             p.min_depth, 1.0, acceleration)
 
     def state_dict(self) -> dict:
         """The history as state-dict entries."""

@@ -1,64 +1,49 @@
-"""Bores in the momentum scheme: the conservative scheme's fluxes on the edges around them.
+"""Bores in the momentum scheme: Heun's HLL fluxes on the edges around them.
 
-The momentum scheme's continuity (kernels/continuity.py) spreads a gravity bore over two
-columns, with a toe ahead of it and a ripple behind; the conservative scheme's Heun step, HLL
-fluxes on a limited reconstruction (schemes/conservative.py, kernels/riemann.py), keeps it to
-one. So where the step finds a bore, the edges around it take the conservative scheme's fluxes:
+The continuity (kernels/continuity.py) spreads a gravity bore over about two columns; two HLL
+stages on a limited reconstruction (schemes/hll_stage.py, kernels/riemann.py), averaged as
+Heun's step, keep it to one. Where the step finds a bore, the edges around it take those fluxes:
 
-1. Seeds: a wet vertex i with the shock sensor s_i > ``SENSOR`` (kernels/shocks.py) and a wet
-   neighbour j closing on it, a + b > ``CLOSING`` |N| c with a = u_i . N_ij, b = u_j . N_ji
-   (the continuity's closing speed), c^2 = K d and |N|^2, K and d the two ends' means (the
-   continuity's Froude number), where the flow across the edge is subcritical,
-   0.5 |a - b| < |N| c (supercritical flow is upwind already, as HLL's flux is there). Both
-   ends must be inertial, friction_share < 1/2 (where friction slaves the velocity to the depth
-   there is no bore to keep), and ruled by gravity, g_n >= (sigma / rho) (pi / s)^2 (``ruled``:
-   where capillarity rules the mesh's shortest wave, a drop's rim or a thin film on a
-   centimetre mesh, the conservative scheme spreads drops, SPEC §10).
-2. The region R: the seeds and the ``RINGS`` rings around them.
-3. Heun's two stages of the conservative scheme from the step's starting depth and velocity
-   (before the push), with the same terms, walls and open segments. Each entry's flux is the
-   mean of the two stages' limited mass fluxes, F_ij = (alpha^1 F^1_ij + alpha^2 F^2_ij) / 2,
-   so that d_i - dt sum_j F_ij / A_i is Heun's depth. The stages reach only as far as these
-   fluxes and R's velocity need (``reaches``; R+k is R and the k rings around it): the second
-   stage updates R, with the outflow factors alpha^2 on R+1 (the donors of R's entries), the
-   fluxes of R+1's entries and the gradients on R+2; that stage's state is the first's on R+3,
-   which takes alpha^1 on R+4, the fluxes of R+4's entries and the gradients on R+5. Each
-   kernel computes the same formula at a vertex as on the whole mesh, so the blended fluxes are
-   bit for bit those of whole-mesh stages.
-4. The entries with an end in R take these fluxes in place of the continuity's (not those to a
-   vertex the step leaves at rest, ``schemes/active.py``, which Heun's second stage can reach
-   through a vertex its first wets), and the outflow
-   limiter alpha (kernels/continuity.py) is computed again, by the same formula, at the vertices
-   they touch. The depth, the momentum and the dyes are then carried on the blended fluxes: what
-   leaves i enters j, so the volume stays exact, and the limiter keeps the depth non-negative.
-5. The vertices of R take Heun's velocity (d u) / d.
+1. Seeds (``find``): a wet vertex i ruled by gravity (g_n >= ``GRAVITY_SHARE`` K, K the wave
+   stiffness of the continuity's Froude number; where capillarity rules the mesh's shortest
+   wave there is no bore to keep), inertial (friction_share < ``INERTIAL_SHARE``), with shock
+   sensor s_i > ``BORE_SENSOR`` (kernels/shocks.py) and a wet, inertial, gravity-ruled
+   neighbour j closing on it across subcritical flow:
 
-Smooth flow, lakes, drops and films have no seed, and then nothing here runs; on a mesh where
-capillarity rules every vertex (bunny_pour: (sigma / rho) (pi / s)^2 = 36 m/s^2 on its 4.5 mm
-rings) nothing is even copied.
+       a + b > BORE_CLOSING |N| c   and   0.5 |a - b| < |N| c,
+       a = u_i . N_ij, b = u_j . N_ji, c^2 = K d, |N|^2, K and d the two ends' means.
 
-Measured on Stoker's strips (benchmarks/validation/anuga_compare.py), the relative L1 error
-6.51e-3 / 3.20e-3 / 1.44e-3 -> 5.33e-3 / 2.49e-3 / 1.25e-3 at 603 / 2,005 / 7,209 vertices
-(ANUGA 5.70e-3 / 3.04e-3 / 1.53e-3): the bore's part is the conservative scheme's, the fan's
-the momentum scheme's. Tried: one ring (5.84e-3 at 603) and three (5.55e-3); the sensor's
-threshold 0.02 (5.61e-3) and 0.3 (6.17e-3); the closing threshold 0.5 (6.40e-3); one forward
-Euler stage instead of Heun's two (5.83e-3 / 5.94e-3 with one / two rings); the states blended
-vertex by vertex instead of the fluxes edge by edge (the volume not exact, Thacker 0.0536 and
-the transcritical bump 0.11 without the closing rule).
+2. The region R (``region`` (n,) bool): the seeds and the ``BORE_RINGS`` rings around them.
+3. Two HLL stages from the step's starting depth and velocity (before the push; ``remember``),
+   with the momentum scheme's terms, walls and open segments, computed only as far as R's
+   fluxes and velocity need (``reaches``; R+k is R and the k rings around it): the second stage
+   updates R, its outflow factors and fluxes on R+1, its gradients on R+2; the first stage's
+   state is needed on R+3, its outflow factors and fluxes on R+4, its gradients on R+5. Each
+   kernel computes at a vertex what it computes on the whole mesh, so these are bit for bit
+   whole-mesh stages.
+4. Each entry with an end in R (and both ends in the step's active set, schemes/active.py)
+   takes Heun's limited mass flux, F_ij = (alpha^1 F^1_ij + alpha^2 F^2_ij) / 2, so that
+   d_i - dt sum_j F_ij / A_i is Heun's depth; F_ji = -F_ij. The outflow limiter
+   (kernels/outflow.py) is then computed again at the vertices those entries touch. The depth,
+   momentum and dyes ride on the blended fluxes: the volume stays exact and the depth
+   non-negative.
+5. The vertices of R take Heun's velocity (d u) / d (``take_velocity``).
+
+Smooth flow, lakes, drops and films have no seed, and nothing here runs; where capillarity
+rules every vertex (bunny_pour's 4.5 mm rings) nothing is even copied. With more than one
+moving surface (which the HLL stage cannot feel) the patch is off (``usable``).
+Arrays: n vertices, nnz CSR entries.
 """
-
 from __future__ import annotations
 
 import numpy as np
 
 from ..geometry.topology import entry_rows, ring_entries
+from ..kernels.outflow import outflow_factors_at
+from ..kernels.tuning import BORE_CLOSING, BORE_RINGS, BORE_SENSOR, GRAVITY_SHARE, INERTIAL_SHARE
 from ..kernels.riemann import average_stages
-from .conservative import ConservativeScheme, StageReach
+from .hll_stage import HllStage, StageReach
 
-SENSOR = 0.1  # a seed's shock sensor exceeds this
-CLOSING = 0.3  # and a neighbour closes on it faster than this share of the wave speed
-RINGS = 2  # the rings around the seeds that take the conservative fluxes
-INERTIAL = 0.5  # the friction share below which a vertex's flow is inertial
 
 
 class BoreFluxes:
@@ -67,12 +52,12 @@ class BoreFluxes:
     def __init__(self, geom, params):
         self.params = params
         n = geom.n_vertices
-        self.heun = ConservativeScheme(geom, params, 0)
+        self.heun = HllStage(geom, params)
         self.start_depth, self.start_velocity = np.zeros(n), np.zeros((n, 2))
         self.first_depth, self.first_velocity = np.zeros(n), np.zeros((n, 2))
         self.second_depth, self.second_velocity = np.zeros(n), np.zeros((n, 2))
         self.depth = np.zeros(n)  # Heun's, with its velocity (read in the region)
-        self.no_dye, self.no_dye_out = np.zeros((n, 0)), np.zeros((n, 0))
+        self.no_dye = np.zeros((n, 0))  # average_stages' dyes: none
         self.region = np.zeros(n, dtype=bool)
         self.velocity = np.zeros((n, 2))
         self.usable = True  # False while the terms hold more than one moving surface
@@ -81,7 +66,7 @@ class BoreFluxes:
         self.pending_geometry = None  # (geom, fields) Heun's stages have not taken yet
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
-        """The momentum scheme's terms, for Heun's stages (``ConservativeScheme.bind``); with
+        """The momentum scheme's terms, for Heun's stages (``HllStage.bind``); with
         more than one moving surface, which the conservative scheme cannot feel, the momentum
         scheme keeps its own fluxes at bores."""
         moving = sum(accelerate.__self__.like_gravity for accelerate in accelerations)
@@ -96,7 +81,7 @@ class BoreFluxes:
         every step)."""
         self.pending_geometry = (geom, fields)
         self.rows = entry_rows(geom.neighbor_offsets)
-        self.ruled = (normal_gravity > 0.0) & (2.0 * normal_gravity >= wave_stiffness)
+        self.ruled = (normal_gravity > 0.0) & (normal_gravity >= GRAVITY_SHARE * wave_stiffness)
         self.any_ruled = bool(self.ruled.any())
 
     @property
@@ -120,8 +105,8 @@ class BoreFluxes:
         if not self.watching:
             return False
         d, u, share = self.start_depth, self.start_velocity, state.friction_share
-        candidates = np.flatnonzero(self.ruled & (sensor > SENSOR) & (d >= self.params.min_depth)
-                                    & (share < INERTIAL))
+        candidates = np.flatnonzero(self.ruled & (sensor > BORE_SENSOR) & (d >= self.params.min_depth)
+                                    & (share < INERTIAL_SHARE))
         if not candidates.size:
             return False
         g, offsets, reverse = geom, geom.neighbor_offsets, fields.reverse_dual_edge_vectors
@@ -133,19 +118,19 @@ class BoreFluxes:
                               + np.einsum("ij,ij->i", reverse[e], reverse[e])))
         stiffness = np.maximum(wave_stiffness[i] + wave_stiffness[j], 0.0)  # < 0: falling away
         wave = size * np.sqrt(0.25 * stiffness * (d[i] + d[j]))
-        seed = ((a + b > CLOSING * wave) & (0.5 * np.abs(a - b) < wave) & self.ruled[j]
-                & (d[j] >= self.params.min_depth) & (share[j] < INERTIAL))
+        seed = ((a + b > BORE_CLOSING * wave) & (0.5 * np.abs(a - b) < wave) & self.ruled[j]
+                & (d[j] >= self.params.min_depth) & (share[j] < INERTIAL_SHARE))
         if not seed.any():
             return False
         self.region.fill(False)
         self.region[i[seed]] = True
-        rings_around(geom, self.region, RINGS)
+        rings_around(geom, self.region, BORE_RINGS)
         return True
 
     def reaches(self, geom) -> tuple[StageReach, StageReach]:
         """The vertices Heun's first and second stages compute (module docstring, 3), from the
         region R."""
-        reached = rings_around(geom, self.region.copy(), 5)
+        reached = rings_around(geom, self.region.copy(), 5)  # R+5: two stages of 3 rings, less 1
         none = reached[0][:0]
         return (StageReach(reached[5], reached[5], reached[4], reached[3], none),
                 StageReach(reached[2], reached[2], reached[1], reached[0], none))
@@ -170,23 +155,17 @@ class BoreFluxes:
                    self.second_velocity))
         heun_flux = np.zeros(len(near))
         for (depth, velocity, depth_out, velocity_out), reach in zip(stages, self.reaches(geom)):
-            h.stage(geom, fields, state, bottom, depth, velocity, self.no_dye, dt, depth_out,
-                    velocity_out, self.no_dye_out, reach)
+            h.stage(geom, fields, state, bottom, depth, velocity, dt, depth_out, velocity_out,
+                    reach)
             flux = h.mass_flux[near]
             heun_flux += 0.5 * h.outflow_factor[np.where(flux > 0.0, rows, columns)] * flux
         average_stages(self.start_depth, self.start_velocity, self.no_dye, self.second_depth,
                        self.second_velocity, self.no_dye, self.params.min_depth, self.depth,
-                       self.velocity, self.no_dye_out)
+                       self.velocity, self.no_dye)
         near = np.concatenate([near, geom.reverse_edges[near]])  # R's entries, both ways
         edge_flux[near] = np.concatenate([heun_flux, -heun_flux])
-        touched = np.unique(self.rows[near])
-        e = ring_entries(geom.neighbor_offsets, touched)
-        outgoing = np.bincount(self.rows[e], np.maximum(edge_flux[e], 0.0), len(outflow_factor))
-        outgoing = outgoing[touched] + np.maximum(boundary_flux[touched], 0.0)
-        volume, limit = geom.dual_areas[touched] * state.depth[touched], dt * outgoing
-        alpha = np.ones_like(limit)
-        np.divide(volume, limit, out=alpha, where=limit > volume)  # continuity.edge_fluxes's
-        outflow_factor[touched] = alpha
+        outflow_factors_at(np.unique(self.rows[near]), geom.neighbor_offsets, geom.dual_areas,
+                           state.depth, edge_flux, boundary_flux, dt, outflow_factor)
 
     def take_velocity(self, velocity_out) -> None:
         """Heun's velocity at the region's vertices into velocity_out (n, 2)."""

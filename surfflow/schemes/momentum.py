@@ -9,11 +9,11 @@ A d u rides on the same fluxes with the donor's velocity (Stelling & Duinmeijer 
 Stelling 2008), so momentum is conserved and a bore keeps its jump conditions; with
 ``Params.expansion = "energy_head"`` the edges along which the flow expands carry the energy
 head instead (``continuity.update_depth``, from the step's starting velocity
-``start_velocity``); the dyes ride on them too. Around a gravity bore the edges take the
-conservative scheme's Heun fluxes instead (``schemes/bores.py``), which keep it one column wide. Open boundary segments
-(``surfflow/boundaries.py``: inflow, level, transmissive; ``schemes/segments.py``) enter
-through kernels/riemann.py's boundary fluxes: their mass flux
-F_b joins the continuity's boundary term, an inflow brings its momentum G_b like an inflow from
+``start_velocity``); the dyes ride on them too. Around a gravity bore the edges take two HLL
+stages' fluxes, averaged as Heun's (``schemes/bores.py``, ``schemes/hll_stage.py``), which keep
+it one column wide. Open boundary segments (``surfflow/boundaries.py``: inflow, level,
+transmissive; ``schemes/segments.py``) enter through kernels/riemann.py's boundary fluxes: their
+mass flux F_b joins the continuity's boundary term, an inflow brings its momentum G_b like an inflow from
 a neighbour, an outflow takes u_i along, and a level's ghost pushes through the pressure
 gradient (``push_boundary``). With a segment open every vertex is computed (an inflow may wet
 dry ground far from any liquid).
@@ -26,6 +26,8 @@ import numpy as np
 from ..kernels.boundaries import slip_along_shorelines
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
+from ..kernels.records import (ContinuityFluxes, DepthUpdate, FluxInputs, Levels, Openings,
+                               rings_of)
 from ..kernels.riemann import boundary_fluxes
 from .bores import BoreFluxes
 from .segments import OpenSegments
@@ -112,8 +114,9 @@ class MomentumScheme:
     def open_fluxes(self, fields, state, bottom) -> None:
         """F_b, G_b (the carried momentum alone) and P_b of the open segments at the state."""
         p, b = self.params, self.boundary
-        boundary_fluxes(b.kind, b.value, b.normals, fields.vertex_height, fields.normal_rise,
-                        p.gravity_magnitude, bottom, state.depth, state.velocity, p.min_depth,
+        boundary_fluxes(Openings(b.kind, b.value, b.normals),
+                        Levels(fields.vertex_height, fields.normal_rise, bottom,
+                               p.gravity_magnitude), state.depth, state.velocity, p.min_depth,
                         False, self.boundary_mass, self.boundary_momentum, self.boundary_push)
 
     def push_boundary(self, geom, state, dt: float) -> None:
@@ -195,24 +198,20 @@ class MomentumScheme:
         if self.boundary.open:
             self.open_fluxes(f, s, bottom)
         stiffness, normal_gravity = self.felt_stiffness(geom)
-        edge_fluxes(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                    geom.dual_edge_vectors, f.reverse_dual_edge_vectors,
-                    geom.edge_transforms, geom.neighbor_coords, f.fit_weights,
-                    f.boundary_outflow_normals, self.boundary_mass, geom.dual_areas,
-                    s.shoreline_wall, head, stiffness, s.depth, s.velocity, s.friction_share,
-                    p.min_depth, dt, s.edge_flux, s.boundary_flux, s.outflow_factor,
-                    self.slopes, self.excess, self.sensor, normal_gravity)
+        rings = rings_of(geom, f)
+        inputs = FluxInputs(s.shoreline_wall, head, stiffness, normal_gravity, self.sensor,
+                            f.boundary_outflow_normals, self.boundary_mass)
+        fluxes = ContinuityFluxes(s.edge_flux, s.boundary_flux, s.outflow_factor, self.slopes,
+                                  self.excess)
+        edge_fluxes(a.moving, a.resting, rings, inputs, s.depth, s.velocity, s.friction_share,
+                    p.min_depth, dt, fluxes)
         bores = self.bores.find(geom, f, s, self.sensor, stiffness)
         if bores:
             self.bores.blend_fluxes(geom, f, s, bottom, dt, s.edge_flux, s.boundary_flux,
                                     s.outflow_factor)
-        update_depth(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                     geom.reverse_edges, geom.edge_transforms, geom.dual_edge_vectors,
-                     f.reverse_dual_edge_vectors, geom.neighbor_coords, geom.dual_areas,
-                     s.depth, s.velocity, self.start_velocity, self.slopes, self.excess,
-                     0.5 * dt, s.edge_flux, s.boundary_flux, self.boundary_momentum,
-                     s.outflow_factor, p.min_depth, p.expansion == "energy_head", dt,
-                     s.depth_next, s.velocity_next, s.outflow_volume)
+        update_depth(a.moving, a.resting, rings, s.depth, s.velocity, self.start_velocity, fluxes,
+                     self.boundary_momentum, p.min_depth, p.expansion == "energy_head", dt,
+                     DepthUpdate(s.depth_next, s.velocity_next, s.outflow_volume))
         if bores:
             self.bores.take_velocity(s.velocity_next)
         slip_along_shorelines(a.moving, geom.neighbor_offsets, geom.dual_edge_vectors,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels.pressure import apply_gravity_pressure
+from ..kernels.records import Levels, rings_of
 from ..kernels.tracers import carry, limited_faces
 
 
@@ -25,11 +26,11 @@ def gravity_pressure(geom, fields, state, params, active, bottom, depth, dt, vel
     acceleration (kernels/pressure.py), looking at ``active.moving`` (schemes/active.py: every
     wet vertex among them); sensor (n,) receives the continuity's shock sensor there
     (kernels/shocks.py), unless it is ``NO_SENSOR``."""
-    apply_gravity_pressure(active.moving, geom.neighbor_offsets, geom.neighbor_indices,
-                           geom.dual_edge_vectors, geom.dual_areas, geom.neighbor_coords,
-                           fields.fit_weights, state.friction_share, fields.vertex_height,
-                           fields.normal_rise, fields.tangent_gravity, params.gravity_magnitude,
-                           bottom, depth, params.min_depth, dt, velocity, sensor)
+    apply_gravity_pressure(active.moving, rings_of(geom, fields),
+                           Levels(fields.vertex_height, fields.normal_rise, bottom,
+                                  params.gravity_magnitude),
+                           fields.tangent_gravity, state.friction_share, depth, params.min_depth,
+                           dt, velocity, sensor)
 
 
 def summed_pressure(pressures, total):

@@ -23,6 +23,7 @@ from ..kernels.advection import advect_velocity
 from ..kernels.continuity import edge_fluxes
 from ..kernels.dissolution import exchange_drag, exchange_soluble_layer
 from ..kernels.friction import apply_friction
+from ..kernels.records import ContinuityFluxes, FluxInputs, rings_of
 from ..kernels.tracers import carry, limited_faces
 from ..schemes.active import ActiveSet
 from ..schemes.shared import friction_coefficients, gravity_pressure
@@ -88,14 +89,12 @@ class Dissolution(Term):
         precipitate; returns the dissolved volume that left through outflow boundaries (m^3)."""
         p, g, one, a = self.params, geom, self.ones, self.active
         state.shoreline_wall.fill(False)  # the dissolved material crosses every dual edge
-        edge_fluxes(a.moving, a.resting, g.neighbor_offsets, g.neighbor_indices,
-                    g.dual_edge_vectors, fields.reverse_dual_edge_vectors,
-                    g.edge_transforms, g.neighbor_coords, fields.fit_weights,
-                    fields.boundary_outflow_normals, self.flat, g.dual_areas,
-                    state.shoreline_wall, self.flat, self.flat, one,
-                    state.solute_velocity, one, 0.0, dt, state.edge_flux, state.boundary_flux,
-                    state.outflow_factor, self.momentum_slopes, self.momentum_excess,
-                    self.flat, self.flat)
+        inputs = FluxInputs(state.shoreline_wall, self.flat, self.flat, self.flat, self.flat,
+                            fields.boundary_outflow_normals, self.flat)
+        edge_fluxes(a.moving, a.resting, rings_of(g, fields), inputs, one, state.solute_velocity,
+                    one, 0.0, dt, ContinuityFluxes(state.edge_flux, state.boundary_flux,
+                                                   state.outflow_factor, self.momentum_slopes,
+                                                   self.momentum_excess))
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
         limited_faces(a.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
                       fields.fit_weights, g.dual_areas, one, 0.0, solute,

@@ -1,0 +1,89 @@
+"""Records of arrays the continuity's and the HLL stage's kernels read (numba takes named tuples
+of arrays as one argument each). n vertices, nnz CSR entries; an entry e = (i, j) is stored at
+i's row, its reverse at j's (``reverse_edges``).
+"""
+
+from collections import namedtuple
+
+Rings = namedtuple("Rings", ["offsets", "indices", "reverse_edges", "dual_edge_vectors",
+                             "reverse_dual_edge_vectors", "edge_transforms", "neighbor_coords",
+                             "fit_weights", "dual_areas"])
+Rings.__doc__ = """The one-rings: offsets (n + 1,) and indices (nnz,) the CSR rows,
+reverse_edges (nnz,) the entry (j, i) of each (i, j), dual_edge_vectors N_ij and
+reverse_dual_edge_vectors N_ji (nnz, 2), both in i's frame at the entry (i, j), edge_transforms
+M_ij (nnz, 2, 2) carrying j's tangent vectors into i's frame, neighbor_coords c_ij (nnz, 2),
+fit_weights (nnz, 2) the ring fit's gradient weights (kernels/ring_fit.py), dual_areas A_i
+(n,)."""
+
+FluxInputs = namedtuple("FluxInputs", ["wall", "head", "wave_stiffness", "normal_gravity",
+                                       "sensor", "outflow_normals", "open_flux"])
+FluxInputs.__doc__ = """What the continuity's flux reads besides the flow (kernels/continuity.py):
+wall (nnz,) bool, True where the dry end of a wet/dry entry is a wall (the same for (i, j) and
+(j, i)); head L (n,) m; wave_stiffness K (n,) m/s^2 (c^2 = K d); normal_gravity g_n (n,) m/s^2,
+the felt normal gravity; sensor s (n,) the shock sensor (kernels/shocks.py; zeros: no Landshoff
+term); outflow_normals Nb (n, 2), zero where the boundary is a wall or an open segment; open_flux
+(n,) the open segments' F_b (< 0 an inflow; zeros without segments)."""
+
+ContinuityFluxes = namedtuple("ContinuityFluxes", ["edge_flux", "boundary_flux",
+                                                   "outflow_factor", "slopes", "excess"])
+ContinuityFluxes.__doc__ = """The continuity's first pass, read by its second: edge_flux F_ij
+(nnz,) m^3/s, boundary_flux F_b (n,), outflow_factor alpha (n,), and the momentum faces' slopes
+S (n, 2, 2) and excess sum_out F_ij (u_f,ij - u_i) (n, 2) (kernels/momentum_faces.py)."""
+
+DepthUpdate = namedtuple("DepthUpdate", ["depth", "velocity", "outflow_volume"])
+DepthUpdate.__doc__ = """The continuity's second pass writes: depth d' (n,), velocity u' (n, 2)
+and outflow_volume (n,) m^3, what left through the boundary."""
+
+
+def rings_of(geom, fields) -> Rings:
+    """The ``Rings`` of a mesh's geometry and its derived fields (``reverse_dual_edge_vectors``,
+    ``fit_weights``)."""
+    return Rings(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
+                 geom.dual_edge_vectors, fields.reverse_dual_edge_vectors, geom.edge_transforms,
+                 geom.neighbor_coords, fields.fit_weights, geom.dual_areas)
+
+
+HllRings = namedtuple("HllRings", ["offsets", "indices", "reverse_edges", "neighbor_coords",
+                                   "reverse_coords", "dual_edge_vectors",
+                                   "reverse_dual_edge_vectors", "dual_edge_lengths",
+                                   "reverse_dual_edge_lengths", "edge_transforms"])
+HllRings.__doc__ = """The one-rings as the HLL fluxes read them (kernels/riemann.py): offsets,
+indices, reverse_edges as in ``Rings``; neighbor_coords c_ij (i's frame) and reverse_coords c_ji
+(j's frame) (nnz, 2); dual_edge_vectors N_ij and reverse_dual_edge_vectors N_ji (nnz, 2) and
+their lengths dual_edge_lengths, reverse_dual_edge_lengths (nnz,), all at the entry (i, j);
+edge_transforms M_ij (nnz, 2, 2)."""
+
+Levels = namedtuple("Levels", ["vertex_height", "normal_rise", "bottom", "gravity_magnitude"])
+Levels.__doc__ = """What the free-surface height H = e . x + (b + d) (e . n) reads besides the
+depth (kernels/pressure.py): vertex_height e . x, normal_rise e . n, bottom b (n,) each, and
+|g| (m/s^2)."""
+
+SurfaceMotion = namedtuple("SurfaceMotion", ["acceleration", "moving", "vertices", "normals"])
+SurfaceMotion.__doc__ = """A moving surface's acceleration a_i (n, 3) in world space (zeros when
+nothing moves), moving False when it is all zeros (its terms are skipped), vertices and normals
+(n, 3)."""
+
+Reconstruction = namedtuple("Reconstruction", ["depth", "velocity", "grad_depth",
+                                               "grad_velocity"])
+Reconstruction.__doc__ = """A stage's state and its limited gradients: depth (n,), velocity
+(n, 2), grad_depth (n, 2), grad_velocity (n, 2, 2) (kernels/reconstruction.py)."""
+
+Pressing = namedtuple("Pressing", ["pressure", "sigma_over_density", "inverse_density"])
+Pressing.__doc__ = """The surface pressure p_s (n,) (Pa; zeros without pressing terms),
+sigma / rho (m^3/s^2; 0 without surface tension) and 1 / rho."""
+
+StageFluxes = namedtuple("StageFluxes", ["mass_flux", "momentum_flux", "boundary_mass",
+                                         "boundary_momentum", "outflow_factor"])
+StageFluxes.__doc__ = """An HLL stage's fluxes: mass_flux F_ij (nnz,), momentum_flux G_ij
+(nnz, 2) in i's frame, boundary_mass F_b (n,), boundary_momentum G_b (n, 2), outflow_factor
+alpha (n,)."""
+
+StageUpdate = namedtuple("StageUpdate", ["depth", "velocity", "outflow_volume",
+                                         "inflow_volume"])
+StageUpdate.__doc__ = """An HLL stage writes: depth (n,), velocity (n, 2), and the volumes
+(m^3) that left and entered through the boundary, outflow_volume and inflow_volume (n,)."""
+
+Openings = namedtuple("Openings", ["kind", "value", "normals"])
+Openings.__doc__ = """The open boundary segments (schemes/segments.py): kind (n,) int64
+(kernels/riemann.py's NO_BOUNDARY, TRANSMISSIVE, LEVEL, DISCHARGE), value (n,) and the
+segments' N_b (n, 2), length times outward normal in each vertex's frame."""
