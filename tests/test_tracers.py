@@ -160,6 +160,19 @@ def test_bell_carried_49_cells_keeps_90_percent_of_its_peak():
     assert row["finite"] and row["volume_drift"] < 1e-12, row
 
 
+
+@pytest.mark.xfail(strict=True, reason="issue 40: measured peak 0.97 and shape rel. L1 0.32 "
+                   "(semi-Lagrangian; conservative 0.92 and 0.35): the compressive limiter squares "
+                   "the bell into a mesa. A front-only compression (the ring's curvature changing "
+                   "sign) measured 0.85 and 0.21; no second-order scheme reaches 0.05 here (1D "
+                   "unlimited Fromm 0.88 / 0.14, QUICKEST 0.88 / 0.13; fifth-order upwind with "
+                   "RK3 0.97 / 0.037: benchmarks/validation/bell_1d.py)")
+def test_bell_carried_49_cells_keeps_its_shape():
+    """VALIDATION.md's smooth dye bell, default scheme: peak >= 0.95 and the shape's relative L1
+    error (area-weighted, ``run_dye_bell``'s shape_error) <= 0.05."""
+    row = run_dye_bell()
+    assert row["peak_ratio"] >= 0.95 and row["shape_error"] <= 0.05, row
+
 def test_stripe_carried_49_cells_keeps_its_edges_within_4_cells():
     """VALIDATION.md's dye row, default scheme: the wider 10-90 % edge. Measured: 2.6 cells
     (semi-Lagrangian), 1.9 (conservative); 4.9 / 5.2 with Barth and Jespersen's limiter

@@ -55,7 +55,7 @@ TITLES = {
     "gravity_wave": "Gravity-wave speed",
     "cosine_bell": "Williamson's cosine bell (dye transport)",
     "cosine_bell_first_order": "Cosine bell, first-order tracer transport (for comparison)",
-    "dye_bell": "A 5-cell dye bell carried 49 cells (peak kept)",
+    "dye_bell": "A 5-cell dye bell carried 49 cells (peak and shape kept)",
     "dye_stripe": "A sharp dye stripe carried 49 cells (edge width)",
 }
 
