@@ -236,9 +236,8 @@ class Droplets:
                       self._bucket_start, self._sorted)
         interact(self._positions, self._velocities, self._radius, n, cell, self._table_mask,
                  self._bucket_start, self._sorted, self._wide, n_wide, self.separation,
-                 self.smoothing, self._shift, self._velocity_change)
-        apply_interaction(self._positions, self._velocities, self._shift, self._velocity_change,
-                          dt, n)
+                 self.smoothing, dt, self._shift, self._velocity_change)
+        apply_interaction(self._positions, self._velocities, self._shift, self._velocity_change, n)
 
     def remove_hits_and_lost(self, hit_triangle: np.ndarray, up: np.ndarray) -> float:
         """Remove the particles that hit the mesh (hit_triangle (p,) >= 0) and those past the

@@ -12,8 +12,14 @@ its own row, so any thread count gives the same numbers). Particle i is a sphere
 r_i = (3 V_i / 4 pi)^(1/3). Two kinds of neighbour effect:
 
 * separation: overlapping spheres (|x_ij| < r_i + r_j) push i out by
-  s (r_i + r_j - |x_ij|) / 2 along x_ij / |x_ij| (s in [0, 1]), and the shift is added to the
-  velocity as shift / dt (position-based, unconditionally stable);
+  s (r_i + r_j - |x_ij|) / 2 along n_ij = x_ij / |x_ij| (s in [0, 1]) (position-based,
+  unconditionally stable), and the pair's contact is inelastic: i's velocity gains
+  n_ij min(s (r_i + r_j - |x_ij|) / (2 dt), c_ij / 2), c_ij = max(0, -(v_i - v_j) . n_ij) the
+  speed at which they close. The push's velocity, shift / dt, is capped by what stops the
+  closing: two drops made or merged overlapping are moved apart without being thrown apart
+  (shift / dt turns a millimetre's overlap into 100 m/s at dt = 1e-5 s), so separation never
+  adds kinetic energy (Macklin et al. 2014's pre-stabilisation does the same for initial
+  overlaps);
 * velocity smoothing (XSPH): within h_ij = 2 (r_i + r_j), with w = 1 - |x_ij| / h_ij,
   v_i += c sum_j w (v_j - v_i) / (1 + sum_j w), c in [0, 1]: neighbours move together, so a
   stream stays a stream.
@@ -112,36 +118,43 @@ def list_wide(radius, n, cell, wide):
 
 
 @serial_kernel
-def pair_effect(positions, velocities, radius, i, j):
-    """What j does to i: (squared distance, then the separation push (3), the smoothing weight
-    w and w (v_j - v_i) (3)), the effects zero beyond 2 (r_i + r_j)."""
+def pair_effect(positions, velocities, radius, i, j, separation, dt):
+    """What j does to i: (squared distance, then the separation push s (r_i + r_j - |x_ij|) / 2
+    n_ij (3) and its velocity, n_ij min(push / dt, c_ij / 2) (3), the smoothing weight w and
+    w (v_j - v_i) (3)), the effects zero beyond 2 (r_i + r_j)."""
     dx = positions[i, 0] - positions[j, 0]
     dy = positions[i, 1] - positions[j, 1]
     dz = positions[i, 2] - positions[j, 2]
     squared = dx * dx + dy * dy + dz * dz
     contact = radius[i] + radius[j]
     if squared == 0.0 or squared >= 4.0 * contact * contact:
-        return squared, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        return squared, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     distance = math.sqrt(squared)
-    push = 0.0
+    ux, uy = velocities[j, 0] - velocities[i, 0], velocities[j, 1] - velocities[i, 1]
+    uz = velocities[j, 2] - velocities[i, 2]
+    push = bounce = 0.0
     if distance < contact:
-        push = 0.5 * (contact - distance) / distance
+        push = separation * 0.5 * (contact - distance) / distance  # times x_ij
+        closing = max(0.0, (ux * dx + uy * dy + uz * dz) / distance)  # -(v_i - v_j) . n_ij
+        bounce = min(push * distance / dt, 0.5 * closing) / distance  # times x_ij
     w = 1.0 - distance / (2.0 * contact)
-    return (squared, push * dx, push * dy, push * dz, w, w * (velocities[j, 0] - velocities[i, 0]),
-            w * (velocities[j, 1] - velocities[i, 1]), w * (velocities[j, 2] - velocities[i, 2]))
+    return (squared, push * dx, push * dy, push * dz, bounce * dx, bounce * dy, bounce * dz, w,
+            w * ux, w * uy, w * uz)
 
 
 @parallel_kernel
 def interact(positions, velocities, radius, n, cell, table_mask, bucket_start, sorted_particles,
-             wide, n_wide, separation, smoothing, shift, velocity_change):
-    """The Jacobi pass of the module docstring: shift (n, 3) and velocity_change (n, 3) of
-    each particle [0, n) (radii (n,)) from its neighbours' current positions and velocities.
+             wide, n_wide, separation, smoothing, dt, shift, velocity_change):
+    """The Jacobi pass of the module docstring over a step dt: shift (n, 3) and velocity_change
+    (n, 3) (the separation's and the smoothing's) of each particle [0, n) (radii (n,)) from its
+    neighbours' current positions and velocities.
     Narrow neighbours (4 r <= cell) come from the grid, the cells within reach of i (the next
     ones, or as many as a wide i reaches); the wide ones (``wide[:n_wide]``) from their list."""
     for i in numba.prange(0, n):
         reach = max(1, int(math.ceil((2.0 * radius[i] + 0.5 * cell) / cell)))
         cx, cy, cz = cell_of(positions[i], cell)
         sx = sy = sz = 0.0
+        bx = by = bz = 0.0
         wx = wy = wz = 0.0
         weight_sum = 0.0
         for ox in range(-reach, reach + 1):
@@ -152,31 +165,36 @@ def interact(positions, velocities, radius, n, cell, table_mask, bucket_start, s
                         j = sorted_particles[entry]
                         if j == i or 4.0 * radius[j] > cell:
                             continue  # itself, or a wide one (met below)
-                        squared, ex, ey, ez, w, ux, uy, uz = pair_effect(positions, velocities,
-                                                                         radius, i, j)
-                        if w == 0.0 or cell_of(positions[j], cell) != (cx + ox, cy + oy, cz + oz):
+                        effect = pair_effect(positions, velocities, radius, i, j, separation,
+                                             dt)
+                        if effect[7] == 0.0 or (cell_of(positions[j], cell)
+                                                != (cx + ox, cy + oy, cz + oz)):
                             continue  # out of reach, or another cell in this bucket
-                        sx, sy, sz, weight_sum = sx + ex, sy + ey, sz + ez, weight_sum + w
-                        wx, wy, wz = wx + ux, wy + uy, wz + uz
+                        sx, sy, sz = sx + effect[1], sy + effect[2], sz + effect[3]
+                        bx, by, bz = bx + effect[4], by + effect[5], bz + effect[6]
+                        weight_sum += effect[7]
+                        wx, wy, wz = wx + effect[8], wy + effect[9], wz + effect[10]
         for k in range(n_wide):
             j = wide[k]
             if j != i:
-                squared, ex, ey, ez, w, ux, uy, uz = pair_effect(positions, velocities, radius, i, j)
-                sx, sy, sz, weight_sum = sx + ex, sy + ey, sz + ez, weight_sum + w
-                wx, wy, wz = wx + ux, wy + uy, wz + uz
-        shift[i, 0], shift[i, 1], shift[i, 2] = separation * sx, separation * sy, separation * sz
+                effect = pair_effect(positions, velocities, radius, i, j, separation, dt)
+                sx, sy, sz = sx + effect[1], sy + effect[2], sz + effect[3]
+                bx, by, bz = bx + effect[4], by + effect[5], bz + effect[6]
+                weight_sum += effect[7]
+                wx, wy, wz = wx + effect[8], wy + effect[9], wz + effect[10]
+        shift[i, 0], shift[i, 1], shift[i, 2] = sx, sy, sz
         scale = smoothing / (1.0 + weight_sum)
         velocity_change[i, 0], velocity_change[i, 1], velocity_change[i, 2] = (
-            scale * wx, scale * wy, scale * wz)
+            bx + scale * wx, by + scale * wy, bz + scale * wz)
 
 
 @parallel_kernel
-def apply_interaction(positions, velocities, shift, velocity_change, dt, n):
-    """x += shift, v += shift / dt + velocity_change for particles [0, n)."""
+def apply_interaction(positions, velocities, shift, velocity_change, n):
+    """x += shift, v += velocity_change for particles [0, n)."""
     for p in numba.prange(n):
         for a in range(3):
             positions[p, a] += shift[p, a]
-            velocities[p, a] += shift[p, a] / dt + velocity_change[p, a]
+            velocities[p, a] += velocity_change[p, a]
 
 
 @serial_kernel

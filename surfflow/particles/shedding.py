@@ -18,16 +18,17 @@ derived).
 A cell wider than a drop holds drops, not a film h_p deep over all of it: a pendant film is
 unstable (Rayleigh-Taylor) to every wavelength longer than lambda = 2 pi l_n,
 l_n = sqrt(sigma / (rho g_n)) = h_p / sqrt(2), and gathers into drops, the largest a hemisphere
-of radius h_p (volume 2 pi h_p^3 / 3), at least one to a cell and one to each lambda^2 of it.
-So the cell of area A_i holds at most
+of radius h_p (volume 2 pi h_p^3 / 3), at least one to a cell and one to each lambda^2 of it,
+hanging from the film a drip leaves (``keep_depth``, eps2). So the cell of area A_i holds at
+most
 
-    h_c,i = min(h_p, 2 pi h_p^3 / (3 A_i) max(1, A_i / lambda^2))
-          = h_p min(1, max(2 pi h_p^2 / (3 A_i), 1 / (3 pi)))
+    h_c,i = min(h_p, eps2 + 2 pi h_p^3 / (3 A_i) max(1, A_i / lambda^2))
+          = min(h_p, eps2 + h_p max(2 pi h_p^2 / (3 A_i), 1 / (3 pi)))
 
-deep on average (h_p on cells narrower than 5.5 mm under a horizontal plate of water, h_p /
-(3 pi) = 0.41 mm on cells wider than lambda = 17 mm), and never less than ``keep_depth``, what a
-drip leaves. Deeper liquid leaves down to ``keep_depth``: as droplets when the simulation has them
-(``coupling.py``), otherwise it drips out of the scene and is booked as ``dripped``
+deep on average: h_p on cells narrower than about 5.5 mm under a horizontal plate of water,
+eps2 + h_p / (3 pi) = eps2 + 0.41 mm on cells wider than lambda = 17 mm. Deeper liquid leaves
+down to eps2: as droplets when the simulation has them (``coupling.py``), otherwise it drips
+out of the scene and is booked as ``dripped``
 (:class:`Dripping`). sigma is the simulation's surface tension, or water's 0.072 N/m where it is
 0 (tension off in the film's momentum does not make a pendant drop of water hold more).
 """
@@ -52,7 +53,7 @@ def shedding_sigma(params) -> float:
 def pendant_depth(normal_rise, params, dual_areas=None) -> np.ndarray:
     """h_p (n,) in m, the deepest film each vertex holds (inf where the surface faces towards
     gravity or is vertical); normal_rise (n,) = e . n_i, e = -g / |g|. With the cells' areas
-    dual_areas (n,) m^2, what each cell holds: max(h_c,i, keep_depth) (module docstring).
+    dual_areas (n,) m^2, what each cell holds, h_c,i (module docstring).
 
     >>> import numpy as np, surfflow as sf
     >>> from surfflow.particles.shedding import pendant_depth
@@ -70,8 +71,8 @@ def pendant_depth(normal_rise, params, dual_areas=None) -> np.ndarray:
     if dual_areas is not None:
         h = depth[hanging]
         area = np.asarray(dual_areas, dtype=np.float64)[hanging]
-        drops = np.maximum(2.0 * np.pi * h * h / (3.0 * area), 1.0 / (3.0 * np.pi))
-        depth[hanging] = np.maximum(h * np.minimum(1.0, drops), params.keep_depth)
+        drops = h * np.maximum(2.0 * np.pi * h * h / (3.0 * area), 1.0 / (3.0 * np.pi))
+        depth[hanging] = np.minimum(h, params.keep_depth + drops)
     return depth
 
 
