@@ -11,6 +11,7 @@ at rest, no liquid moves faster than a fall from the top of the mesh, sqrt(2 g S
 
 from __future__ import annotations
 
+import functools
 import warnings
 from pathlib import Path
 
@@ -55,9 +56,11 @@ SOURCES = {
 }
 
 
+@functools.cache
 def poured(name: str):
-    """The mesh loaded with the defaults (its repairs' warnings kept), scaled to SIZE, and the
-    simulation after DURATION of pouring over its highest point."""
+    """The mesh loaded with the defaults (its repairs' warnings kept), scaled to SIZE, the
+    simulation after DURATION of pouring over its highest point, and the fastest the film ran
+    (m/s) and when (s); each mesh is poured once for the two tests."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         mesh = sf.load_mesh(SOURCES[name](), units="mm" if name.endswith("_mm") else "m")
@@ -69,15 +72,18 @@ def poured(name: str):
     sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0)))
     sim.add_source(center=geom.vertices[np.argmax(geom.vertices[:, 1])], radius=0.03 * SIZE / 0.3,
                    rate=RATE)
-    while sim.time < DURATION:  # step by step, so that a film running away stops the test
+    fastest, when = 0.0, 0.0
+    while sim.time < DURATION:
         sim.step()
-        fastest = np.linalg.norm(sim.velocity, axis=1).max()
-        assert fastest <= FREE_FALL, f"{name}: {fastest:.3g} m/s at t = {sim.time:.4g} s"
-    return mesh, caught, geom, sim
+        speed = float(np.linalg.norm(sim.velocity, axis=1).max())
+        if speed > fastest:
+            fastest, when = speed, sim.time
+    return mesh, caught, geom, sim, fastest, when
 
 
 KNOWN_FAILURES = {
-    "ogre_patches": "the film runs faster than a fall from the top: 2.43 m/s at 0.31 s, a film "
+    "ogre_patches": "the film runs faster than a fall from the top (2.43 m/s, first at 0.31 s; "
+                    "4.1 m/s at its fastest): a film "
                     "13 um deep draining off a near-vertical face under an overhang keeps "
                     "gaining g dt a step under the default linear friction (1.3 1/s) while its "
                     "vertex empties; the patches without smoothing do the same (the six patches "
@@ -87,10 +93,9 @@ KNOWN_FAILURES = {
 }
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    reason=KNOWN_FAILURES[n], strict=True)) if n in KNOWN_FAILURES else n for n in sorted(SOURCES)])
+@pytest.mark.parametrize("name", sorted(SOURCES))
 def test_a_real_mesh_loads_and_pours_with_the_defaults(name):
-    mesh, caught, geom, sim = poured(name)
+    mesh, caught, geom, sim, _, _ = poured(name)
     if name in ("cow", "teapot", "suzanne", "beetle", "ogre_patches") or name.startswith("sphere"):
         assert mesh.metadata["repairs"], f"{name}: its defects were not repaired"
         assert any(issubclass(w.category, sf.MeshWarning) for w in caught)
@@ -110,3 +115,10 @@ def test_a_real_mesh_loads_and_pours_with_the_defaults(name):
           f"hanging hold {ten_deepest / book['poured']:.3g} of the pour, emitted "
           f"{book['emitted'] / book['poured']:.3g}, fastest {np.linalg.norm(sim.velocity, axis=1).max():.3g} m/s")
     assert ten_deepest <= 0.2 * book["poured"], name
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
+    reason=KNOWN_FAILURES[n], strict=True)) if n in KNOWN_FAILURES else n for n in sorted(SOURCES)])
+def test_a_film_poured_at_rest_runs_no_faster_than_a_fall_from_the_top(name):
+    *_, fastest, when = poured(name)
+    assert fastest <= FREE_FALL, f"{name}: {fastest:.3g} m/s at t = {when:.4g} s"
