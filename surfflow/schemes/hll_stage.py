@@ -44,8 +44,10 @@ class StageReach:
 class HllStage:
     """The buffers, bound terms and open segments of one HLL stage on a mesh (module
     docstring): grad_depth (n, 2), grad_velocity (n, 2, 2), mass_flux (nnz,), momentum_flux
-    (nnz, 2), outflow_factor (n,), and the volumes that left and entered through the boundary in
-    the last stage, outflow_volume and inflow_volume (n,)."""
+    (nnz, 2), outflow_factor (n,), the walls of the stage's fluxes, walls (nnz,) (its own: the
+    bore patch's stages leave the momentum scheme's walls as its continuity found them), and
+    the volumes that left and entered through the boundary in the last stage, outflow_volume
+    and inflow_volume (n,)."""
 
     def __init__(self, geom, params):
         self.params = params
@@ -56,6 +58,7 @@ class HllStage:
         self.term_acceleration = np.zeros((n, 2))
         self.mass_flux = np.zeros(nnz)
         self.momentum_flux = np.zeros((nnz, 2))
+        self.walls = np.zeros(nnz, dtype=bool)
         self.boundary_mass = np.zeros(n)
         self.boundary_momentum = np.zeros((n, 2))
         self.boundary_push = np.zeros(n)
@@ -122,7 +125,7 @@ class HllStage:
         for accelerate, target in self.accelerations:
             accelerate(g, f, state, bottom, depth, velocity, target)
         summed_pressure(self.pressures, self.summed_pressure)  # the bound surface_pressure
-        self.find_walls(g, f, bottom, depth, state.shoreline_wall)
+        self.find_walls(g, f, bottom, depth, self.walls)
         limited_gradients(reach.gradients, g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,
                           p.min_depth, self.grad_depth, self.grad_velocity)
@@ -135,7 +138,7 @@ class HllStage:
                                  g.neighbor_coords, self.reverse_coords, g.dual_edge_vectors,
                                  f.reverse_dual_edge_vectors, self.edge_lengths,
                                  self.reverse_edge_lengths, g.edge_transforms),
-                        state.shoreline_wall,
+                        self.walls,
                         levels,
                         SurfaceMotion(self.surface_acceleration, moving, g.vertices, g.normals),
                         Reconstruction(depth, velocity, self.grad_depth, self.grad_velocity),
