@@ -26,7 +26,10 @@ each with its reason:
   - position: over the highest vertex, nudged a quarter of the way (SPOUT_NUDGE) towards the
     centroid of the face around it that faces the up axis most squarely, so that the stream's
     axis meets that face inside it (the nozzle's inside-the-mesh check casts along the axis; a
-    ray through a vertex can slip between its faces, one along a vertical face grazes it);
+    ray through a vertex can slip between its faces, one along a vertical face grazes it).
+    Where the stream would first meet the surface from behind (an open sheet whose top faces
+    down, a patch under another), it moves over the highest face that faces up and is the first
+    the stream meets, the film's side: the liquid lands on the side the film is on;
     CLEARANCE = 0.05 D above the highest point: clear of the top, landing within a fraction of
     a second.
   - radius r = SPOUT_RADIUS = 0.025 D.
@@ -59,6 +62,7 @@ import numpy as np
 from ..io.extent import mesh_diameter
 from ..io.mesh import load_mesh
 from ..io.units import check_units
+from ..particles.triangle_grid import TriangleGrid
 from .presets import LIQUID_PRESETS
 from .toml_write import dumps
 
@@ -121,11 +125,43 @@ def measure_mesh(mesh_path: str | os.PathLike, units: str = "m", up: str = "y") 
     facing = np.abs(normals @ UP) / np.linalg.norm(normals, axis=1)
     face = around[np.argmax(facing)]
     axis_point = V[top] + SPOUT_NUDGE * (V[F[face]].mean(axis=0) - V[top])
+    axis_point = poured_side(V, F, axis_point, float(heights.max()))
     return MeshSize(path=Path(mesh_path).resolve(), units=units, up=up,
                     extent=tuple(float(e) for e in np.ptp(V, axis=0)),
                     diameter=mesh_diameter(V, F), top=tuple(float(c) for c in V[top]),
                     spout_axis=tuple(float(c) for c in axis_point), lowest=float(heights.min()),
                     vertices=len(V), faces=len(F))
+
+
+def poured_side(V: np.ndarray, F: np.ndarray, axis_point: np.ndarray, top: float,
+                batch: int = 256) -> np.ndarray:
+    """``axis_point`` (3,) if a stream falling down the up axis onto it first meets a face that
+    faces up (the film's side), else the first such point among the centroids of the faces that
+    face up, highest first (the point where that stream lands); ``axis_point`` if none does."""
+    corners = V[F]
+    normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    grid = TriangleGrid(V, F)
+    lift = top - float(np.min(V @ UP)) + 1.0
+
+    def landings(points):
+        start = points + (top + lift - points @ UP)[:, None] * UP
+        end = points - lift * UP
+        hit, weights = np.full(len(points), -1, dtype=np.int64), np.zeros((len(points), 3))
+        grid.first_hits(start, end, hit, weights)
+        ok = (hit >= 0) & (normals[np.maximum(hit, 0)] @ UP > 0.0)
+        return ok, np.einsum("pk,pka->pa", weights, corners[np.maximum(hit, 0)])
+
+    ok, _ = landings(axis_point[None, :])
+    if ok[0]:
+        return axis_point
+    centroids = corners.mean(axis=1)
+    upward = np.flatnonzero(normals @ UP > 0.0)
+    upward = upward[np.argsort(-(centroids[upward] @ UP), kind="stable")]
+    for first in range(0, len(upward), batch):
+        ok, points = landings(centroids[upward[first:first + batch]])
+        if ok.any():
+            return points[np.argmax(ok)]
+    return axis_point
 
 
 def _significant(value: float, digits: int = 3) -> float:
