@@ -145,8 +145,8 @@ def test_the_projects_meshes_with_their_units(tmp_path, capsys):
                                          ("nut.ply", "mm"), ("jar.obj", "m")])
 def test_every_mesh_of_the_project_runs_as_it_is(tmp_path, name, units):
     """`surfflow run MESH` on each of meshes/ (repaired at load, open ones included) for 0.1 s:
-    the run ends and writes its frames (the Ogre's patches, whose top faces down, refused the
-    spout before it moved over a face that faces up)."""
+    the run ends and writes its frames (the Ogre's patches: their top faces down, so the spout
+    moves over a face that faces up)."""
     out = tmp_path / "out"
     assert main(["run", str(REPOSITORY / "meshes" / name), "--units", units, "-q",
                  "--duration", "0.1", "-o", str(out), "--cache-dir", str(tmp_path / "cache")]) == 0
