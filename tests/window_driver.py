@@ -13,6 +13,7 @@ from its own spout), photographed once the panel is drawn (first.png) and WATCH_
 (later.png).
 """
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -42,19 +43,34 @@ def panel_drawn() -> bool:
     return any(color == (76, 76, 76) and count > 10000 for count, color in colors)
 
 
-def main(scene: str, out: Path) -> None:
+@contextlib.contextmanager
+def viewer_window(target: str, out: Path, view_args: list[str]):
+    """Start `python -u -m surfflow view TARGET --play VIEW_ARGS` logging to OUT/viewer.log and
+    wait for its window; yields (window id, report dict with the window's place, log path, start
+    time). On the way out the viewer stops and the report, with its log, goes to report.json."""
     out.mkdir(parents=True, exist_ok=True)
     log = out / "viewer.log"
     start = time.monotonic()
     with open(log, "w") as stream:
-        viewer = subprocess.Popen([sys.executable, "-m", "surfflow", "view", scene, "--play"],
-                                  stdout=stream, stderr=subprocess.STDOUT)
+        viewer = subprocess.Popen([sys.executable, "-u", "-m", "surfflow", "view", target, "--play",
+                                   *view_args], stdout=stream, stderr=subprocess.STDOUT)
     report = {}
     try:
         window = xdotool("search", "--sync", "--name", "surfflow").split()[0]
         geometry = xdotool("getwindowgeometry", "--shell", window)
         place = dict(line.split("=") for line in geometry.split())
         report["window"] = {key: int(place[key]) for key in ("X", "Y", "WIDTH", "HEIGHT")}
+        yield window, report, log, start
+        report["total_seconds"] = time.monotonic() - start
+    finally:
+        viewer.terminate()
+        viewer.wait(timeout=30)
+        report["log"] = log.read_text()
+        (out / "report.json").write_text(json.dumps(report, indent=1))
+
+
+def main(scene: str, out: Path) -> None:
+    with viewer_window(scene, out, []) as (window, report, log, start):
         report["window_seconds"] = time.monotonic() - start
         wait_for(panel_drawn, 60)
         time.sleep(1.0)
@@ -74,40 +90,17 @@ def main(scene: str, out: Path) -> None:
         ImageGrab.grab().save(out / "poured.png")
         time.sleep(3.0)
         ImageGrab.grab().save(out / "later.png")
-        report["total_seconds"] = time.monotonic() - start
-    finally:
-        viewer.terminate()
-        viewer.wait(timeout=30)
-        report["log"] = log.read_text()
-        (out / "report.json").write_text(json.dumps(report, indent=1))
 
 
 WATCH_SECONDS = 20.0
 
 
 def watch(target: str, out: Path, view_args: list[str]) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    log = out / "viewer.log"
-    start = time.monotonic()
-    with open(log, "w") as stream:
-        viewer = subprocess.Popen([sys.executable, "-u", "-m", "surfflow", "view", target, "--play",
-                                   *view_args], stdout=stream, stderr=subprocess.STDOUT)
-    report = {}
-    try:
-        window = xdotool("search", "--sync", "--name", "surfflow").split()[0]
-        geometry = xdotool("getwindowgeometry", "--shell", window)
-        place = dict(line.split("=") for line in geometry.split())
-        report["window"] = {key: int(place[key]) for key in ("X", "Y", "WIDTH", "HEIGHT")}
+    with viewer_window(target, out, view_args):
         wait_for(panel_drawn, 60)
         ImageGrab.grab().save(out / "first.png")
         time.sleep(WATCH_SECONDS)
         ImageGrab.grab().save(out / "later.png")
-        report["total_seconds"] = time.monotonic() - start
-    finally:
-        viewer.terminate()
-        viewer.wait(timeout=30)
-        report["log"] = log.read_text()
-        (out / "report.json").write_text(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":
