@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+from surfflow.scene.runner import SceneRunner
+
 TINY_SCENE = """\
 name = "tiny"
 duration = 0.2
@@ -39,3 +41,20 @@ def write_scene(directory: Path, text: str = TINY_SCENE, name: str = "tiny.toml"
     path = Path(directory) / name
     path.write_text(text)
     return path
+
+
+def straight_and_resumed(scene, directory: Path, stop: int = 2):
+    """The scene run straight into DIRECTORY/straight, and run into DIRECTORY/split stopped
+    after frame ``stop`` then resumed from its checkpoint to the end (one geometry cache):
+    (straight runner, resumed runner), each checked to have run to the end."""
+    directory = Path(directory)
+    cache = directory / "cache"
+    straight = SceneRunner(scene, output_dir=directory / "straight", cache_dir=cache)
+    assert straight.run()
+    stopped = SceneRunner(scene, output_dir=directory / "split", cache_dir=cache)
+    stopped.run(on_frame=lambda r: r.request_stop() if r.frame == stop else None)
+    assert stopped.frame == stop
+    resumed = SceneRunner(scene, output_dir=directory / "split", cache_dir=cache,
+                          resume=stopped.checkpoint_path)
+    assert resumed.frame == stop and resumed.run()
+    return straight, resumed

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from scene_helpers import TINY_SCENE, write_scene
+from scene_helpers import TINY_SCENE, straight_and_resumed, write_scene
 
 from surfflow.errors import CacheError
 from surfflow.io.checkpoint import load_checkpoint, restore_checkpoint, save_checkpoint
@@ -31,14 +31,7 @@ def test_round_trip_is_exact(scene, tmp_path):
 
 
 def test_restart_is_bit_identical(scene, tmp_path):
-    straight = SceneRunner(scene, output_dir=tmp_path / "straight", cache_dir=tmp_path / "cache")
-    assert straight.run()
-    stopped = SceneRunner(scene, output_dir=tmp_path / "split", cache_dir=tmp_path / "cache")
-    stopped.run(on_frame=lambda r: r.request_stop() if r.frame == 2 else None)
-    assert stopped.frame == 2
-    resumed = SceneRunner(scene, output_dir=tmp_path / "split", cache_dir=tmp_path / "cache",
-                          resume=stopped.checkpoint_path)
-    assert resumed.frame == 2 and resumed.run()
+    straight, resumed = straight_and_resumed(scene, tmp_path)
     a, b = straight.simulation, resumed.simulation
     assert a.time == b.time and a.time == pytest.approx(0.4)
     assert np.array_equal(a.depth, b.depth) and np.array_equal(a.velocity, b.velocity)

@@ -4,7 +4,7 @@ import meshio
 import numpy as np
 import polyscope as ps
 import pytest
-from scene_helpers import TINY_SCENE, write_scene
+from scene_helpers import TINY_SCENE, straight_and_resumed, write_scene
 
 from surfflow.errors import SceneError
 from surfflow.scene.scene import load_scene, parse_scene
@@ -71,13 +71,7 @@ def twisting(tmp_path_factory):
 
 def test_frames_carry_the_moving_vertices_and_a_restart_mid_motion_is_bit_identical(twisting,
                                                                                      tmp_path):
-    straight = SceneRunner(twisting, output_dir=tmp_path / "straight", cache_dir=tmp_path / "cache")
-    assert straight.run()
-    stopped = SceneRunner(twisting, output_dir=tmp_path / "split", cache_dir=tmp_path / "cache")
-    stopped.run(on_frame=lambda r: r.request_stop() if r.frame == 2 else None)
-    resumed = SceneRunner(twisting, output_dir=tmp_path / "split", cache_dir=tmp_path / "cache",
-                          resume=stopped.checkpoint_path)
-    assert resumed.frame == 2 and resumed.run()
+    straight, resumed = straight_and_resumed(twisting, tmp_path)
     a, b = straight.simulation, resumed.simulation
     assert np.array_equal(a.depth, b.depth) and np.array_equal(a.velocity, b.velocity)
     assert np.array_equal(a.geometry.vertices, b.geometry.vertices) and a.ledger() == b.ledger()

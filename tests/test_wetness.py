@@ -8,7 +8,7 @@ import math
 import h5py
 import numpy as np
 import pytest
-from scene_helpers import TINY_SCENE, write_scene
+from scene_helpers import TINY_SCENE, straight_and_resumed, write_scene
 
 import builders
 from runtime_cases import numba_threads
@@ -16,7 +16,6 @@ import surfflow as sf
 from surfflow.errors import SceneError
 from surfflow.io.vtkhdf import FRAMES_NAME, read_step
 from surfflow.io.writers import frame_fields, make_writers, read_frame
-from surfflow.scene.runner import SceneRunner
 from surfflow.scene.scene import load_scene, parse_scene
 
 ANGLE = math.radians(30.0)
@@ -230,13 +229,7 @@ the last two drying with T = 0.1 s."""
 
 def test_a_resumed_scene_run_dries_on_bit_for_bit(tmp_path):
     scene = load_scene(write_scene(tmp_path, DRYING_SCENE))
-    straight = SceneRunner(scene, output_dir=tmp_path / "straight", cache_dir=tmp_path / "cache")
-    assert straight.run()
-    stopped = SceneRunner(scene, output_dir=tmp_path / "split", cache_dir=tmp_path / "cache")
-    stopped.run(on_frame=lambda r: r.request_stop() if r.frame == 2 else None)
-    resumed = SceneRunner(scene, output_dir=tmp_path / "split", cache_dir=tmp_path / "cache",
-                          resume=stopped.checkpoint_path)
-    assert resumed.frame == 2 and resumed.run()
+    straight, resumed = straight_and_resumed(scene, tmp_path)
     assert np.array_equal(straight.simulation.wetness, resumed.simulation.wetness)
     for frame in (3, 4):
         _, _, a = read_frame(tmp_path / "straight" / f"frame_{frame:05d}.npz")
