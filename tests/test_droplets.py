@@ -159,7 +159,7 @@ def test_interaction_undoes_overlap_and_smooths_velocities():
 def test_separation_never_throws_drops_apart():
     """400 drops heaped into a 1 cm box, many overlapping (as drops made or merged next to each
     other are), no gravity or drag: a step of the separation moves them apart and does not add
-    kinetic energy, however short the step (shift / dt as velocity gave 1e2 m/s for a
+    kinetic energy, however short the step (shift / dt taken as velocity would be 1e2 m/s for a
     millimetre at 1e-5 s)."""
     rng = np.random.default_rng(5)
     drops = Droplets(drag=0.0, separation=0.5, smoothing=0.0)
