@@ -100,16 +100,21 @@ class BoreFluxes:
             np.copyto(self.start_velocity, state.velocity)
 
     def find(self, geom, fields, state, sensor, wave_stiffness) -> bool:
-        """Whether the step has a bore; then ``region`` (n,) holds R (module docstring, 1-2)
-        from the starting state, the push's sensor (n,) and the felt wave stiffness K (n,)."""
+        """Whether the step has a bore or a dry-bed front; then ``region`` (n,) holds R (module
+        docstring, 1-2) from the starting state, the push's sensor (n,) and the felt wave
+        stiffness K (n,)."""
         if not self.watching:
             return False
         d, u, share = self.start_depth, self.start_velocity, state.friction_share
-        candidates = np.flatnonzero(self.ruled & (sensor > BORE_SENSOR) & (d >= self.params.min_depth)
-                                    & (share < INERTIAL_SHARE))
+        wet = d >= self.params.min_depth
+        flowing = self.ruled & wet & (share < INERTIAL_SHARE)
+        g, offsets, reverse = geom, geom.neighbor_offsets, fields.reverse_dual_edge_vectors
+        shore = state.active.moving[~wet[state.active.moving]]  # dry, next to the liquid
+        ashore = np.zeros_like(flowing)
+        ashore[g.neighbor_indices[ring_entries(offsets, shore)]] = True
+        candidates = np.flatnonzero(flowing & ((sensor > BORE_SENSOR) | ashore))
         if not candidates.size:
             return False
-        g, offsets, reverse = geom, geom.neighbor_offsets, fields.reverse_dual_edge_vectors
         e = ring_entries(offsets, candidates)
         i, j = self.rows[e], g.neighbor_indices[e]
         a = np.einsum("ij,ij->i", u[i], g.dual_edge_vectors[e])
@@ -118,8 +123,10 @@ class BoreFluxes:
                               + np.einsum("ij,ij->i", reverse[e], reverse[e])))
         stiffness = np.maximum(wave_stiffness[i] + wave_stiffness[j], 0.0)  # < 0: falling away
         wave = size * np.sqrt(0.25 * stiffness * (d[i] + d[j]))
-        seed = ((a + b > BORE_CLOSING * wave) & (0.5 * np.abs(a - b) < wave) & self.ruled[j]
-                & (d[j] >= self.params.min_depth) & (share[j] < INERTIAL_SHARE))
+        bore = ((sensor[i] > BORE_SENSOR) & (a + b > BORE_CLOSING * wave)
+                & (0.5 * np.abs(a - b) < wave) & flowing[j])
+        front = (a > 0.0) & ~wet[j]
+        seed = bore | front
         if not seed.any():
             return False
         self.region.fill(False)
