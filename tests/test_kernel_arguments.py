@@ -9,13 +9,6 @@ import surfflow
 PACKAGE = Path(surfflow.__file__).parent
 MOST = 12
 DECORATORS = {"parallel_kernel", "serial_kernel", "njit", "jit"}
-KNOWN = {  # (module, kernel): why it still takes more
-    ("kernels/tension.py", "surface_pressure"): "kernels/tension.py is being changed by others",
-    ("kernels/tension.py", "apply_capillary_force"): "kernels/tension.py is being changed by "
-                                                     "others",
-    ("kernels/tracers.py", "limited_faces"): "kernels/tracers.py is being changed by others",
-    ("kernels/tracers.py", "carry"): "kernels/tracers.py is being changed by others",
-}
 
 
 def decorator_name(node) -> str:
@@ -44,10 +37,4 @@ def test_kernels_are_found():
 
 def test_no_kernel_takes_more_than_twelve_arguments():
     over = {key: count for key, count in kernels().items() if count > MOST}
-    assert set(over) <= set(KNOWN), {key: count for key, count in over.items()
-                                      if key not in KNOWN}
-
-
-def test_each_known_exception_still_takes_more():
-    found = kernels()
-    assert all(found[key] > MOST for key in KNOWN), {key: found[key] for key in KNOWN}
+    assert not over, over

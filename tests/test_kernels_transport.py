@@ -9,7 +9,8 @@ import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
-from surfflow.kernels.records import ContinuityFluxes, DepthUpdate, FluxInputs, Rings
+from surfflow.kernels.records import (CarrierFluxes, ContinuityFluxes, DepthUpdate, FluxInputs, Rings,
+                                      TracerUpdate)
 from surfflow.kernels.tracers import carry, limited_faces
 from surfflow.schemes.active import ActiveSet
 from surfflow.state import surface_fields
@@ -65,12 +66,11 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     update_depth(moving, resting, rings, depth, velocity, velocity, fluxes, np.zeros((n, 2)),
                  MIN_DEPTH, expansion_head, dt, DepthUpdate(depth_out, velocity_out, leaving))
     faces = np.zeros((nnz, dye.shape[1]))
-    limited_faces(moving, geom.neighbor_offsets, geom.neighbor_indices, geom.neighbor_coords,
-                  fields.fit_weights, geom.dual_areas, depth, MIN_DEPTH, dye, velocity, 0.5 * dt,
-                  flux, boundary, alpha, dt, faces)
-    carry(moving, resting, geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
-          geom.dual_areas, depth, depth_out, dye, faces, flux, boundary, alpha, dt, 1.0, dye_out,
-          np.full_like(dye, np.nan))
+    carrier = CarrierFluxes(flux, boundary, alpha)
+    limited_faces(moving, rings._replace(fit_weights=fields.fit_weights), depth, MIN_DEPTH, dye,
+                  velocity, 0.5 * dt, carrier, dt, faces)
+    carry(moving, resting, rings, depth, depth_out, dye, faces, carrier, dt, 1.0,
+          TracerUpdate(dye_out, np.full_like(dye, np.nan)))
     return depth_out, velocity_out, dye_out, leaving, flux
 
 

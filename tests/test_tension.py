@@ -13,7 +13,8 @@ import surfflow as sf
 from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
 from surfflow.schemes.active import ActiveSet
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
-from surfflow.kernels.records import ContinuityFluxes, DepthUpdate, FluxInputs, Rings
+from surfflow.kernels.records import (Capillarity, CapillarySurface, ContinuityFluxes, DepthUpdate,
+                                      FluxInputs, Levels, Rings, rings_of)
 from surfflow.kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
                                       lift_free_surface, pin_contact_line, surface_pressure)
 from surfflow.kernels.timestep import cfl_time_step
@@ -48,32 +49,37 @@ def active_set(geom, depth, split=True):
 
 def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_THETA,
                  split=True):
-    out, near = np.full(geom.n_vertices, np.nan), np.zeros(geom.n_vertices, bool)
-    lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
+    n = geom.n_vertices
+    surface = CapillarySurface(np.full((n, 3), np.nan), np.full(n, np.nan), np.full(n, np.nan),
+                               np.zeros(n, bool))
     active = active_set(geom, depth, split)
     lift_free_surface(active.reach, geom.vertices, geom.normals,
-                      np.zeros_like(depth), np.ones_like(depth), bottom, depth, lifted, level)
-    surface_pressure(active.moving, active.resting, lifted, geom.normals, geom.neighbor_offsets,
-                     geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
-                     wetting_depth, sigma, cos_theta, MIN_DEPTH, out, near)
-    assert np.array_equal(near, near_liquid(geom, depth))
-    return out
+                      np.zeros_like(depth), np.ones_like(depth), bottom, depth, surface.lifted,
+                      surface.level)
+    surface_pressure(active.moving, active.resting,
+                     rings_of(geom, surface_fields(geom, (0.0, 0.0, -9.81), "wall")),
+                     geom.is_boundary, geom.normals, depth,
+                     Capillarity(wetting_depth, sigma, cos_theta), MIN_DEPTH, surface)
+    assert np.array_equal(surface.near_liquid, near_liquid(geom, depth))
+    return surface.pressure
 
 
 def run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, density, dt,
                         split=True):
     """The capillary force's updated velocity (n, 2) and its walls (nnz,)."""
     fields = surface_fields(geom, gravity, "wall")
-    lifted, level = np.full((geom.n_vertices, 3), np.nan), np.full(geom.n_vertices, np.nan)
+    n = geom.n_vertices
+    surface = CapillarySurface(np.full((n, 3), np.nan), np.full(n, np.nan), pressure,
+                               near_liquid(geom, depth))
     active = active_set(geom, depth, split)
     lift_free_surface(active.reach, geom.vertices, geom.normals,
-                      fields.vertex_height, fields.normal_rise, bottom, depth, lifted, level)
+                      fields.vertex_height, fields.normal_rise, bottom, depth, surface.lifted,
+                      surface.level)
     out, walls = velocity.copy(), np.ones(len(geom.neighbor_indices), bool)
-    apply_capillary_force(active.moving, active.resting, geom.neighbor_offsets,
-                          geom.neighbor_indices, geom.dual_edge_vectors, geom.dual_areas,
-                          fields.normal_rise, float(np.linalg.norm(gravity)), depth, level,
-                          pressure, near_liquid(geom, depth), MIN_DEPTH, 1.0 / density, dt, out,
-                          walls)
+    levels = Levels(fields.vertex_height, fields.normal_rise, bottom,
+                    float(np.linalg.norm(gravity)))
+    apply_capillary_force(active.moving, active.resting, rings_of(geom, fields), levels, depth,
+                          surface, MIN_DEPTH, 1.0 / density, dt, out, walls)
     return out, walls
 
 

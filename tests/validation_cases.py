@@ -404,7 +404,7 @@ def tracer_order(first: bool):
         schemes.limited_faces, dissolution.limited_faces = originals
 
 
-def donor_faces(moving, offsets, *args) -> None:
+def donor_faces(moving, rings, carrier, min_carrier, values, *args) -> None:
     """``tracers.limited_faces`` with every slope zero: each face value is its vertex's own."""
-    values, faces = args[6], args[-1]
-    faces[:] = np.repeat(values, np.diff(offsets), axis=0)
+    faces = args[-1]
+    faces[:] = np.repeat(values, np.diff(rings.offsets), axis=0)

@@ -1,6 +1,6 @@
-"""Records of arrays the continuity's and the HLL stage's kernels read (numba takes named tuples
-of arrays as one argument each). n vertices, nnz CSR entries; an entry e = (i, j) is stored at
-i's row, its reverse at j's (``reverse_edges``).
+"""Records of arrays the kernels of the continuity, the HLL stage, surface tension and the
+tracers read (numba takes named tuples of arrays as one argument each). n vertices, nnz CSR
+entries; an entry e = (i, j) is stored at i's row, its reverse at j's (``reverse_edges``).
 """
 
 from collections import namedtuple
@@ -87,3 +87,24 @@ Openings = namedtuple("Openings", ["kind", "value", "normals"])
 Openings.__doc__ = """The open boundary segments (schemes/segments.py): kind (n,) int64
 (kernels/riemann.py's NO_BOUNDARY, TRANSMISSIVE, LEVEL, DISCHARGE), value (n,) and the
 segments' N_b (n, 2), length times outward normal in each vertex's frame."""
+
+Capillarity = namedtuple("Capillarity", ["wetting_depth", "sigma", "cos_contact_angle"])
+Capillarity.__doc__ = """What the surface energy weighs (kernels/tension.py): wetting_depth
+eps_v (n,) m, the depth over which a cell becomes wet (``tension.contact_line_depth``); sigma the
+surface tension (N/m); cos_contact_angle cos theta_c."""
+
+CapillarySurface = namedtuple("CapillarySurface", ["lifted", "level", "pressure", "near_liquid"])
+CapillarySurface.__doc__ = """The free surface as the capillary kernels share it
+(kernels/tension.py): lifted P_i = x_i + (b_i + d_i) n_i (n, 3) m and level H_i (n,) m, its
+points and their heights along gravity (``tension.lift_free_surface``); pressure p_s (n,) Pa and
+near_liquid (n,) bool, whether the vertex or a neighbour is wet (``tension.surface_pressure``)."""
+
+CarrierFluxes = namedtuple("CarrierFluxes", ["flux", "boundary", "outflow_factor"])
+CarrierFluxes.__doc__ = """The fluxes that carry a tracer through one step or stage
+(kernels/tracers.py): flux F_ij (nnz,) and boundary F_b (n,) (> 0 an outflow), m^3/s for the
+liquid, m^2/s for the area the dissolved material's velocity sweeps; outflow_factor alpha (n,),
+the donor's limiter."""
+
+TracerUpdate = namedtuple("TracerUpdate", ["values", "outflow_volume"])
+TracerUpdate.__doc__ = """``tracers.carry`` writes: values c' (n, k), the k tracers after the
+step, and outflow_volume (n, k) m^3, the tracer volume that left through the boundary."""

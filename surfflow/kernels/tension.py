@@ -136,19 +136,23 @@ def lifted_area_gradient(lifted, normals, offsets, indices, is_boundary, i):
 
 
 @parallel_kernel
-def surface_pressure(moving, resting, lifted, normals, offsets, indices, is_boundary,
-                     dual_areas, depth, wetting_depth, sigma, cos_contact_angle, min_depth,
-                     pressure, near_liquid):
+def surface_pressure(moving, resting, rings, is_boundary, normals, depth, capillarity, min_depth,
+                     surface):
     """p_s = (dE/dh) / A (Pa) at every vertex that is wet or has a wet neighbour, else 0.
 
     moving, resting (int64 lists, together every vertex once; schemes/active.py): the vertices
     looked at, and those that are dry with no wet neighbour (p_s = 0, not near, written, on one
     thread: two stores a vertex cost less than starting a second parallel loop);
-    lifted (n, 3): the free-surface points x + (b + d) n (``lift_free_surface``); normals (n, 3);
-    offsets (n + 1,), indices (nnz,), is_boundary (n,): CSR rings; dual_areas, depth,
-    wetting_depth (eps_v) (n,); pressure (n,) and near_liquid (n,) bool (whether the vertex or
-    a neighbour is wet, for ``apply_capillary_force``) are written.
+    rings a ``records.Rings`` (offsets, indices, dual_areas read); is_boundary (n,) bool;
+    normals (n, 3); depth (n,); capillarity a ``records.Capillarity`` (eps_v, sigma,
+    cos theta_c); surface a ``records.CapillarySurface``: its lifted points
+    (``lift_free_surface``) are read, its pressure (n,) and near_liquid (n,) bool (whether the
+    vertex or a neighbour is wet, for ``apply_capillary_force``) are written.
     """
+    offsets, indices, dual_areas = rings.offsets, rings.indices, rings.dual_areas
+    wetting_depth, sigma = capillarity.wetting_depth, capillarity.sigma
+    cos_contact_angle = capillarity.cos_contact_angle
+    lifted, pressure, near_liquid = surface.lifted, surface.pressure, surface.near_liquid
     wetting = sigma * (1.0 - cos_contact_angle)
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
@@ -194,9 +198,8 @@ def capillary_wall(wet_pressure, dry_pressure, wet_level, dry_level, hydrostatic
 
 
 @parallel_kernel
-def apply_capillary_force(moving, resting, offsets, indices, dual_edge_vectors, dual_areas,
-                          normal_rise, gravity_magnitude, depth, level, pressure, near_liquid,
-                          min_depth, inverse_density, dt, velocity, wall):
+def apply_capillary_force(moving, resting, rings, levels, depth, surface, min_depth,
+                          inverse_density, dt, velocity, wall):
     """u_i -= dt grad_S(p_s)_i / rho on every wet vertex, in place, with the contact-line rule;
     and its walls for the mass flux.
 
@@ -215,12 +218,17 @@ def apply_capillary_force(moving, resting, offsets, indices, dual_edge_vectors, 
     read.
 
     moving, resting as in ``surface_pressure`` (a resting vertex is not near the liquid: no
-    wall on its ring, written on one thread); offsets (n + 1,), indices (nnz,); dual_edge_vectors (nnz, 2);
-    dual_areas, normal_rise, depth (n,) as in ``pressure.apply_gravity_pressure``; level (n,)
-    the free-surface heights H (``lift_free_surface``); pressure (n,) and near_liquid (n,) bool
-    from ``surface_pressure``; velocity (n, 2) in each vertex's frame; wall (nnz,) bool is
-    written.
+    wall on its ring, written on one thread); rings a ``records.Rings`` (offsets, indices,
+    dual_edge_vectors, dual_areas read); levels a ``records.Levels`` (normal_rise and |g| read,
+    as in ``pressure.apply_gravity_pressure``); depth (n,); surface a
+    ``records.CapillarySurface``: level H (``lift_free_surface``), pressure and near_liquid
+    (``surface_pressure``) read; inverse_density 1 / rho; velocity (n, 2) in each vertex's
+    frame; wall (nnz,) bool is written.
     """
+    offsets, indices, dual_areas = rings.offsets, rings.indices, rings.dual_areas
+    dual_edge_vectors = rings.dual_edge_vectors
+    normal_rise, gravity_magnitude = levels.normal_rise, levels.gravity_magnitude
+    level, pressure, near_liquid = surface.level, surface.pressure, surface.near_liquid
     clear_rows(resting, offsets, wall)
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]

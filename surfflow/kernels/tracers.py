@@ -151,9 +151,8 @@ def sender(i, start, stop, indices, carrier, min_carrier, carrier_flux, carrier_
 
 
 @parallel_kernel
-def limited_faces(moving, offsets, indices, neighbor_coords, fit_weights, dual_areas, carrier,
-                  min_carrier, values, velocity, shift, carrier_flux, carrier_boundary,
-                  outflow_factor, dt, faces):
+def limited_faces(moving, rings, carrier, min_carrier, values, velocity, shift, fluxes, dt,
+                  faces):
     """Pass 1: faces[e, k] = c_f of every CSR entry e = (i, j) of a vertex i that sends through
     any (F_ij > 0): tracer k of i at the midpoint of the edge moved back by shift u_i,
     c_i + theta_i phi_i g_i . (c_ij / 2 - shift u_i) (module docstring). The entries of a vertex
@@ -161,11 +160,15 @@ def limited_faces(moving, offsets, indices, neighbor_coords, fit_weights, dual_a
     entry's F_ij, which is 0 there.
 
     moving (int64 list): the vertices that may send (schemes/active.py: the others have no
-    flux); offsets (n + 1,), indices (nnz,); neighbor_coords, fit_weights (nnz, 2); dual_areas,
-    carrier h (n,); values c (n, k); velocity (n, 2) the carrier's, in each vertex's frame;
-    shift (s): dt / 2 for a one-stage step, 0 inside a Runge-Kutta stage; carrier_flux F (nnz,),
-    carrier_boundary F_b (n,) and outflow_factor alpha (n,) of this step. Writes faces (nnz, k).
+    flux); rings a ``records.Rings`` (offsets, indices, neighbor_coords c_ij, fit_weights,
+    dual_areas read); carrier h (n,); values c (n, k); velocity (n, 2) the carrier's, in each
+    vertex's frame; shift (s): dt / 2 for a one-stage step, 0 inside a Runge-Kutta stage;
+    fluxes a ``records.CarrierFluxes`` (F, F_b and alpha of this step). Writes faces (nnz, k).
     """
+    offsets, indices, dual_areas = rings.offsets, rings.indices, rings.dual_areas
+    neighbor_coords, fit_weights = rings.neighbor_coords, rings.fit_weights
+    carrier_flux, carrier_boundary, outflow_factor = (fluxes.flux, fluxes.boundary,
+                                                      fluxes.outflow_factor)
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         start, stop = offsets[i], offsets[i + 1]
@@ -216,21 +219,26 @@ def settled(volume, value, net, leaving, dt, volume_out, upper):
 
 
 @parallel_kernel
-def carry(moving, resting, offsets, indices, reverse_edges, dual_areas, carrier, carrier_out,
-          values, faces, carrier_flux, carrier_boundary, outflow_factor, dt, upper, values_out,
-          outflow_volume):
+def carry(moving, resting, rings, carrier, carrier_out, values, faces, fluxes, dt, upper,
+          update):
     """Pass 2: c' = (tracer volume after the fluxes) / (A h'), within [0, upper].
 
     moving, resting (int64 lists, together every vertex once; schemes/active.py): the vertices
     computed, and those with no flux (F = 0, F_b = 0: what ``settled`` gives them with a zero
-    net flux); reverse_edges (nnz,); carrier h and carrier_out h' (n,) (for the liquid its depths before and
-    after the continuity; for s ones); values (n, k); faces (nnz, k) from ``limited_faces``;
-    fluxes as there. Writes values_out (n, k) and outflow_volume (n, k), the tracer volume (m^3)
-    that left through the boundary. A vertex with no carrier after the step holds no tracer.
-    Each entry adds alpha_donor F_ij c_f of its donor's face (i's own entry if F_ij > 0, j's
-    reverse entry if F_ij < 0; an entry with F_ij = 0 adds a zero), two tracers per walk of
-    the ring.
+    net flux); rings a ``records.Rings`` (offsets, indices, reverse_edges, dual_areas read);
+    carrier h and carrier_out h' (n,) (for the liquid its depths before and after the
+    continuity; for s ones); values (n, k); faces (nnz, k) from ``limited_faces``; fluxes as
+    there. Writes the ``records.TracerUpdate`` update: values (n, k) and outflow_volume (n, k),
+    the tracer volume (m^3) that left through the boundary. A vertex with no carrier after the
+    step holds no tracer. Each entry adds alpha_donor F_ij c_f of its donor's face (i's own
+    entry if F_ij > 0, j's reverse entry if F_ij < 0; an entry with F_ij = 0 adds a zero), two
+    tracers per walk of the ring.
     """
+    offsets, indices, reverse_edges = rings.offsets, rings.indices, rings.reverse_edges
+    dual_areas = rings.dual_areas
+    carrier_flux, carrier_boundary, outflow_factor = (fluxes.flux, fluxes.boundary,
+                                                      fluxes.outflow_factor)
+    values_out, outflow_volume = update.values, update.outflow_volume
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         alpha_i = outflow_factor[i]

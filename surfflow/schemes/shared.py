@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels.pressure import apply_gravity_pressure
-from ..kernels.records import Levels, rings_of
+from ..kernels.records import CarrierFluxes, Levels, TracerUpdate, rings_of
 from ..kernels.tracers import carry, limited_faces
 
 
@@ -53,10 +53,9 @@ def carry_dyes(geom, fields, params, active, depth, depth_out, velocity, shift, 
     outflow (n, n_dyes) scratch. Nothing runs without dyes."""
     if not dye.shape[1]:
         return
-    g = geom
-    limited_faces(active.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
-                  fields.fit_weights, g.dual_areas, depth, params.min_depth, dye, velocity, shift, mass_flux,
-                  boundary_flux, outflow_factor, dt, faces)
-    carry(active.moving, active.resting, g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
-          g.dual_areas, depth, depth_out, dye, faces, mass_flux, boundary_flux, outflow_factor, dt, 1.0, dye_out,
-          outflow)
+    rings = rings_of(geom, fields)
+    fluxes = CarrierFluxes(mass_flux, boundary_flux, outflow_factor)
+    limited_faces(active.moving, rings, depth, params.min_depth, dye, velocity, shift, fluxes, dt,
+                  faces)
+    carry(active.moving, active.resting, rings, depth, depth_out, dye, faces, fluxes, dt, 1.0,
+          TracerUpdate(dye_out, outflow))

@@ -23,7 +23,8 @@ from ..kernels.advection import advect_velocity
 from ..kernels.continuity import edge_fluxes
 from ..kernels.dissolution import exchange_drag, exchange_soluble_layer
 from ..kernels.friction import apply_friction
-from ..kernels.records import ContinuityFluxes, FluxInputs, rings_of
+from ..kernels.records import (CarrierFluxes, ContinuityFluxes, FluxInputs, TracerUpdate,
+                               rings_of)
 from ..kernels.tracers import carry, limited_faces
 from ..schemes.active import ActiveSet
 from ..schemes.shared import friction_coefficients, gravity_pressure
@@ -91,18 +92,17 @@ class Dissolution(Term):
         state.shoreline_wall.fill(False)  # the dissolved material crosses every dual edge
         inputs = FluxInputs(state.shoreline_wall, self.flat, self.flat, self.flat, self.flat,
                             fields.boundary_outflow_normals, self.flat)
-        edge_fluxes(a.moving, a.resting, rings_of(g, fields), inputs, one, state.solute_velocity,
+        rings = rings_of(g, fields)
+        edge_fluxes(a.moving, a.resting, rings, inputs, one, state.solute_velocity,
                     one, 0.0, dt, ContinuityFluxes(state.edge_flux, state.boundary_flux,
                                                    state.outflow_factor, self.momentum_slopes,
                                                    self.momentum_excess))
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
-        limited_faces(a.moving, g.neighbor_offsets, g.neighbor_indices, g.neighbor_coords,
-                      fields.fit_weights, g.dual_areas, one, 0.0, solute,
-                      state.solute_velocity, 0.5 * dt, state.edge_flux, state.boundary_flux,
-                      state.outflow_factor, dt, self.solute_faces)
-        carry(a.moving, a.resting, g.neighbor_offsets, g.neighbor_indices, g.reverse_edges,
-              g.dual_areas, one, one, solute, self.solute_faces, state.edge_flux,
-              state.boundary_flux, state.outflow_factor, dt, math.inf, solute_next, self.solute_outflow)
+        fluxes = CarrierFluxes(state.edge_flux, state.boundary_flux, state.outflow_factor)
+        limited_faces(a.moving, rings, one, 0.0, solute, state.solute_velocity, 0.5 * dt, fluxes,
+                      dt, self.solute_faces)
+        carry(a.moving, a.resting, rings, one, one, solute, self.solute_faces, fluxes, dt,
+              math.inf, TracerUpdate(solute_next, self.solute_outflow))
         state.dissolved, self.solute_next = self.solute_next, state.dissolved
         exchange_soluble_layer(state.depth, state.velocity, state.soluble_layer, state.dissolved,
                                state.solute_velocity, state.bottom, p.dissolution_rate,

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from ..kernels.records import Capillarity, CapillarySurface, Levels, rings_of
 from ..kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
                                lift_free_surface, pin_contact_line, surface_pressure)
 from .base import Term
@@ -31,9 +32,8 @@ class SurfaceTension(Term):
         self.line_force = hysteresis_line_force(params.surface_tension, params.contact_angle,
                                                 params.contact_angle_hysteresis) / params.density
         self.pressure = np.zeros(geom.n_vertices)
-        self.lifted = np.zeros((geom.n_vertices, 3))
-        self.level = np.zeros(geom.n_vertices)
-        self.near_liquid = np.zeros(geom.n_vertices, dtype=bool)
+        self.surface = CapillarySurface(np.zeros((geom.n_vertices, 3)), np.zeros(geom.n_vertices),
+                                        self.pressure, np.zeros(geom.n_vertices, dtype=bool))
         self.walls = np.zeros(len(geom.neighbor_indices), dtype=bool)
         self.stages = ("accelerate", "find_walls") + (
             ("hold",) if self.line_force > 0.0 else ())
@@ -42,6 +42,8 @@ class SurfaceTension(Term):
     def use_geometry(self, geom) -> None:
         self.wetting_depth = contact_line_depth(geom.dual_areas, self.params.contact_angle,
                                                 self.params.contact_line_width)
+        self.capillarity = Capillarity(self.wetting_depth, self.params.surface_tension,
+                                       self.cos_contact_angle)
 
     def capillary_limit(self) -> tuple:
         """(wetting_depth (n,), sigma, cos theta_c, rho): the last arguments of
@@ -55,16 +57,15 @@ class SurfaceTension(Term):
         (``find_walls``). The kernels look at the step's active set (``state.active``: the
         vertices near the liquid; the free surface is lifted where their rings reach)."""
         p, a = self.params, state.active
+        surface, rings = self.surface, rings_of(geom, fields)
         lift_free_surface(a.reach, geom.vertices, geom.normals, fields.vertex_height,
-                          fields.normal_rise, bottom, depth, self.lifted, self.level)
-        surface_pressure(a.moving, a.resting, self.lifted, geom.normals, geom.neighbor_offsets,
-                         geom.neighbor_indices, geom.is_boundary, geom.dual_areas, depth,
-                         self.wetting_depth, p.surface_tension, self.cos_contact_angle,
-                         p.min_depth, self.pressure, self.near_liquid)
-        apply_capillary_force(a.moving, a.resting, geom.neighbor_offsets, geom.neighbor_indices,
-                              geom.dual_edge_vectors, geom.dual_areas, fields.normal_rise,
-                              p.gravity_magnitude, depth, self.level, self.pressure,
-                              self.near_liquid, p.min_depth, 1.0 / p.density, 1.0, acceleration,
+                          fields.normal_rise, bottom, depth, surface.lifted, surface.level)
+        surface_pressure(a.moving, a.resting, rings, geom.is_boundary, geom.normals, depth,
+                         self.capillarity, p.min_depth, surface)
+        apply_capillary_force(a.moving, a.resting, rings,
+                              Levels(fields.vertex_height, fields.normal_rise, bottom,
+                                     p.gravity_magnitude),
+                              depth, surface, p.min_depth, 1.0 / p.density, 1.0, acceleration,
                               self.walls)
 
     def find_walls(self, geom, fields, bottom, depth, walls) -> None:
