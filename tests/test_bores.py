@@ -60,6 +60,38 @@ def test_region_follows_the_bore_and_leaves_the_fan():
     assert x[region].min() > fan_end
 
 
+def test_region_follows_a_dry_bed_front_and_only_it():
+    """Ritter's dam break (dry right of the dam): every step's region holds the wet tip, the
+    vertices within a few cells of it and nothing upstream of the fan's middle; a lake whose
+    shoreline is at rest, and the same dam break under friction that slaves the velocity, have
+    no region."""
+    V, F = builders.strip(10.0, 0.1, 200, 2, seed=2)
+    sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)
+    x = geom.vertices[:, 0]
+    sim.set_depth(np.where(x < DAM, LEFT, 0.0))
+    seen = count_bores(sim)
+    sim.advance(2.0)
+    cell = 10.0 / 200
+    assert seen[0] is None, "released at rest, the first step has no front"
+    assert all(region is not None for region in seen[1:]), "a front goes unfound"
+    tip = x[sim.depth >= sim.params.min_depth].max()
+    assert np.any(np.abs(x[seen[-1]] - tip) < cell)
+    assert x[seen[-1]].min() > tip - 8 * cell  # the seeds' columns and two rings
+    lake = builders.strip(10.0, 0.1, 200, 2, seed=2)
+    sim, geom = make_simulation(*lake, max_dt=1.0, **INVISCID)
+    sim.set_bottom(0.01 * geom.vertices[:, 0])
+    sim.set_depth(np.maximum(0.05 - 0.01 * geom.vertices[:, 0], 0.0))
+    seen = count_bores(sim)
+    sim.advance(0.5)
+    assert seen and all(region is None for region in seen)
+    sim, _ = make_simulation(V, F, max_dt=1.0, gravity=INVISCID["gravity"], friction=1e4,
+                             friction_model="linear")
+    sim.set_depth(np.where(x < DAM, LEFT, 0.0))
+    seen = count_bores(sim)
+    sim.advance(0.5)
+    assert seen and all(region is None for region in seen)
+
+
 def test_no_bore_in_smooth_waves_at_rest_or_where_capillarity_rules():
     V, F = builders.strip(30.0, 0.4, 300, 4, seed=5)
     sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)

@@ -82,14 +82,17 @@ def run_lake_bowl(n_rings: int = 32, steps: int = 4000, level: float = -0.5,
 
 
 def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,
-        scheme: str = "momentum", expansion: str = DEFAULT_EXPANSION) -> dict:
-    """Ritter's dry dam break on a 10 m strip: d = 0.005 m for x < 5, dry beyond, released at
-    rest, compared with the exact depth at ``end_time``. Figures: error (area-weighted relative
-    L1 of the depth over the strip), front and exact_front (m: the largest x where the depth
-    exceeds FRONT_DEPTH, numerical and exact), tip (m: the largest wet x, d >= min_depth) and
-    the invariants. ``expansion``: the momentum scheme's ``Params.expansion``."""
+        scheme: str = "momentum", expansion: str = DEFAULT_EXPANSION, seed: int = 2,
+        width: float | None = None) -> dict:
+    """Ritter's dry dam break on a 10 m strip (``width``, square cells' n_across 10 / n_along
+    unless given; irregular cells from ``seed``): d = 0.005 m for x < 5, dry beyond, released
+    at rest, compared with the exact depth at ``end_time``. Figures: error (area-weighted
+    relative L1 of the depth over the strip), front and exact_front (m: the largest x where the
+    depth exceeds FRONT_DEPTH, numerical and exact), tip (m: the largest wet x, d >= min_depth)
+    and the invariants. ``expansion``: the momentum scheme's ``Params.expansion``."""
     dam, left_depth = 5.0, 0.005
-    V, F = builders.strip(10.0, n_across * 10.0 / n_along, n_along, n_across, seed=2)
+    width = n_across * 10.0 / n_along if width is None else width
+    V, F = builders.strip(10.0, width, n_along, n_across, seed=seed)
     sim, geom = make_simulation(V, F, scheme=scheme, expansion=expansion, max_dt=1.0,
                                 **INVISCID)
     x = geom.vertices[:, 0]

@@ -1,17 +1,24 @@
-"""Bores in the momentum scheme: Heun's HLL fluxes on the edges around them.
+"""Bores and dry-bed fronts in the momentum scheme: Heun's HLL fluxes on the edges around them.
 
-The continuity (kernels/continuity.py) spreads a gravity bore over about two columns; two HLL
-stages on a limited reconstruction (schemes/hll_stage.py, kernels/riemann.py), averaged as
-Heun's step, keep it to one. Where the step finds a bore, the edges around it take those fluxes:
+The continuity (kernels/continuity.py) spreads a gravity bore over about two columns, and where
+liquid runs onto a dry bed its upwinded first-order flux holds the thin front back. Both are
+Riemann problems the solution does not pass through smoothly: a jump, and a wet state against
+a dry one, whose front runs at u + 2 c. Two HLL stages on a limited reconstruction
+(schemes/hll_stage.py, kernels/riemann.py), averaged as Heun's step, solve them: they keep a
+bore to one column and carry a dry-bed front at its Riemann speed. Where the step finds either,
+the edges around it take those fluxes:
 
 1. Seeds (``find``): a wet vertex i ruled by gravity (g_n >= ``GRAVITY_SHARE`` K, K the wave
    stiffness of the continuity's Froude number; where capillarity rules the mesh's shortest
-   wave there is no bore to keep), inertial (friction_share < ``INERTIAL_SHARE``), with shock
-   sensor s_i > ``BORE_SENSOR`` (kernels/shocks.py) and a wet, inertial, gravity-ruled
-   neighbour j closing on it across subcritical flow:
+   wave there is no bore to keep and the contact line, not a Riemann problem, rules the front)
+   and inertial (friction_share < ``INERTIAL_SHARE``), with a neighbour j that is either
+   - a bore: i's shock sensor s_i > ``BORE_SENSOR`` (kernels/shocks.py) and j wet, inertial,
+     gravity-ruled and closing on i across subcritical flow:
 
-       a + b > BORE_CLOSING |N| c   and   0.5 |a - b| < |N| c,
-       a = u_i . N_ij, b = u_j . N_ji, c^2 = K d, |N|^2, K and d the two ends' means.
+         a + b > BORE_CLOSING |N| c   and   0.5 |a - b| < |N| c,
+         a = u_i . N_ij, b = u_j . N_ji, c^2 = K d, |N|^2, K and d the two ends' means;
+
+   - a dry-bed front: j dry (d_j < d_min) and i's flow running into it, a > 0.
 
 2. The region R (``region`` (n,) bool): the seeds and the ``BORE_RINGS`` rings around them.
 3. Two HLL stages from the step's starting depth and velocity (before the push; ``remember``),
@@ -29,8 +36,9 @@ Heun's step, keep it to one. Where the step finds a bore, the edges around it ta
    non-negative.
 5. The vertices of R take Heun's velocity (d u) / d (``take_velocity``).
 
-Smooth flow, lakes, drops and films have no seed, and nothing here runs; where capillarity
-rules every vertex (bunny_pour's 4.5 mm rings) nothing is even copied. With more than one
+Smooth flow, lakes at rest, drops and films ruled by friction or capillarity have no seed, and
+nothing here runs; where capillarity rules every vertex (bunny_pour's 4.5 mm rings) nothing is
+even copied. With more than one
 moving surface (which the HLL stage cannot feel) the patch is off (``usable``).
 Arrays: n vertices, nnz CSR entries.
 """
@@ -47,7 +55,7 @@ from .hll_stage import HllStage, StageReach
 
 
 class BoreFluxes:
-    """The conservative scheme's Heun fluxes on the edges around bores (module docstring)."""
+    """Heun's HLL fluxes on the edges around bores and dry-bed fronts (module docstring)."""
 
     def __init__(self, geom, params):
         self.params = params
