@@ -298,14 +298,73 @@ def test_a_steady_turn_gives_each_vertex_twice_its_normal_spin_and_the_centripet
     assert np.abs(motion.acceleration - centripetal).max() < 1e-5 * np.abs(centripetal).max()
 
 
+def flat_disc(radius, n_rings=12):
+    """The flat disc of ``radius`` in the plane z = 0 on ``n_rings`` rings of points
+    (``builders.disc_points``, seed 3), its geometry unsmoothed."""
+    P = builders.disc_points(n_rings, seed=3) * radius
+    V = np.column_stack([P, np.zeros(len(P))])
+    return sf.precompute((V, Delaunay(P).simplices.astype(np.int64)), smoothing_iterations=0)
+
+
+def turn_velocity(omega, x):
+    """Omega x r (n, 3) for a turn at ``omega`` rad/s about the z axis, x (n, 3)."""
+    return omega * np.column_stack([-x[:, 1], x[:, 0], np.zeros(len(x))])
+
+
+def forced_vortex(scheme, n_rings, turns, omega=1.0, radius=0.5, depth=0.005):
+    """The forced vortex on the still walled disc of ``radius`` (``flat_disc``), frictionless
+    and inviscid, gravity along -z: u = Omega x r over the paraboloid d = d0 + Omega^2 r^2 /
+    (2 g), an exact steady state of the shallow-water equations (the pressure gradient
+    g grad d = Omega^2 r is the centripetal pull), after ``turns`` turns under ``scheme``:
+    max |u - Omega x r| / (Omega R) on the walled rim and inside 0.6 R."""
+    geom = flat_disc(radius, n_rings)
+    x = geom.vertices
+    r = np.hypot(x[:, 0], x[:, 1])
+    sim = sf.Simulation(geom, sf.Params(gravity=GRAVITY, friction=0.0, boundary="wall",
+                                        max_dt=2e-3, scheme=scheme))
+    sim.set_depth(depth + omega ** 2 * r ** 2 / (2.0 * np.linalg.norm(GRAVITY)))
+    sim.set_velocity(turn_velocity(omega, x))
+    sim.advance(turns * 2.0 * math.pi / omega)
+    drift = np.linalg.norm(sim.velocity - turn_velocity(omega, x), axis=1) / (omega * radius)
+    return drift[geom.is_boundary].max(), drift[r < 0.6 * radius].max()
+
+
+@pytest.mark.parametrize("scheme", both_schemes())
+def test_a_forced_vortex_on_a_still_disc_stays_steady_inside_and_converges(scheme):
+    """Forced vortex (exact steady state), a quarter turn: inside 0.6 R the drift from
+    u = Omega x r at 6 / 12 / 24 rings is 0.039 / 0.014 / 0.0081 Omega R under the momentum
+    scheme (0.052 / 0.042 / 0.024 with its faces first order wherever round-off made the rigid
+    turn's divergence negative: momentum_faces.converges) and 0.027 / 0.0091 / 0.0039 under
+    the conservative one: first order or better. The bars: the 24-ring drift under
+    0.01 Omega R, and refinement from 12 to 24 rings taking off at least a third (first order
+    halves it)."""
+    _, coarse = forced_vortex(scheme, 12, 0.25)
+    _, fine = forced_vortex(scheme, 24, 0.25)
+    assert fine < 0.01
+    assert fine < (2.0 / 3.0) * coarse, (coarse, fine)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 40: at the walled rim the forced vortex drifts by "
+                   "0.104 / 0.079 / 0.065 Omega R in a quarter turn at 6 / 12 / 24 rings (the "
+                   "momentum scheme; the conservative one 0.148 / 0.086 / 0.049): the rim's "
+                   "faces are near the donor's velocity (the supercritical ramp, Fr = 1.2 "
+                   "there, and the Barth-Jespersen limiter, the rim's speed being the largest "
+                   "of its one-sided ring), and the donor velocity carried in from the slower "
+                   "inside slows the rim; with neither, 0.012 at 12 rings")
+def test_a_forced_vortex_keeps_its_speed_at_the_walled_rim():
+    """The rim's drift (momentum scheme) falls under refinement from 12 to 24 rings."""
+    coarse, _ = forced_vortex("momentum", 12, 0.25)
+    fine, _ = forced_vortex("momentum", 24, 0.25)
+    assert fine < (2.0 / 3.0) * coarse, (coarse, fine)
+
+
 def turntable(omega, turns, radius=0.5, depth=0.005):
     """A frictionless film at rest in the world on a frictionless walled disc of ``radius``
     turning at ``omega`` rad/s about its normal, gravity along the axis, after ``turns`` turns:
     the world speed |u + Omega x r| over Omega R (all vertices, and inside 0.6 R) and the
     largest relative change of the depth."""
-    P = builders.disc_points(12, seed=3) * radius
-    V = np.column_stack([P, np.zeros(len(P))])
-    geom = sf.precompute((V, Delaunay(P).simplices.astype(np.int64)), smoothing_iterations=0)
+    geom = flat_disc(radius)
+    V = geom.vertices
 
     def spin(rest, t):
         c, s = math.cos(omega * t), math.sin(omega * t)
@@ -314,11 +373,10 @@ def turntable(omega, turns, radius=0.5, depth=0.005):
     sim = sf.Simulation(geom, sf.Params(gravity=GRAVITY, friction=0.0, boundary="wall",
                                         max_dt=2e-3), motion=spin)
     sim.set_depth(np.full(len(V), depth))
-    sim.set_velocity(-omega * np.column_stack([-V[:, 1], V[:, 0], np.zeros(len(V))]))
+    sim.set_velocity(-turn_velocity(omega, V))
     sim.advance(turns * 2.0 * math.pi / omega)
     x = sim.geometry.vertices
-    world = np.linalg.norm(sim.velocity + omega * np.column_stack([-x[:, 1], x[:, 0],
-                                                                   np.zeros(len(x))]), axis=1)
+    world = np.linalg.norm(sim.velocity + turn_velocity(omega, x), axis=1)
     inner = np.linalg.norm(x, axis=1) < 0.6 * radius
     return (world.max() / (omega * radius), world[inner].max() / (omega * radius),
             np.abs(sim.depth - depth).max() / depth)
@@ -330,19 +388,19 @@ def test_a_film_at_rest_in_the_world_stays_at_rest_on_a_turntable_for_a_quarter_
     centrifugal force and the Coriolis force together give it the centripetal pull it needs,
     so the world speed stays small and the free surface flat. Without the Coriolis force,
     after a quarter turn the world speed inside 0.6 R reaches 0.83 Omega R and the depth
-    changes by 200 %; with it 0.042 Omega R and 4 %. At the walled rim the world speed reaches
-    0.21 Omega R; a forced vortex on a static disc (the same mesh, u = Omega x r over its
-    paraboloid, an exact steady state) drifts by 0.17 Omega R there in a quarter turn: the
-    schemes' momentum transport in a turning flow at a curved wall, not the frame's forces."""
+    changes by 200 %; with it 0.053 Omega R and 4.4 %. At the walled rim the world speed
+    reaches 0.19 Omega R; the forced vortex on the still disc (``forced_vortex``) drifts by
+    0.079 Omega R there in a quarter turn: the momentum transport in a turning flow at a
+    curved wall, not the frame's forces."""
     _, inner, depth_change = turntable(1.0, 0.25)
     assert inner < 0.06
     assert depth_change < 0.06
 
 
 @pytest.mark.xfail(strict=True, reason="VALIDATION row 'turntable (Coriolis)': after one turn "
-                   "the world speed reaches 0.37 Omega R at the walled rim (0.31 for a forced "
-                   "vortex on the same static disc: the schemes' momentum transport in a "
-                   "turning flow)")
+                   "the world speed reaches 0.32 Omega R at the walled rim, 0.085 inside 0.6 R "
+                   "(0.15 at the rim for the forced vortex on the still disc: the first-order "
+                   "faces at the rim, test_a_forced_vortex_keeps_its_speed_at_the_walled_rim)")
 def test_a_film_at_rest_in_the_world_stays_at_rest_on_a_turntable_for_a_turn():
     largest, _, _ = turntable(1.0, 1.0)
     assert largest < 0.01

@@ -14,13 +14,14 @@ components in i's frame, the neighbours' velocities carried there by M_ij (the
 which every face i sends through lies within the component's range over i and its one-ring, and
 theta_i in [0, 1] the largest for which what stays behind in i lies in it too (the tracers'
 ``outflow_bound``, the staying volume A_i d_i - dt alpha_i (sum_out F_ij + F_b,i)). Next to a
-dry vertex (no velocity to interpolate) and where the ring converges (tr G_i < 0: a bore),
-S_i = 0: the donor's velocity, first-order upwind (docs/validation.md has the figures). Where
-the flow is supercritical the slope is scaled by 1 - clamp(Fr_i - 1, 0, 1), Fr_i^2 = |u_i|^2 /
-(K_i d_i) with the continuity's wave stiffness K (``continuity.supercritical_ramp``, the ramp
-over which the mass flux turns upwind): first order from Fr = 2 on, and wherever no wave is
-supported; and by 1 - phi_i, the friction share by which the mass flux turns upwind
-(kernels/friction.py): first order where friction slaves the velocity to the depth.
+dry vertex (no velocity to interpolate) and where the ring converges faster than it turns
+(-tr G_i > |curl G_i|: a bore, ``converges``), S_i = 0: the donor's velocity, first-order
+upwind (docs/validation.md has the figures). Where the flow is supercritical the slope is
+scaled by 1 - clamp(Fr_i - 1, 0, 1), Fr_i^2 = |u_i|^2 / (K_i d_i) with the continuity's wave
+stiffness K (``continuity.supercritical_ramp``, the ramp over which the mass flux turns
+upwind): first order from Fr = 2 on, and wherever no wave is supported; and by 1 - phi_i, the
+friction share by which the mass flux turns upwind (kernels/friction.py): first order where
+friction slaves the velocity to the depth.
 
 The velocity's ring fit is summed in ``continuity.edge_fluxes``' flux walk, which reads every
 neighbour's velocity anyway (``fit_velocity_entry``), and the slope is limited right after the
@@ -59,6 +60,17 @@ def fit_velocity_entry(fit0, fit1, u0, u1, e, j, edge_transforms, fit_weights, v
 
 
 @serial_kernel
+def converges(fit0, fit1):
+    """Whether the ring closes in on the donor faster than it turns: -tr G > |curl G|, with the
+    velocity gradient G = ((g00, g01), (g10, g11)) of the ring fits fit0 = (g00, g01, ...) and
+    fit1 = (g10, g11, ...) (row: the component), tr G = g00 + g11 the divergence and
+    curl G = g10 - g01 twice the turn rate. A bore's ring converges (tr G < 0, no turn); a rigid
+    turn u = Omega x r has tr G = 0 and curl G = 2 Omega, whose sign of tr G round-off decides:
+    its faces stay second order, which reproduce its linear velocity exactly."""
+    return fit0[0] + fit1[1] < -abs(fit1[0] - fit0[1])
+
+
+@serial_kernel
 def donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, leaving, scale, shift):
     """The limited slope S_i = order theta_i phi_i G_i of donor i's face velocities
     u_f,ij = u_i + S_i (c_ij / 2 - shift u_i) (module docstring), and what
@@ -81,7 +93,7 @@ def donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, leaving, 
     if order == 0.0:  # the donor's velocity
         return
     u0, u1 = velocity[i, 0], velocity[i, 1]
-    if fit0[0] + fit1[1] < 0.0:  # a converging ring: the donor's velocity
+    if converges(fit0, fit1):  # the donor's velocity
         return
     back0, back1 = shift * u0, shift * u1
     sums0 = sums1 = (0.0, 0.0, 0.0, 0.0, 0.0)
