@@ -34,7 +34,8 @@ TUNING = {
     "BORE_SENSOR": (BORE_SENSOR, "a bore's seed has the shock sensor s_i above this: a step in "
                     "the depth that the ring's fitted plane does not explain"),
     "BORE_CLOSING": (BORE_CLOSING, "a seed's neighbour closes on it at a + b > this share of "
-                     "|N| c: a converging front, not a standing step"),
+                     "|N| c: a converging front, not a standing step; or its flow runs onto dry "
+                     "ground at a > this share: a front with inertia, not a film at rest"),
     "BORE_RINGS": (BORE_RINGS, "rings around the seeds whose edges take Heun's HLL fluxes: the "
                    "width over which the continuity's compression flux spreads a bore"),
     "INERTIAL_SHARE": (INERTIAL_SHARE, "a vertex's flow is inertial where its friction share "

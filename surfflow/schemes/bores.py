@@ -18,7 +18,9 @@ the edges around it take those fluxes:
          a + b > BORE_CLOSING |N| c   and   0.5 |a - b| < |N| c,
          a = u_i . N_ij, b = u_j . N_ji, c^2 = K d, |N|^2, K and d the two ends' means;
 
-   - a dry-bed front: j dry (d_j < d_min) and i's flow running into it, a > 0.
+   - a dry-bed front: j dry (d_j < d_min) and i's flow running into it with inertia,
+     a > BORE_CLOSING |N| c_i, c_i^2 = K_i d_i (a film creeping or at rest at its edge, a within
+     round-off of 0, is no Riemann problem; seeded there, the region would hang on round-off).
 
 2. The region R (``region`` (n,) bool): the seeds and the ``BORE_RINGS`` rings around them.
 3. Two HLL stages from the step's starting depth and velocity (before the push; ``remember``),
@@ -133,7 +135,8 @@ class BoreFluxes:
         wave = size * np.sqrt(0.25 * stiffness * (d[i] + d[j]))
         bore = ((sensor[i] > BORE_SENSOR) & (a + b > BORE_CLOSING * wave)
                 & (0.5 * np.abs(a - b) < wave) & flowing[j])
-        front = (a > 0.0) & ~wet[j]
+        front = ~wet[j] & (a > BORE_CLOSING * size * np.sqrt(np.maximum(wave_stiffness[i] * d[i],
+                                                                         0.0)))
         seed = bore | front
         if not seed.any():
             return False
