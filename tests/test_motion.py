@@ -73,16 +73,18 @@ def moving_simulation(motion, n_dyes=0, params=None):
 
 
 def assert_volume_exact_over_1000_steps(sim):
-    """1000 steps of a moving surface: volume to 1e-12, no NaN, positive depth, real motion
-    (the surface away from its rest shape at some step: a looped sequence may end where it
-    started)."""
+    """1000 steps of a moving surface: volume to 1e-12 of all the liquid that entered (the
+    ledger's round-off is that of its largest entries: most of the film may leave as drops),
+    no NaN, positive depth, real motion (the surface away from its rest shape at some step: a
+    looped sequence may end where it started)."""
     peak, moved, rest = 0.0, False, curved_patch(nx=10, ny=8).vertices
     for _ in range(1000):
         sim.step()
         peak = max(peak, sim.term("motion").acceleration_bound)
         moved = moved or not np.allclose(sim.geometry.vertices, rest)
     book = sim.ledger()
-    assert abs(book["balance_error"]) < 1e-12 * book["current"]
+    entered = book["initial"] + book["poured"] + book["rained"] + book["inflow"]
+    assert abs(book["balance_error"]) < 1e-12 * entered
     assert np.isfinite(sim.depth).all() and sim.depth.min() >= 0.0
     assert peak > 0.1 and moved
 
