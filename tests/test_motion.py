@@ -360,11 +360,22 @@ def test_a_forced_vortex_keeps_its_speed_at_the_walled_rim():
     assert fine < (2.0 / 3.0) * coarse, (coarse, fine)
 
 
-def turntable(omega, turns, radius=0.5, depth=0.005):
+def heun_everywhere(sim):
+    """Make the momentum scheme's bore patch (schemes/bores.py) take every vertex at every
+    step: its region the whole mesh, its Heun stages started from the step's velocity."""
+    bores = sim.scheme.bores
+
+    def everywhere(*args):
+        bores.region[:] = True
+        return bores.watching
+    bores.find = everywhere
+
+
+def turntable(omega, turns, radius=0.5, depth=0.005, prepare=None):
     """A frictionless film at rest in the world on a frictionless walled disc of ``radius``
     turning at ``omega`` rad/s about its normal, gravity along the axis, after ``turns`` turns:
     the world speed |u + Omega x r| over Omega R (all vertices, and inside 0.6 R) and the
-    largest relative change of the depth."""
+    largest relative change of the depth. ``prepare(sim)`` runs before the first step."""
     geom = flat_disc(radius)
     V = geom.vertices
 
@@ -376,6 +387,8 @@ def turntable(omega, turns, radius=0.5, depth=0.005):
                                         max_dt=2e-3), motion=spin)
     sim.set_depth(np.full(len(V), depth))
     sim.set_velocity(-turn_velocity(omega, V))
+    if prepare is not None:
+        prepare(sim)
     sim.advance(turns * 2.0 * math.pi / omega)
     x = sim.geometry.vertices
     world = np.linalg.norm(sim.velocity + turn_velocity(omega, x), axis=1)
@@ -395,6 +408,16 @@ def test_a_film_at_rest_in_the_world_stays_at_rest_on_a_turntable_for_a_quarter_
     0.079 Omega R there in a quarter turn: the momentum transport in a turning flow at a
     curved wall, not the frame's forces."""
     _, inner, depth_change = turntable(1.0, 0.25)
+    assert inner < 0.06
+    assert depth_change < 0.06
+
+
+def test_heuns_stages_around_bores_and_fronts_feel_the_coriolis_force():
+    """The quarter turn above with every vertex in the bore patch's region (its Heun stages
+    start from the step's velocity before the push, and the Coriolis turn is a push of the
+    motion's own after the scheme's: ``SurfaceMotion.turn_also`` turns that velocity too).
+    Measured: 0.81 Omega R inside 0.6 R without that turn, as without any Coriolis force."""
+    _, inner, depth_change = turntable(1.0, 0.25, prepare=heun_everywhere)
     assert inner < 0.06
     assert depth_change < 0.06
 

@@ -78,7 +78,9 @@ class SurfaceMotion(Term):
     moves, ``frames`` (2, n, 2, 3) and ``ring_coords`` (2, nnz, 2), oldest first; from the
     second move on, the step's push turns the film's velocity by the Coriolis force of the
     surface's turn between them (``kernels/coriolis.py``), applied over the step that starts at
-    the last move. A simulation with a motion holds one as
+    the last move; the same turn is given to the velocity the scheme's own stages start from
+    (``turn_also``: the momentum scheme's Heun stages around bores and fronts, which start
+    from the step's velocity before any push). A simulation with a motion holds one as
     ``sim.term("motion")``.
 
     Parameters
@@ -108,6 +110,7 @@ class SurfaceMotion(Term):
         self.workspace = GeometryWorkspace(geom)
         self.times = np.zeros(HISTORY)
         self.positions = np.zeros((HISTORY, n_vertices, 3))
+        self.also_turned = None  # whose start_velocity (n, 2) the push turns too (turn_also)
         self.count = 0
         self.acceleration = np.zeros((n_vertices, 3))
         self.velocity = np.zeros((n_vertices, 3))
@@ -174,15 +177,28 @@ class SurfaceMotion(Term):
                              p.gravity_magnitude + self.acceleration_bound, p.min_depth, p.cfl,
                              p.max_dt, fields.ring_spacing, 0.0, 1.0, 1.0)  # no capillary limit
 
+    def turn_also(self, stages) -> None:
+        """In every push, turn ``stages.start_velocity`` (n, 2) as the film's velocity is turned,
+        while ``stages.watching``; nothing for None. ``stages``: a scheme's own stages that
+        start from the step's velocity before any push (the momentum scheme's Heun stages
+        around bores and fronts), which the Coriolis turn, a push after the scheme's, would
+        otherwise miss."""
+        self.also_turned = stages
+
     def push(self, geom, fields, state, bottom, dt: float) -> None:
         """u turned by the Coriolis force of the surface's turn between the last two moves
-        (``kernels/coriolis.py``); nothing until there are two."""
+        (``kernels/coriolis.py``), and so is ``also_turned``'s starting velocity; nothing until
+        there are two."""
         if self.frame_count < 2 or self.count < 2:
             return
-        apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames[0], self.frames[1],
-                       self.ring_coords[0], self.ring_coords[1],
-                       float(self.times[-1] - self.times[-2]), state.depth, self.params.min_depth,
-                       dt, state.velocity)
+        stages = self.also_turned
+        for velocity in (state.velocity,
+                         stages.start_velocity if stages is not None and stages.watching else None):
+            if velocity is not None:
+                apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames[0],
+                               self.frames[1], self.ring_coords[0], self.ring_coords[1],
+                               float(self.times[-1] - self.times[-2]), state.depth,
+                               self.params.min_depth, dt, velocity)
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += F^a: the inertial force of the surface's acceleration on the stage's

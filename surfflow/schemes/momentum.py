@@ -72,6 +72,14 @@ class MomentumScheme:
         self.bores.bind(accelerations, find_walls, holds, pressures)
 
     @property
+    def own_stages(self):
+        """Heun's stages around bores and fronts (``schemes/bores.py``): they start from the
+        step's velocity kept before the push, ``start_velocity`` (n, 2), which a moving
+        surface's Coriolis turn, a push of its own after this scheme's, turns too while they
+        are ``watching`` (``SurfaceMotion.turn_also``)."""
+        return self.bores
+
+    @property
     def segments(self):
         """The open boundary segments set (``schemes/segments.py``)."""
         return self.boundary.segments
