@@ -68,7 +68,7 @@ def test_ritter_at_anugas_error_or_better(n_along, n_across, width, seed):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="issue 40: the wet tip (d >= 1e-6 m) stays 0.03 to 0.19 m "
+@pytest.mark.xfail(strict=True, reason="issue 40: the wet tip (d >= 1e-6 m) stays 0.03 to 0.16 m "
                    "behind ANUGA's on every strip (7.20 / 7.26 / 7.23 m against 7.23 / 7.31 / "
                    "7.39 m on ANUGA's strips; exact 7.66 m)")
 def test_ritters_wet_tip_as_far_as_anugas():
