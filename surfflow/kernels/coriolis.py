@@ -67,15 +67,16 @@ def ring_turn(offsets, fit_weights, coords_before, coords_now, i):
 
 @parallel_kernel
 def apply_coriolis(offsets, fit_weights, frames_before, frames_now, coords_before, coords_now,
-                   move_time, depth, min_depth, dt, velocity):
+                   move_time, depth, min_depth, dt, velocity, also):
     """velocity (n, 2) turned in place by -(omega_frame + omega_spin) dt about each wet vertex's
-    normal (the module docstring).
+    normal (the module docstring), and ``also`` (n, 2) by the same turn, or (0, 2): nothing else.
 
     offsets (n + 1,): CSR one-rings; fit_weights (nnz, 2); frames_before, frames_now (n, 2, 3)
     and coords_before, coords_now (nnz, 2): the tangent frames and the ring's tangent
     coordinates (``neighbor_coords``) at the last two moves, move_time (s) apart; depth (n,);
-    velocity (n, 2) in each frame now. Writes only its own vertex.
+    velocity and also in each frame now. Writes only its own vertex.
     """
+    turn_also = also.shape[0] > 0
     for i in numba.prange(0, depth.shape[0]):
         if depth[i] < min_depth:
             continue
@@ -84,7 +85,15 @@ def apply_coriolis(offsets, fit_weights, frames_before, frames_now, coords_befor
         angle = turn * dt / move_time
         cosine = math.cos(angle)
         sine = math.sin(angle)
-        u0 = velocity[i, 0]
-        u1 = velocity[i, 1]
-        velocity[i, 0] = cosine * u0 + sine * u1
-        velocity[i, 1] = -sine * u0 + cosine * u1
+        rotate(velocity, i, cosine, sine)
+        if turn_also:
+            rotate(also, i, cosine, sine)
+
+
+@serial_kernel
+def rotate(velocity, i, cosine, sine):
+    """velocity[i] (a row of (n, 2)) turned in place: u0' = c u0 + s u1, u1' = -s u0 + c u1."""
+    u0 = velocity[i, 0]
+    u1 = velocity[i, 1]
+    velocity[i, 0] = cosine * u0 + sine * u1
+    velocity[i, 1] = -sine * u0 + cosine * u1

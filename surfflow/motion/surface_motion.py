@@ -24,6 +24,7 @@ from ..kernels.timestep import cfl_time_step
 from ..terms.base import Term
 
 HISTORY = 3  # positions kept: the second time difference needs three
+NOTHING_ELSE = np.zeros((0, 2))  # apply_coriolis's ``also``: no second velocity to turn
 
 
 class BoundMotion:
@@ -192,13 +193,12 @@ class SurfaceMotion(Term):
         if self.frame_count < 2 or self.count < 2:
             return
         stages = self.also_turned
-        for velocity in (state.velocity,
-                         stages.start_velocity if stages is not None and stages.watching else None):
-            if velocity is not None:
-                apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames[0],
-                               self.frames[1], self.ring_coords[0], self.ring_coords[1],
-                               float(self.times[-1] - self.times[-2]), state.depth,
-                               self.params.min_depth, dt, velocity)
+        also = (stages.start_velocity if stages is not None and stages.watching
+                else NOTHING_ELSE)
+        apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames[0], self.frames[1],
+                       self.ring_coords[0], self.ring_coords[1],
+                       float(self.times[-1] - self.times[-2]), state.depth,
+                       self.params.min_depth, dt, state.velocity, also)
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += F^a: the inertial force of the surface's acceleration on the stage's
