@@ -33,6 +33,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import builders  # noqa: E402
 import exact_solutions as exact  # noqa: E402
 import surfflow as sf  # noqa: E402
+from validation_harness import relative_l1  # noqa: E402
 
 LENGTH, WIDTH, DAM, LEFT, RIGHT, END = 10.0, 0.1, 5.0, 0.005, 0.001, 6.0
 WET = 1e-6  # m: Ritter's wet tip is the largest x with at least this depth (surfflow's min_depth)
@@ -66,8 +67,7 @@ def error_by_region(x: np.ndarray, depth: np.ndarray, weights: np.ndarray,
 
 def ritter_figures(x: np.ndarray, depth: np.ndarray, weights: np.ndarray) -> tuple:
     """(relative L1 error, wet tip in m) of Ritter's depth field at positions x (n,)."""
-    reference = exact.ritter_depth(x, END, DAM, LEFT)
-    error = float(np.sum(weights * np.abs(depth - reference)) / np.sum(weights * reference))
+    error = relative_l1(depth, exact.ritter_depth(x, END, DAM, LEFT), weights)
     return error, float(x[depth >= WET].max())
 
 

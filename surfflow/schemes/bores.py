@@ -40,8 +40,8 @@ the edges around it take those fluxes:
 
 Smooth flow, lakes at rest, drops and films ruled by friction or capillarity have no seed, and
 nothing here runs; where capillarity rules every vertex (bunny_pour's 4.5 mm rings) nothing is
-even copied. With more than one
-moving surface (which the HLL stage cannot feel) the patch is off (``usable``).
+even copied. With more than one moving surface (which the HLL stage cannot feel) the patch is
+off (``usable``).
 Arrays: n vertices, nnz CSR entries.
 """
 from __future__ import annotations
@@ -50,10 +50,9 @@ import numpy as np
 
 from ..geometry.topology import entry_rows, ring_entries
 from ..kernels.outflow import outflow_factors_at
-from ..kernels.tuning import BORE_CLOSING, BORE_RINGS, BORE_SENSOR, GRAVITY_SHARE, INERTIAL_SHARE
 from ..kernels.riemann import average_stages
+from ..kernels.tuning import BORE_CLOSING, BORE_RINGS, BORE_SENSOR, GRAVITY_SHARE, INERTIAL_SHARE
 from .hll_stage import HllStage, StageReach
-
 
 
 class BoreFluxes:
@@ -76,9 +75,9 @@ class BoreFluxes:
         self.pending_geometry = None  # (geom, fields) Heun's stages have not taken yet
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
-        """The momentum scheme's terms, for Heun's stages (``HllStage.bind``); with
-        more than one moving surface, which the conservative scheme cannot feel, the momentum
-        scheme keeps its own fluxes at bores."""
+        """The momentum scheme's terms, for Heun's stages (``HllStage.bind``); with more than
+        one moving surface, which the HLL stage cannot feel, the momentum scheme keeps its own
+        fluxes at bores and fronts."""
         moving = sum(accelerate.__self__.like_gravity for accelerate in accelerations)
         self.usable = moving <= 1
         if self.usable:
