@@ -8,20 +8,14 @@ a dry one, whose front runs at u + 2 c. Two HLL stages on a limited reconstructi
 bore to one column and carry a dry-bed front at its Riemann speed. Where the step finds either,
 the edges around it take those fluxes:
 
-1. Seeds (``find``): a wet vertex i ruled by gravity (g_n >= ``GRAVITY_SHARE`` K, K the wave
-   stiffness of the continuity's Froude number; where capillarity rules the mesh's shortest
-   wave there is no bore to keep and the contact line, not a Riemann problem, rules the front)
-   and inertial (friction_share < ``INERTIAL_SHARE``), with a neighbour j that is either
-   - a bore: i's shock sensor s_i > ``BORE_SENSOR`` (kernels/shocks.py) and j wet, inertial,
-     gravity-ruled and closing on i across subcritical flow:
-
-         a + b > BORE_CLOSING |N| c   and   0.5 |a - b| < |N| c,
-         a = u_i . N_ij, b = u_j . N_ji, c^2 = K d, |N|^2, K and d the two ends' means;
-
-   - a dry-bed front: j dry (d_j < d_min) and i's flow running into it with inertia,
-     a > BORE_CLOSING |N| c_i, c_i^2 = K_i d_i (a film creeping or at rest at its edge, a within
-     round-off of 0, is no Riemann problem; seeded there, the region would hang on round-off).
-
+1. Seeds (``find``, ``kernels/bore_seeds.py``): a wet vertex ruled by gravity (g_n >=
+   ``GRAVITY_SHARE`` K, K the wave stiffness of the continuity's Froude number; where
+   capillarity rules the mesh's shortest wave there is no bore to keep and the contact line,
+   not a Riemann problem, rules the front) and inertial (friction_share < ``INERTIAL_SHARE``),
+   at a bore (its shock sensor fires and a neighbour closes on it across subcritical flow) or at
+   a dry-bed front (its flow runs into a dry neighbour with inertia; a film creeping or at rest
+   at its edge, within round-off of no flow, is no Riemann problem: seeded there, the region
+   would hang on round-off).
 2. The region R (``region`` (n,) bool): the seeds and the ``BORE_RINGS`` rings around them.
 3. Two HLL stages from the step's starting depth and velocity (before the push; ``remember``),
    with the momentum scheme's terms, walls and open segments, computed only as far as R's
@@ -49,9 +43,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..geometry.topology import entry_rows, ring_entries
+from ..kernels.bore_seeds import mark_seeds
 from ..kernels.outflow import outflow_factors_at
+from ..kernels.records import rings_of
 from ..kernels.riemann import average_stages
-from ..kernels.tuning import BORE_CLOSING, BORE_RINGS, BORE_SENSOR, GRAVITY_SHARE, INERTIAL_SHARE
+from ..kernels.tuning import BORE_RINGS, GRAVITY_SHARE
 from .hll_stage import HllStage, StageReach
 
 
@@ -114,33 +110,12 @@ class BoreFluxes:
         stiffness K (n,)."""
         if not self.watching:
             return False
-        d, u, share = self.start_depth, self.start_velocity, state.friction_share
-        wet = d >= self.params.min_depth
-        flowing = self.ruled & wet & (share < INERTIAL_SHARE)
-        g, offsets, reverse = geom, geom.neighbor_offsets, fields.reverse_dual_edge_vectors
-        shore = state.active.moving[~wet[state.active.moving]]  # dry, next to the liquid
-        ashore = np.zeros_like(flowing)
-        ashore[g.neighbor_indices[ring_entries(offsets, shore)]] = True
-        candidates = np.flatnonzero(flowing & ((sensor > BORE_SENSOR) | ashore))
-        if not candidates.size:
-            return False
-        e = ring_entries(offsets, candidates)
-        i, j = self.rows[e], g.neighbor_indices[e]
-        a = np.einsum("ij,ij->i", u[i], g.dual_edge_vectors[e])
-        b = np.einsum("ij,ij->i", u[j], reverse[e])
-        size = np.sqrt(0.5 * (np.einsum("ij,ij->i", g.dual_edge_vectors[e], g.dual_edge_vectors[e])
-                              + np.einsum("ij,ij->i", reverse[e], reverse[e])))
-        stiffness = np.maximum(wave_stiffness[i] + wave_stiffness[j], 0.0)  # < 0: falling away
-        wave = size * np.sqrt(0.25 * stiffness * (d[i] + d[j]))
-        bore = ((sensor[i] > BORE_SENSOR) & (a + b > BORE_CLOSING * wave)
-                & (0.5 * np.abs(a - b) < wave) & flowing[j])
-        front = ~wet[j] & (a > BORE_CLOSING * size * np.sqrt(np.maximum(wave_stiffness[i] * d[i],
-                                                                         0.0)))
-        seed = bore | front
-        if not seed.any():
-            return False
         self.region.fill(False)
-        self.region[i[seed]] = True
+        mark_seeds(state.active.moving, rings_of(geom, fields), self.start_depth,
+                   self.start_velocity, self.ruled, state.friction_share, sensor, wave_stiffness,
+                   self.params.min_depth, self.region)
+        if not self.region.any():
+            return False
         rings_around(geom, self.region, BORE_RINGS)
         return True
 
@@ -181,7 +156,9 @@ class BoreFluxes:
                        self.velocity, self.no_dye)
         near = np.concatenate([near, geom.reverse_edges[near]])  # R's entries, both ways
         edge_flux[near] = np.concatenate([heun_flux, -heun_flux])
-        outflow_factors_at(np.unique(self.rows[near]), geom.neighbor_offsets, geom.dual_areas,
+        touched = np.zeros_like(moving)
+        touched[self.rows[near]] = True
+        outflow_factors_at(np.flatnonzero(touched), geom.neighbor_offsets, geom.dual_areas,
                            state.depth, edge_flux, boundary_flux, dt, outflow_factor)
 
     def take_velocity(self, velocity_out) -> None:

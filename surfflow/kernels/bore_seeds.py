@@ -1,0 +1,65 @@
+"""The seeds of the bore patch (schemes/bores.py): wet vertices at a bore or a dry-bed front.
+
+A vertex i is a seed where it is wet (d_i >= d_min), ruled by gravity (``ruled``) and inertial
+(friction share k_i < ``INERTIAL_SHARE``), and one of its CSR entries e = (i, j) is
+
+- at a bore: s_i > ``BORE_SENSOR`` (the shock sensor, kernels/shocks.py), j likewise wet, ruled
+  and inertial, and the two ends closing on each other across subcritical flow,
+
+      a + b > BORE_CLOSING |N| c   and   0.5 |a - b| < |N| c,
+
+- or at a dry-bed front: j dry (d_j < d_min) and i's flow running into it with inertia,
+
+      a > BORE_CLOSING |N| c_i,
+
+with a = u_i . N_ij, b = u_j . N_ji, |N|^2 the mean of |N_ij|^2 and |N_ji|^2, c^2 = K d with K
+and d the two ends' means (K the wave stiffness, negative where the surface falls away: then
+c = 0), and c_i^2 = K_i d_i.
+"""
+
+import math
+
+import numba
+
+from ._jit import parallel_kernel, serial_kernel
+from .tuning import BORE_CLOSING, BORE_SENSOR, INERTIAL_SHARE
+
+
+@serial_kernel
+def flowing(i, depth, ruled, friction_share, min_depth):
+    """Whether i is wet, ruled by gravity and inertial."""
+    return ruled[i] and depth[i] >= min_depth and friction_share[i] < INERTIAL_SHARE
+
+
+@parallel_kernel
+def mark_seeds(moving, rings, depth, velocity, ruled, friction_share, sensor, wave_stiffness,
+               min_depth, seeds):
+    """seeds[i] = whether i is a seed (module docstring), written at the ``moving`` vertices
+    (int64 list, every wet vertex among them; the others are left as they are).
+
+    rings: ``records.Rings``; depth, friction_share, sensor, wave_stiffness (n,); velocity
+    (n, 2); ruled (n,) bool; seeds (n,) bool.
+    """
+    offsets, indices = rings.offsets, rings.indices
+    forward, backward = rings.dual_edge_vectors, rings.reverse_dual_edge_vectors
+    for k in numba.prange(0, moving.shape[0]):
+        i = moving[k]
+        seed = False
+        if flowing(i, depth, ruled, friction_share, min_depth):
+            for e in range(offsets[i], offsets[i + 1]):
+                j = indices[e]
+                a = velocity[i, 0] * forward[e, 0] + velocity[i, 1] * forward[e, 1]
+                size = math.sqrt(0.5 * ((forward[e, 0] ** 2 + forward[e, 1] ** 2)
+                                        + (backward[e, 0] ** 2 + backward[e, 1] ** 2)))
+                if depth[j] < min_depth:
+                    celerity = math.sqrt(max(wave_stiffness[i] * depth[i], 0.0))
+                    seed = a > BORE_CLOSING * size * celerity
+                elif sensor[i] > BORE_SENSOR and flowing(j, depth, ruled, friction_share,
+                                                         min_depth):
+                    b = velocity[j, 0] * backward[e, 0] + velocity[j, 1] * backward[e, 1]
+                    stiffness = max(wave_stiffness[i] + wave_stiffness[j], 0.0)
+                    wave = size * math.sqrt(0.25 * stiffness * (depth[i] + depth[j]))
+                    seed = a + b > BORE_CLOSING * wave and 0.5 * abs(a - b) < wave
+                if seed:
+                    break
+        seeds[i] = seed
