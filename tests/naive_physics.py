@@ -26,8 +26,25 @@ def lifted_ring_area(geom, height, i):
                for j, k in ring_triangles(geom, i))
 
 
-def surface_pressure(geom, bottom, depth, wetting_depth, sigma, cos_contact_angle, min_depth):
-    """p_s = (dE/dh)/A by finite differences of the lifted area, plus the wetting ramp's
+def ring_line_length(geom, depth, wetting_depth, i):
+    """sum over vertex i's ring triangles t of eps_t int_t |grad f| dA, f = phi^2 (3 - 2 phi) the
+    ramp's level (phi = 1 - (1 - d/eps)^2 below eps), grad f the in-plane gradient of its linear
+    interpolant (pseudo-inverse of the two edge vectors), eps_t the mean of the corners' eps."""
+    phi = np.where(depth < wetting_depth, 1 - (1 - depth / wetting_depth) ** 2, 1.0)
+    level = phi ** 2 * (3 - 2 * phi)
+    total = 0.0
+    for j, k in ring_triangles(geom, i):
+        edges = np.array([geom.vertices[j] - geom.vertices[i], geom.vertices[k] - geom.vertices[i]])
+        grad = np.linalg.pinv(edges) @ np.array([level[j] - level[i], level[k] - level[i]])
+        area = 0.5 * np.linalg.norm(np.cross(edges[0], edges[1]))
+        total += area * np.linalg.norm(grad) * wetting_depth[[i, j, k]].mean()
+    return total
+
+
+def surface_pressure(geom, bottom, depth, wetting_depth, sigma, cos_contact_angle, min_depth,
+                     ramp_tension=0.0):
+    """p_s = (dE/dh)/A by finite differences of the lifted area and of the counter line energy
+    sigma ramp_tension sum_t eps_t L_t (``ring_line_length``), plus the wetting ramp's
     derivative; zero where the vertex and its ring are dry. Returns (n,)."""
     pressure = np.zeros(geom.n_vertices)
     for i in range(geom.n_vertices):
@@ -41,7 +58,15 @@ def surface_pressure(geom, bottom, depth, wetting_depth, sigma, cos_contact_angl
         area_gradient = rise / (2 * step)
         eps = wetting_depth[i]
         ramp_slope = 2.0 * (1.0 - depth[i] / eps) / eps if depth[i] < eps else 0.0
-        pressure[i] = (sigma * area_gradient / geom.dual_areas[i]
+        line_gradient = 0.0
+        if depth[i] < eps:
+            step = 1e-7 * eps
+            deeper, shallower = depth.copy(), depth.copy()
+            deeper[i] += step
+            shallower[i] -= step
+            line_gradient = (ring_line_length(geom, deeper, wetting_depth, i)
+                             - ring_line_length(geom, shallower, wetting_depth, i)) / (2 * step)
+        pressure[i] = (sigma * (area_gradient + ramp_tension * line_gradient) / geom.dual_areas[i]
                        + sigma * (1.0 - cos_contact_angle) * ramp_slope)
     return pressure
 

@@ -88,10 +88,12 @@ Openings.__doc__ = """The open boundary segments (schemes/segments.py): kind (n,
 (kernels/riemann.py's NO_BOUNDARY, TRANSMISSIVE, LEVEL, DISCHARGE), value (n,) and the
 segments' N_b (n, 2), length times outward normal in each vertex's frame."""
 
-Capillarity = namedtuple("Capillarity", ["wetting_depth", "sigma", "cos_contact_angle"])
+Capillarity = namedtuple("Capillarity", ["wetting_depth", "sigma", "cos_contact_angle",
+                                         "ramp_tension"])
 Capillarity.__doc__ = """What the surface energy weighs (kernels/tension.py): wetting_depth
 eps_v (n,) m, the depth over which a cell becomes wet (``tension.contact_line_depth``); sigma the
-surface tension (N/m); cos_contact_angle cos theta_c."""
+surface tension (N/m); cos_contact_angle cos theta_c; ramp_tension J sin theta_c, the wetting
+ramp's line tension per sigma eps (``tension.ramp_line_tension``)."""
 
 CapillarySurface = namedtuple("CapillarySurface", ["lifted", "level", "pressure", "near_liquid"])
 CapillarySurface.__doc__ = """The free surface as the capillary kernels share it

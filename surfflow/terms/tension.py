@@ -16,7 +16,8 @@ import numpy as np
 
 from ..kernels.records import Capillarity, CapillarySurface, Levels, rings_of
 from ..kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
-                               lift_free_surface, pin_contact_line, surface_pressure)
+                               lift_free_surface, pin_contact_line, ramp_line_tension,
+                               surface_pressure)
 from .base import Term
 
 
@@ -43,7 +44,8 @@ class SurfaceTension(Term):
         self.wetting_depth = contact_line_depth(geom.dual_areas, self.params.contact_angle,
                                                 self.params.contact_line_width)
         self.capillarity = Capillarity(self.wetting_depth, self.params.surface_tension,
-                                       self.cos_contact_angle)
+                                       self.cos_contact_angle,
+                                       ramp_line_tension(self.params.contact_angle))
 
     def capillary_limit(self) -> tuple:
         """(wetting_depth (n,), sigma, cos theta_c, rho): the last arguments of
@@ -60,7 +62,8 @@ class SurfaceTension(Term):
         surface, rings = self.surface, rings_of(geom, fields)
         lift_free_surface(a.reach, geom.vertices, geom.normals, fields.vertex_height,
                           fields.normal_rise, bottom, depth, surface.lifted, surface.level)
-        surface_pressure(a.moving, a.resting, rings, geom.is_boundary, geom.normals, depth,
+        surface_pressure(a.moving, a.resting, rings, geom.is_boundary, geom.vertices, geom.normals,
+                         depth,
                          self.capillarity, p.min_depth, surface)
         apply_capillary_force(a.moving, a.resting, rings,
                               Levels(fields.vertex_height, fields.normal_rise, bottom,
