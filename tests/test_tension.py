@@ -53,11 +53,11 @@ def run_pressure(geom, bottom, depth, wetting_depth, sigma=SIGMA, cos_theta=COS_
                  split=True, ramp_tension=RAMP_TENSION):
     n = geom.n_vertices
     surface = CapillarySurface(np.full((n, 3), np.nan), np.full(n, np.nan), np.full(n, np.nan),
-                               np.zeros(n, bool))
+                               np.full(n, np.nan), np.zeros(n, bool))
     active = active_set(geom, depth, split)
     lift_free_surface(active.reach, geom.vertices, geom.normals,
-                      np.zeros_like(depth), np.ones_like(depth), bottom, depth, surface.lifted,
-                      surface.level)
+                      np.zeros_like(depth), np.ones_like(depth), bottom, depth, wetting_depth,
+                      surface)
     surface_pressure(active.moving, active.resting,
                      rings_of(geom, surface_fields(geom, (0.0, 0.0, -9.81), "wall")),
                      geom.is_boundary, geom.vertices, geom.normals, depth,
@@ -72,12 +72,12 @@ def run_force_and_walls(geom, bottom, depth, pressure, velocity, gravity, densit
     """The capillary force's updated velocity (n, 2) and its walls (nnz,)."""
     fields = surface_fields(geom, gravity, "wall")
     n = geom.n_vertices
-    surface = CapillarySurface(np.full((n, 3), np.nan), np.full(n, np.nan), pressure,
-                               near_liquid(geom, depth))
+    surface = CapillarySurface(np.full((n, 3), np.nan), np.full(n, np.nan), np.full(n, np.nan),
+                               pressure, near_liquid(geom, depth))
     active = active_set(geom, depth, split)
     lift_free_surface(active.reach, geom.vertices, geom.normals,
-                      fields.vertex_height, fields.normal_rise, bottom, depth, surface.lifted,
-                      surface.level)
+                      fields.vertex_height, fields.normal_rise, bottom, depth,
+                      np.ones_like(depth), surface)
     out, walls = velocity.copy(), np.ones(len(geom.neighbor_indices), bool)
     levels = Levels(fields.vertex_height, fields.normal_rise, bottom,
                     float(np.linalg.norm(gravity)))

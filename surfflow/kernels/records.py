@@ -95,10 +95,12 @@ eps_v (n,) m, the depth over which a cell becomes wet (``tension.contact_line_de
 surface tension (N/m); cos_contact_angle cos theta_c; ramp_tension J sin theta_c, the wetting
 ramp's line tension per sigma eps (``tension.ramp_line_tension``)."""
 
-CapillarySurface = namedtuple("CapillarySurface", ["lifted", "level", "pressure", "near_liquid"])
+CapillarySurface = namedtuple("CapillarySurface", ["lifted", "level", "ramp_level", "pressure",
+                                                   "near_liquid"])
 CapillarySurface.__doc__ = """The free surface as the capillary kernels share it
 (kernels/tension.py): lifted P_i = x_i + (b_i + d_i) n_i (n, 3) m and level H_i (n,) m, its
-points and their heights along gravity (``tension.lift_free_surface``); pressure p_s (n,) Pa and
+points and their heights along gravity, and ramp_level f(phi(d_i)) (n,), the wetting ramp's
+level (``tension.lift_free_surface``, ``tension.line_level``); pressure p_s (n,) Pa and
 near_liquid (n,) bool, whether the vertex or a neighbour is wet (``tension.surface_pressure``)."""
 
 CarrierFluxes = namedtuple("CarrierFluxes", ["flux", "boundary", "outflow_factor"])

@@ -106,19 +106,29 @@ def contact_line_depth(dual_areas: np.ndarray, contact_angle_degrees: float,
     return width_cells * np.sqrt(dual_areas) * max(slope, 1e-3)
 
 
+@serial_kernel
+def line_level(d, eps):
+    """f(phi(d)) = phi^2 (3 - 2 phi), phi = 1 - (1 - d / eps)^2 below eps (1 above): the level
+    of the wetting ramp at depth d, smooth at both ends (f'(0) = f'(1) = 0)."""
+    phi = 1.0 - (1.0 - d / eps) ** 2 if d < eps else 1.0
+    return phi * phi * (3.0 - 2.0 * phi)
+
+
 @parallel_kernel
 def lift_free_surface(reach, vertices, normals, vertex_height, normal_rise, bottom, depth,
-                      lifted, level):
-    """The free surface over the vertices ``reach``, written: lifted (n, 3) = P_i = x_i +
-    (b_i + d_i) n_i, its points, and level (n,) = H_i, their heights along gravity
-    (``pressure.free_surface_height``).
+                      wetting_depth, surface):
+    """The free surface over the vertices ``reach``, written into the ``records.CapillarySurface``
+    surface: lifted (n, 3) = P_i = x_i + (b_i + d_i) n_i, its points, level (n,) = H_i, their
+    heights along gravity (``pressure.free_surface_height``), and ramp_level (n,) = f(phi(d_i))
+    (``line_level``).
 
     reach (int64 list; schemes/active.py): the vertices near the liquid and the others their
     rings reach, where ``surface_pressure`` and ``apply_capillary_force`` read the free surface
     (elsewhere it keeps older values); vertices, normals (n, 3); vertex_height, normal_rise,
-    bottom, depth (n,). One streaming pass: those kernels then gather one point or height per
-    ring vertex instead of four arrays (measured 30 % faster).
+    bottom, depth, wetting_depth eps (n,). One streaming pass: those kernels then gather one
+    point, height or level per ring vertex instead of four arrays (measured 30 % faster).
     """
+    lifted, level, ramp_level = surface.lifted, surface.level, surface.ramp_level
     for k in numba.prange(0, reach.shape[0]):
         i = reach[k]
         h = bottom[i] + depth[i]
@@ -126,6 +136,7 @@ def lift_free_surface(reach, vertices, normals, vertex_height, normal_rise, bott
         lifted[i, 1] = vertices[i, 1] + h * normals[i, 1]
         lifted[i, 2] = vertices[i, 2] + h * normals[i, 2]
         level[i] = free_surface_height(i, vertex_height, normal_rise, bottom, depth)
+        ramp_level[i] = line_level(depth[i], wetting_depth[i])
 
 
 @serial_kernel
@@ -157,17 +168,10 @@ def lifted_area_gradient(lifted, normals, offsets, indices, is_boundary, i):
 
 
 @serial_kernel
-def line_level(d, eps):
-    """f(phi(d)) = phi^2 (3 - 2 phi), phi = 1 - (1 - d / eps)^2 below eps (1 above): the level
-    of the wetting ramp at depth d, smooth at both ends (f'(0) = f'(1) = 0)."""
-    phi = 1.0 - (1.0 - d / eps) ** 2 if d < eps else 1.0
-    return phi * phi * (3.0 - 2.0 * phi)
-
-
-@serial_kernel
-def contact_line_length_gradient(vertices, offsets, indices, is_boundary, depth, wetting_depth,
-                                 i):
-    """d/df_i of sum_t eps_t L_t over vertex i's ring triangles (m^2), f = ``line_level``:
+def contact_line_length_gradient(vertices, offsets, indices, is_boundary, ramp_level,
+                                 wetting_depth, i):
+    """d/df_i of sum_t eps_t L_t over vertex i's ring triangles (m^2), f = ``line_level`` read
+    from ramp_level (n,) (``lift_free_surface``):
     L_t = 0.5 |g_t| = int_t |grad f| dA, the length of the contact line in triangle t = (i, q, m)
     averaged over the levels of f (the coarea formula; a full ramp f = 0 -> 1 counts its length
     once), g_t = f_i (x_m - x_q) + f_q (x_i - x_m) + f_m (x_q - x_i) = (f_i - f_m) (x_m - x_q) +
@@ -176,25 +180,26 @@ def contact_line_length_gradient(vertices, offsets, indices, is_boundary, depth,
     start = offsets[i]
     ring_size = offsets[i + 1] - start
     n_triangles = ring_size - 1 if is_boundary[i] else ring_size
-    f_i = line_level(depth[i], wetting_depth[i])
-    x_i = vertices[i]
+    f_i, eps_i = ramp_level[i], wetting_depth[i]
+    x0, x1, x2 = vertices[i, 0], vertices[i, 1], vertices[i, 2]
     q = indices[start]
-    f_q = line_level(depth[q], wetting_depth[q])
+    f_q = ramp_level[q]
     gradient = 0.0
     for k in range(n_triangles):
         m = indices[start + k + 1] if k + 1 < ring_size else indices[start]
-        f_m = line_level(depth[m], wetting_depth[m])
-        x_q, x_m = vertices[q], vertices[m]
+        f_m = ramp_level[m]
         a, b = f_i - f_m, f_q - f_m
-        g0 = a * (x_m[0] - x_q[0]) + b * (x_i[0] - x_m[0])
-        g1 = a * (x_m[1] - x_q[1]) + b * (x_i[1] - x_m[1])
-        g2 = a * (x_m[2] - x_q[2]) + b * (x_i[2] - x_m[2])
-        norm = math.sqrt(g0 * g0 + g1 * g1 + g2 * g2)
-        if norm > 0.0:
-            slope = (g0 * (x_m[0] - x_q[0]) + g1 * (x_m[1] - x_q[1])
-                     + g2 * (x_m[2] - x_q[2])) / norm
-            mean_eps = (wetting_depth[i] + wetting_depth[q] + wetting_depth[m]) / 3.0
-            gradient += 0.5 * mean_eps * slope
+        if a != 0.0 or b != 0.0:
+            e0 = vertices[m, 0] - vertices[q, 0]  # x_m - x_q
+            e1 = vertices[m, 1] - vertices[q, 1]
+            e2 = vertices[m, 2] - vertices[q, 2]
+            g0 = a * e0 + b * (x0 - vertices[m, 0])
+            g1 = a * e1 + b * (x1 - vertices[m, 1])
+            g2 = a * e2 + b * (x2 - vertices[m, 2])
+            norm = math.sqrt(g0 * g0 + g1 * g1 + g2 * g2)
+            if norm > 0.0:
+                mean_eps = (eps_i + wetting_depth[q] + wetting_depth[m]) / 3.0
+                gradient += 0.5 * mean_eps * (g0 * e0 + g1 * e1 + g2 * e2) / norm
         q, f_q = m, f_m
     return gradient
 
@@ -236,7 +241,7 @@ def surface_pressure(moving, resting, rings, is_boundary, vertices, normals, dep
         if ramp > 0.0:
             phi = 1.0 - ramp * ramp
             line = counter_tension * 6.0 * phi * (1.0 - phi) * contact_line_length_gradient(
-                vertices, offsets, indices, is_boundary, depth, wetting_depth, i)
+                vertices, offsets, indices, is_boundary, surface.ramp_level, wetting_depth, i)
             pressure[i] += 2.0 * ramp / wetting_depth[i] * (wetting + line / dual_areas[i])
     for k in range(resting.shape[0]):
         i = resting[k]

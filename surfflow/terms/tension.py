@@ -33,8 +33,9 @@ class SurfaceTension(Term):
         self.line_force = hysteresis_line_force(params.surface_tension, params.contact_angle,
                                                 params.contact_angle_hysteresis) / params.density
         self.pressure = np.zeros(geom.n_vertices)
-        self.surface = CapillarySurface(np.zeros((geom.n_vertices, 3)), np.zeros(geom.n_vertices),
-                                        self.pressure, np.zeros(geom.n_vertices, dtype=bool))
+        n = geom.n_vertices
+        self.surface = CapillarySurface(np.zeros((n, 3)), np.zeros(n), np.zeros(n), self.pressure,
+                                        np.zeros(n, dtype=bool))
         self.walls = np.zeros(len(geom.neighbor_indices), dtype=bool)
         self.stages = ("accelerate", "find_walls") + (
             ("hold",) if self.line_force > 0.0 else ())
@@ -61,10 +62,9 @@ class SurfaceTension(Term):
         p, a = self.params, state.active
         surface, rings = self.surface, rings_of(geom, fields)
         lift_free_surface(a.reach, geom.vertices, geom.normals, fields.vertex_height,
-                          fields.normal_rise, bottom, depth, surface.lifted, surface.level)
+                          fields.normal_rise, bottom, depth, self.wetting_depth, surface)
         surface_pressure(a.moving, a.resting, rings, geom.is_boundary, geom.vertices, geom.normals,
-                         depth,
-                         self.capillarity, p.min_depth, surface)
+                         depth, self.capillarity, p.min_depth, surface)
         apply_capillary_force(a.moving, a.resting, rings,
                               Levels(fields.vertex_height, fields.normal_rise, bottom,
                                      p.gravity_magnitude),
