@@ -215,8 +215,11 @@ def count_emissions(depth, dual_areas, threshold, keep_depth, free_edge, outflow
         volume = 0.0
         if depth[i] > threshold[i]:
             volume = (depth[i] - keep_depth) * dual_areas[i]
+        on_edge = edge < free_edge.shape[0] and free_edge[edge] == i
+        if volume <= 0.0 and not on_edge:
+            continue  # the common case: one comparison, no parcel to size
         parcel = max(drop_volume, np.pi / 6.0 * dual_areas[i] ** 1.5)
-        if edge < free_edge.shape[0] and free_edge[edge] == i:
+        if on_edge:
             edge += 1
             if outflow_volume[i] > 0.0:
                 edge_drops[i] += outflow_volume[i]
