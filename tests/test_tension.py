@@ -337,8 +337,8 @@ def released_drop(theta, cells=36, scheme="momentum"):
 @pytest.mark.parametrize("theta, duration", [(30.0, 4.0), (60.0, 2.0), (90.0, 2.0)])
 def test_cylinder_of_liquid_relaxes_to_the_spherical_cap_of_its_contact_angle(theta, duration,
                                                                                scheme):
-    """The thin 30 degree drop spreads slowest (measured, semi-Lagrangian: 31.0 degrees at 4 s);
-    60 and 90 degrees settle by 1 to 2 s at 59.1 and 87.8; conservative: 58.9 and 88.4. The
+    """The thin 30 degree drop spreads slowest (measured: 31.4 degrees at 4 s; conservative
+    29.9); 60 and 90 degrees settle by 1 to 2 s at 59.1 and 87.8; conservative: 58.9 and 88.4. The
     wetting ramp's line tension is cancelled by the counter line energy (``kernels/tension.py``);
     the 90 degree drops stay flatter than theta_c by a remainder that does not shrink with
     resolution (88.2 at 48 cells, momentum)."""

@@ -41,10 +41,10 @@ the length of the contact line (coarea formula: a full ramp counts its length on
 f) times the ramp's line tension (``ramp_line_tension``; eps_t the mean over triangle t). Its
 derivative, sigma J sin(theta_c) eps kappa_g per unit wetted area with kappa_g the contact
 line's geodesic curvature, adds to the disjoining pressure on the ramp; f' vanishes at dry and
-fully wet vertices, so films and the dry rim feel none of it. Measured on a 36-cell square:
-60 degree drops settle at 59.1 (momentum) and 58.9 (conservative), 90 degree ones at 87.8 and
-88.4; the 90 degree remainder does not shrink with resolution
-(24 / 48 cells: 89.5 / 88.2), so it comes from elsewhere than the ramp's line tension.
+fully wet vertices, so the dry rim and liquid deeper than eps feel none of it. A film thinner
+than eps everywhere (a few-cell wide ramp on a fine mesh) lies wholly on the ramp, where the
+term straightens the level lines of its depth as the ramp's own line tension would bend them.
+Measured angles: docs/guide/tension.md.
 
 The momentum equation gets du/dt = -grad_S(p_s) / rho on wet vertices, with the Green-Gauss
 gradient grad p_i = 1 / A_i sum_j 0.5 (p_j - p_i) N_ij (N the ``dual_edge_vectors``), the
