@@ -213,10 +213,17 @@ def surface_pressure(moving, resting, rings, is_boundary, vertices, normals, dep
     looked at, and those that are dry with no wet neighbour (p_s = 0, not near, written, on one
     thread: two stores a vertex cost less than starting a second parallel loop);
     rings a ``records.Rings`` (offsets, indices, dual_areas read); is_boundary (n,) bool;
-    normals (n, 3); depth (n,); capillarity a ``records.Capillarity`` (eps_v, sigma,
-    cos theta_c); surface a ``records.CapillarySurface``: its lifted points
-    (``lift_free_surface``) are read, its pressure (n,) and near_liquid (n,) bool (whether the
-    vertex or a neighbour is wet, for ``apply_capillary_force``) are written.
+    vertices, normals (n, 3); depth (n,); capillarity a ``records.Capillarity`` (eps_v, sigma,
+    cos theta_c, J sin theta_c); surface a ``records.CapillarySurface``: its lifted points and
+    ramp levels (``lift_free_surface``) are read, its pressure (n,) and near_liquid (n,) bool
+    (whether the vertex or a neighbour is wet, for ``apply_capillary_force``) are written. On the
+    ramp (d < eps) the pressure is
+
+        p_s += 2 (1 - d / eps) / eps (sigma (1 - cos theta_c)
+                                      + sigma J sin theta_c f'(phi) dL / df / A),
+
+    phi' = 2 (1 - d / eps) / eps, f'(phi) = 6 phi (1 - phi) and dL / df the ring's
+    ``contact_line_length_gradient``: the disjoining pressure and the counter line energy's.
     """
     offsets, indices, dual_areas = rings.offsets, rings.indices, rings.dual_areas
     wetting_depth, sigma = capillarity.wetting_depth, capillarity.sigma
