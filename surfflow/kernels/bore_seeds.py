@@ -22,6 +22,7 @@ import math
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
+from .continuity import mean_size2
 from .tuning import BORE_CLOSING, BORE_SENSOR, INERTIAL_SHARE
 
 
@@ -46,16 +47,19 @@ def mark_seeds(moving, rings, depth, velocity, ruled, friction_share, sensor, wa
         i = moving[k]
         seed = False
         if flowing(i, depth, ruled, friction_share, min_depth):
+            sensed = sensor[i] > BORE_SENSOR
             for e in range(offsets[i], offsets[i + 1]):
                 j = indices[e]
+                front = depth[j] < min_depth
+                if not (front or (sensed and flowing(j, depth, ruled, friction_share,
+                                                     min_depth))):
+                    continue  # a wet neighbour, and no bore at i to close on
                 a = velocity[i, 0] * forward[e, 0] + velocity[i, 1] * forward[e, 1]
-                size = math.sqrt(0.5 * ((forward[e, 0] ** 2 + forward[e, 1] ** 2)
-                                        + (backward[e, 0] ** 2 + backward[e, 1] ** 2)))
-                if depth[j] < min_depth:
+                size = math.sqrt(mean_size2(forward, backward, e))
+                if front:
                     celerity = math.sqrt(max(wave_stiffness[i] * depth[i], 0.0))
                     seed = a > BORE_CLOSING * size * celerity
-                elif sensor[i] > BORE_SENSOR and flowing(j, depth, ruled, friction_share,
-                                                         min_depth):
+                else:
                     b = velocity[j, 0] * backward[e, 0] + velocity[j, 1] * backward[e, 1]
                     stiffness = max(wave_stiffness[i] + wave_stiffness[j], 0.0)
                     wave = size * math.sqrt(0.25 * stiffness * (depth[i] + depth[j]))

@@ -122,6 +122,13 @@ def compression_drop(i, j, head, depth):
 
 
 @serial_kernel
+def mean_size2(dual_edge_vectors, reverse_dual_edge_vectors, e):
+    """|N|^2 of the CSR entry e = (i, j): the mean of |N_ij|^2 and |N_ji|^2 (nnz, 2 each)."""
+    return 0.5 * ((dual_edge_vectors[e, 0] ** 2 + dual_edge_vectors[e, 1] ** 2)
+                  + (reverse_dual_edge_vectors[e, 0] ** 2 + reverse_dual_edge_vectors[e, 1] ** 2))
+
+
+@serial_kernel
 def supercritical_share(i, j, size2, wave_stiffness, depth, normal_i, normal_j):
     """The upwind share the flow's Froude number asks of the dual edge (i, j) between two wet
     ends: clamp(Fr - 1, 0, 1), Fr = |0.5 (a - b)| / (|N| c), c^2 = K d with the wave stiffness K
@@ -232,9 +239,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
             drop = 0.0
             landshoff = 0.0
             if wet_i and wet_j:
-                size2 = 0.5 * ((dual_edge_vectors[e, 0] ** 2 + dual_edge_vectors[e, 1] ** 2)
-                               + (reverse_dual_edge_vectors[e, 0] ** 2
-                                  + reverse_dual_edge_vectors[e, 1] ** 2))  # |N|^2, a mean
+                size2 = mean_size2(dual_edge_vectors, reverse_dual_edge_vectors, e)
                 # supercritical flow: upwind, as every Riemann flux is there
                 share = max(share, supercritical_share(i, j, size2, wave_stiffness, depth,
                                                        normal_i, normal_j))
