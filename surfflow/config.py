@@ -236,13 +236,13 @@ class Params:
         micrometres a draining film leaves on a smooth surface evaporate in about a minute in
         room air, and a trail fades over a shot of a minute; porous surfaces, still or humid
         air dry slower (raise it), a warm draught faster.
-    expansion : {"momentum", "energy_head"}, default "momentum"
+    expansion : {"energy_head", "momentum"}, default "energy_head"
         what the "momentum" scheme's velocity update conserves on a dual edge along which the flow
-        expands (accelerates): "momentum" (momentum on every edge) or "energy_head" (Stelling and
-        Duinmeijer's switch: momentum where the flow contracts, the energy head
-        ``z + d + |u|^2 / (2 g)`` where it expands, kernels/continuity.py ``update_depth``; keeps a
-        frictionless supercritical slope's head, but not yet the default: Ritter's thin front
-        runs ahead with refinement and the transcritical bump's error doubles at 100 cells).
+        expands (accelerates): "energy_head" (Stelling and Duinmeijer's switch: momentum where the
+        flow contracts, as at a bore, the energy head ``z + d + |u|^2 / (2 g)`` where it expands,
+        as down a slope, over a crest or in a dam break's fan; kernels/continuity.py
+        ``update_depth``) or "momentum" (momentum on every edge: an expanding edge then loses the
+        Borda-Carnot head (u_i - u_j)^2 / (2 g)).
 
     Examples
     --------
@@ -278,7 +278,7 @@ class Params:
     keep_depth: float = 0.0005
     scheme: str = "momentum"
     drying_time: float = 60.0
-    expansion: str = "momentum"
+    expansion: str = "energy_head"
 
     def __post_init__(self):
         object.__setattr__(self, "gravity", check_vector3("gravity", self.gravity))

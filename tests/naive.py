@@ -9,6 +9,7 @@ tests every ring triangle with numpy, the friction reference calls np.linalg.sol
 import numpy as np
 
 from surfflow.kernels import tracers
+from surfflow.kernels.tuning import EXPANSION_RAMP
 from surfflow.kernels.tuning import SENSOR_SMOOTH as SMOOTH
 
 
@@ -232,9 +233,11 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     wet one's free surface. Each undirected edge is visited once and its flux scattered to both
     ends; the momentum A d u rides on the same limited fluxes with the donor's velocity (carried
     into the receiver's frame), so a vertex with inflow takes the new momentum over the new
-    volume; with ``expansion_head``, a wet receiver whose edge opens (a + b < 0 seen from it)
-    takes instead dt / A min(w, d' max(0, (b - a) / 2)) / d' (M u_donor - u) from that inflow
-    w (d' its new depth); dyes ride on the limited fluxes with the donor's ``tracer_faces``.
+    volume; with ``expansion_head``, a wet receiver
+    whose edge opens (a + b < 0 seen from it) takes instead dt / A c / d' (M u_donor - u) from
+    that inflow w, c = (1 - theta) w + theta min(w, d' max(0, (b - a) / 2)) (d' its new depth,
+    theta = min(1, -(a + b) / (EXPANSION_RAMP |N| (c^2 + |u|^2)^(1/2))), the means of the two
+    ends); dyes ride on the limited fluxes with the donor's ``tracer_faces``.
     Returns (depth, velocity, dye, outflow volume per vertex)."""
     n = geom.n_vertices
     wet = depth >= min_depth
@@ -317,7 +320,15 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
             b = velocity[donor] @ geom.dual_edge_vectors[geom.reverse_edges[entry]]
             weight = alpha[donor] * flux
             if a + b < 0.0:
-                weight = min(weight, new_depth[receiver] * max(0.5 * (b - a), 0.0))
+                reverse = geom.reverse_edges[entry]
+                size2 = 0.5 * (geom.dual_edge_vectors[entry] @ geom.dual_edge_vectors[entry]
+                               + geom.dual_edge_vectors[reverse] @ geom.dual_edge_vectors[reverse])
+                wave2 = max(0.25 * (stiffness[receiver] + stiffness[donor])
+                            * (depth[receiver] + depth[donor]), 0.0)
+                flow2 = 0.5 * (velocity[receiver] @ velocity[receiver] + velocity[donor] @ velocity[donor])
+                theta = min(1.0, -(a + b) / (EXPANSION_RAMP * np.sqrt(size2 * (wave2 + flow2))))
+                energy = min(weight, new_depth[receiver] * max(0.5 * (b - a), 0.0))
+                weight = (1.0 - theta) * weight + theta * energy
             pulls.setdefault(receiver, []).append(weight * (carried - velocity[receiver]))
         for receiver, pull in pulls.items():
             new_velocity[receiver] = velocity[receiver] + dt * np.sum(pull, axis=0) / new_volume[receiver]

@@ -63,8 +63,9 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     edge_fluxes(moving, resting, rings, inputs, depth, velocity, share, MIN_DEPTH, dt, fluxes)
     depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
     velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)
+    head = inputs.wave_stiffness if expansion_head else np.zeros(0)
     update_depth(moving, resting, rings, depth, velocity, velocity, fluxes, np.zeros((n, 2)),
-                 MIN_DEPTH, expansion_head, dt, DepthUpdate(depth_out, velocity_out, leaving))
+                 MIN_DEPTH, head, dt, DepthUpdate(depth_out, velocity_out, leaving))
     faces = np.zeros((nnz, dye.shape[1]))
     carrier = CarrierFluxes(flux, boundary, alpha)
     limited_faces(moving, rings._replace(fit_weights=fields.fit_weights), depth, MIN_DEPTH, dye,

@@ -44,7 +44,8 @@ def continuity_step(geom, depth, velocity, share, dt, expansion_head=True):
                 fluxes)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, rings, depth, velocity, velocity, fluxes,
-                 np.zeros((n, 2)), MIN_DEPTH, expansion_head, dt,
+                 np.zeros((n, 2)), MIN_DEPTH,
+                 inputs.wave_stiffness if expansion_head else np.zeros(0), dt,
                  DepthUpdate(depth_out, velocity_out, np.zeros(n)))
     second_order = np.any(slopes != 0.0, axis=(1, 2))  # faces weighted by 1 - phi (friction)
     assert second_order.any() == bool(np.any(share < 1.0)), second_order.sum()

@@ -49,10 +49,11 @@ w_ij = -alpha_j F_ij > 0 the limited inflow from j and M_ij the ``edge_transform
     u_i' = u_i + dt / (A_i d_i') (sum_in c_ij (M_ij u_f,ji - u_i)
                                   - sum_out c_ij (u_f,ij - u_i))
 
-with c_ij the limited mass flux (momentum conserved), or with ``Params.expansion =
-"energy_head"`` min(w_ij, d_i' s_ij) where the flow expands (a + b < 0; energy head conserved;
-``carried_weight``). u_i' is a convex combination of velocities within the rings' ranges
-whenever the limiter holds; a dry vertex takes the inflow-weighted velocity of what flows in.
+with c_ij the limited mass flux where the flow contracts (a + b >= 0; momentum conserved) and,
+with ``Params.expansion = "energy_head"`` (the default), min(w_ij, d_i' s_ij) where it expands
+(a + b < 0; energy head conserved; the two blended over a small opening, ``carried_weight``).
+u_i' is a convex combination of velocities within the rings' ranges whenever the limiter
+holds; a dry vertex (its residue at rest) takes the momentum that flows in over its new depth.
 
 Two passes, each gathering only: ``edge_fluxes`` (F, F_b, alpha and each donor's face slope,
 ``momentum_faces.donor_slopes``) then ``update_depth``. The dyes ride on the same fluxes
@@ -68,7 +69,7 @@ from .momentum_faces import donor_slopes, fit_velocity_entry
 from .outflow import limit_outflow
 from .pressure import free_surface_height
 from .reconstruction import offset_dot
-from .tuning import FROUDE_RAMP
+from .tuning import EXPANSION_RAMP, FROUDE_RAMP
 
 
 @serial_kernel
@@ -291,28 +292,56 @@ def donor_face(j, e, reverse_edges, velocity, slopes, neighbor_coords, shift):
 
 
 @serial_kernel
-def carried_weight(e, i, j, velocity, dual_edge_vectors, reverse_dual_edge_vectors, weight,
-                   new_depth, outward):
+def expansion_share(a, b, size2, wave_stiffness, depth, velocity, i, j):
+    """theta_ij in [0, 1], how far the dual edge (i, j) counts as expanding:
+
+        theta_ij = clamp(-(a + b) / (EXPANSION_RAMP v_ij), 0, 1),
+        v_ij^2 = |N|^2 (c^2 + (|u_i|^2 + |u_j|^2) / 2)
+
+    a = u_i . N_ij, b = u_j . N_ji, c^2 = K d and |N|^2 = size2 as in ``supercritical_share``
+    (means of the two ends; c = 0 where nothing supports a wave, K <= 0), v_ij the edge's speed
+    scale, waves' and flow's together. 0 where the normal velocities close on each other
+    (a + b >= 0), 1 once they part by a small share of that scale: continuous in the state, so
+    round-off cannot pick the branch, even where the flow runs along the edge (a, b round-off).
+    velocity (n, 2) the step's starting velocity."""
+    opening = -(a + b)
+    if opening <= 0.0:
+        return 0.0
+    wave2 = max(0.25 * (wave_stiffness[i] + wave_stiffness[j]) * (depth[i] + depth[j]), 0.0)
+    flow2 = 0.5 * (velocity[i, 0] ** 2 + velocity[i, 1] ** 2
+                   + velocity[j, 0] ** 2 + velocity[j, 1] ** 2)
+    ramp = EXPANSION_RAMP * math.sqrt(size2 * (wave2 + flow2))
+    return 1.0 if opening >= ramp else opening / ramp
+
+
+@serial_kernel
+def carried_weight(e, i, j, velocity, rings, weight, new_depth, outward, wave_stiffness, depth):
     """The weight (m^3/s) with which the dual edge of the entry e = (i, j) carries a velocity
-    difference into the wet vertex i (``update_depth``): its limited mass flux ``weight`` where
-    the two ends close on each other (a + b >= 0, a = u_i . N_ij, b = u_j . N_ji: the flow
-    decelerates along the edge; momentum conserved), else (a + b < 0: the flow accelerates
-    along it; energy head conserved) d_i' s_ij, s_ij the mean normal speed through the dual
-    edge in the flux's direction, (a - b) / 2 out of i if ``outward`` else (b - a) / 2 (m^2/s,
-    0 if the velocities run against the flux), and d_i' i's new depth, never more than the mass
-    flux's weight. velocity (n, 2) the step's starting velocity."""
-    a = velocity[i, 0] * dual_edge_vectors[e, 0] + velocity[i, 1] * dual_edge_vectors[e, 1]
-    b = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
-         + velocity[j, 1] * reverse_dual_edge_vectors[e, 1])
-    if a + b >= 0.0:
+    difference into the wet vertex i (``update_depth``):
+
+        c_ij = (1 - theta_ij) w + theta_ij min(w, d_i' s_ij)
+
+    w the limited mass flux ``weight`` (momentum conserved, where the flow decelerates along the
+    edge), min(w, d_i' s_ij) the energy head's weight (where it accelerates), theta_ij the
+    ``expansion_share`` of a = u_i . N_ij and b = u_j . N_ji, s_ij the mean normal speed through
+    the dual edge in the flux's direction, (a - b) / 2 out of i if ``outward`` else (b - a) / 2
+    (m^2/s, 0 if the velocities run against the flux), d_i' i's new depth. velocity (n, 2) the
+    step's starting velocity; rings a ``records.Rings``; wave_stiffness K, depth d (n,) the
+    step's."""
+    forward, backward = rings.dual_edge_vectors, rings.reverse_dual_edge_vectors
+    a = velocity[i, 0] * forward[e, 0] + velocity[i, 1] * forward[e, 1]
+    b = velocity[j, 0] * backward[e, 0] + velocity[j, 1] * backward[e, 1]
+    theta = expansion_share(a, b, mean_size2(forward, backward, e), wave_stiffness, depth,
+                            velocity, i, j)
+    if theta == 0.0:
         return weight
     speed = 0.5 * (a - b) if outward else 0.5 * (b - a)
-    return min(weight, new_depth * max(speed, 0.0))
+    return (1.0 - theta) * weight + theta * min(weight, new_depth * max(speed, 0.0))
 
 
 @parallel_kernel
 def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes,
-                 boundary_momentum, min_depth, expansion_head, dt, out):
+                 boundary_momentum, min_depth, head_stiffness, dt, out):
     """Pass 2: apply the limited fluxes to the depth and carry the momentum A d u on them.
 
     With w_ij = -alpha_j F_ij > 0 the limited inflow from j, w_b = -F_b,i > 0 an inflow through
@@ -326,7 +355,7 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
     and u_f,ij - u_i is zero where i's faces are first order) the mass flux itself where the flow
     contracts from j to i (a + b >= 0, a = u_i . N_ij, b = u_j . N_ji: the normal velocities
     close on each other, as at a bore or a hydraulic jump), so that what leaves j is what enters
-    i and sum_i A_i d_i u_i is conserved; and, with ``expansion_head``, where the flow expands
+    i and sum_i A_i d_i u_i is conserved; and, with ``head_stiffness``, where the flow expands
     (a + b < 0: i runs away from j faster than j comes on) c_ij = min(w_ij, d_i' s_ij), s_ij =
     (b - a) / 2 the mean normal speed into i through the dual edge (m^2/s; out of i, (a - b) / 2
     and the cap alpha_i F_ij), a and b from the step's starting velocity (before the push:
@@ -339,8 +368,10 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
     momentum form there loses (u_i - u_j)^2 / (2 g) per cell (a Borda-Carnot loss, which
     belongs to an expanding jet behind a sudden widening, not to a smooth acceleration down a
     slope, over a crest or at a dry-bed front, whose thin, fast tip the mass weight, divided by
-    its small new depth, would tie to the slower liquid behind it). The cap by w_ij keeps u_i' a
-    convex combination wherever the outflow limiter holds. A dry i (at rest) never expands.
+    its small new depth, would tie to the slower liquid behind it). The switch between the two
+    turns over a small opening (``expansion_share``), so c_ij is continuous in the state. The cap
+    by w_ij keeps u_i' a convex combination wherever the outflow limiter holds. A dry i (its
+    velocity cleared: its residue below d_min counts at rest) never expands.
 
     moving, resting as in ``edge_fluxes`` (a resting vertex keeps its depth and velocity: no
     flux, d' = d - 0); rings a ``records.Rings``; depth (n,), velocity (n, 2) read;
@@ -348,13 +379,12 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
     the ``records.ContinuityFluxes`` of ``edge_fluxes`` (slopes S and excess from
     ``momentum_faces.donor_slopes``: u_f,ij = u_i + S_i (c_ij / 2 - dt u_i / 2));
     boundary_momentum (n, 2) G_b, the momentum an inflow carries (read where F_b < 0;
-    kernels/riemann.py ``boundary_fluxes`` without the push); expansion_head (bool) the energy
-    head where the flow expands, else momentum everywhere. Writes the ``records.DepthUpdate``
+    kernels/riemann.py ``boundary_fluxes`` without the push); head_stiffness (n,) the wave
+    stiffness K of ``expansion_share``: the energy head where the flow expands, or (0,):
+    momentum everywhere. Writes the ``records.DepthUpdate``
     out: depth, velocity and the volume that left through the boundary (m^3).
     """
     offsets, indices, reverse_edges = rings.offsets, rings.indices, rings.reverse_edges
-    dual_edge_vectors, reverse_dual_edge_vectors = (rings.dual_edge_vectors,
-                                                    rings.reverse_dual_edge_vectors)
     edge_transforms, neighbor_coords = rings.edge_transforms, rings.neighbor_coords
     dual_areas = rings.dual_areas
     edge_flux, boundary_flux, outflow_factor = (fluxes.edge_flux, fluxes.boundary_flux,
@@ -383,7 +413,7 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
         outflow_volume[i] = dt * leaving
         u0 = velocity[i, 0]
         u1 = velocity[i, 1]
-        expands = expansion_head and depth[i] >= min_depth
+        expands = head_stiffness.shape[0] > 0 and depth[i] >= min_depth
         inflow = 0.0
         pull0 = 0.0
         pull1 = 0.0
@@ -396,17 +426,16 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
         for e in range(offsets[i], offsets[i + 1]):
             flux = edge_flux[e]
             if flux > 0.0 and sent:
-                weight = carried_weight(e, i, indices[e], start_velocity, dual_edge_vectors,
-                                        reverse_dual_edge_vectors, alpha_i * flux, new_depth,
-                                        True)
+                weight = carried_weight(e, i, indices[e], start_velocity, rings, alpha_i * flux,
+                                        new_depth, True, head_stiffness, depth)
                 excess0 += weight * offset_dot(s[0, 0], s[0, 1], neighbor_coords, e, back0, back1)
                 excess1 += weight * offset_dot(s[1, 0], s[1, 1], neighbor_coords, e, back0, back1)
             elif flux < 0.0:
                 j = indices[e]
                 weight = -flux * outflow_factor[j]
                 if expands:
-                    weight = carried_weight(e, i, j, start_velocity, dual_edge_vectors,
-                                            reverse_dual_edge_vectors, weight, new_depth, False)
+                    weight = carried_weight(e, i, j, start_velocity, rings, weight, new_depth,
+                                            False, head_stiffness, depth)
                 inflow += weight
                 face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
                                           neighbor_coords, shift)

@@ -426,16 +426,23 @@ def conservative_stage(reached, rings, wall_projections, depth, velocity, accele
 
 
 @parallel_kernel
-def average_stages(depth, velocity, dye, depth_2, velocity_2, dye_2, min_depth, depth_out,
-                   velocity_out, dye_out):
+def average_stages(depth, velocity, dye, depth_2, velocity_2, dye_2, min_depth, dry_flows_in,
+                   depth_out, velocity_out, dye_out):
     """Heun's (SSP-RK2) last step: U = (U^n + U^(2)) / 2 for d, d u and the dye volumes d c.
-    All arrays (n,), (n, 2), (n, n_dyes)."""
+    With ``dry_flows_in`` (the momentum scheme's bore patch, schemes/bores.py) a vertex dry at
+    the start (d^n < d_min, its velocity cleared) counts its residue at the second stage's
+    velocity, the velocity of the liquid that wetted it: counted at rest, it would pull each
+    vertex a dry-bed front wets back towards 0 once, a lag per vertex crossed that does not
+    shrink with refinement. Without it (the conservative scheme) the residue counts at rest
+    and sum A d u is Heun's exactly. All arrays (n,), (n, 2), (n, n_dyes)."""
     for i in numba.prange(0, depth.shape[0]):
         d = 0.5 * (depth[i] + depth_2[i])
         depth_out[i] = d
         wet = d >= min_depth
+        takes_second = dry_flows_in and depth[i] < min_depth
         for a in range(2):
-            q = 0.5 * (depth[i] * velocity[i, a] + depth_2[i] * velocity_2[i, a])
+            start = velocity_2[i, a] if takes_second else velocity[i, a]
+            q = 0.5 * (depth[i] * start + depth_2[i] * velocity_2[i, a])
             velocity_out[i, a] = q / d if wet else 0.0
         for n in range(dye.shape[1]):
             volume = 0.5 * (depth[i] * dye[i, n] + depth_2[i] * dye_2[i, n])

@@ -18,6 +18,7 @@ GRAVITY_SHARE = 0.5
 
 # The continuity's flux (kernels/continuity.py) and its shock sensor (kernels/shocks.py).
 FROUDE_RAMP = 1.0
+EXPANSION_RAMP = 1e-3
 SENSOR_SMOOTH = 0.1
 SENSOR_POWER = 3
 SENSOR_ROUND_OFF = 1e-12
@@ -47,6 +48,11 @@ TUNING = {
     "FROUDE_RAMP": (FROUDE_RAMP, "the width in Froude number over which the continuity's flux "
                     "turns from centred (Fr <= 1) to upwind (Fr >= 1 + this): a continuous flux "
                     "of the state"),
+    "EXPANSION_RAMP": (EXPANSION_RAMP, "the opening -(a + b) of a dual edge, as a share of its "
+                       "speed scale |N| (c^2 + |u|^2)^(1/2), over which the velocity update "
+                       "turns from momentum to energy head: continuous in the state, so "
+                       "round-off cannot pick the branch; the momentum form's loss below it, "
+                       "(du)^2 / 2g, is under 1e-6 of the edge's head"),
     "SENSOR_SMOOTH": (SENSOR_SMOOTH, "nu_0: a ring whose unexplained share nu reads below this "
                       "is smooth flow and gets no Landshoff term"),
     "SENSOR_POWER": (SENSOR_POWER, "the sensor s = ((nu - nu_0)+ / (1 - nu_0))^p: a high power "

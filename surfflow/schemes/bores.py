@@ -152,7 +152,7 @@ class BoreFluxes:
             flux = h.mass_flux[near]
             heun_flux += 0.5 * h.outflow_factor[np.where(flux > 0.0, rows, columns)] * flux
         average_stages(self.start_depth, self.start_velocity, self.no_dye, self.second_depth,
-                       self.second_velocity, self.no_dye, self.params.min_depth, self.depth,
+                       self.second_velocity, self.no_dye, self.params.min_depth, True, self.depth,
                        self.velocity, self.no_dye)
         near = np.concatenate([near, geom.reverse_edges[near]])  # R's entries, both ways
         edge_flux[near] = np.concatenate([heun_flux, -heun_flux])

@@ -85,8 +85,8 @@ class ConservativeScheme:
         h.outflow_volume *= 0.5
         s.outflow_volume += h.outflow_volume
         average_stages(s.depth, s.velocity, s.dye, self.stage_depth, self.stage_velocity,
-                       self.stage_dye, self.params.min_depth, s.depth_next, s.velocity_next,
-                       s.dye_next)
+                       self.stage_dye, self.params.min_depth, False, s.depth_next,
+                       s.velocity_next, s.dye_next)
         s.swap_depth()
         s.swap_velocity()
         return {"outflow": 0.5 * (out_1 + out_2), "inflow": 0.5 * (in_1 + in_2)}

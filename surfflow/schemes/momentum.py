@@ -6,10 +6,10 @@ depth and velocity) and their ``hold``s (4), implicit friction and damping (5), 
 continuity (6, kernels/continuity.py) across the walls the bound ``find_walls`` writes: the
 depth moves on the limited mass fluxes of the new velocity, and in the same pass the momentum
 A d u rides on the same fluxes with the donor's velocity (Stelling & Duinmeijer 2003; Kramer &
-Stelling 2008), so momentum is conserved and a bore keeps its jump conditions; with
-``Params.expansion = "energy_head"`` the edges along which the flow expands carry the energy
-head instead (``continuity.update_depth``, from the step's starting velocity
-``start_velocity``); the dyes ride on them too. Around a gravity bore the edges take two HLL
+Stelling 2008): where the flow contracts momentum is conserved and a bore keeps its jump
+conditions; with ``Params.expansion = "energy_head"`` (the default) the edges along which the
+flow expands carry the energy head instead (``continuity.update_depth``, from the step's
+starting velocity ``start_velocity``); the dyes ride on them too. Around a gravity bore the edges take two HLL
 stages' fluxes, averaged as Heun's (``schemes/bores.py``, ``schemes/hll_stage.py``), which keep
 it one column wide. Open boundary segments (``surfflow/boundaries.py``: inflow, level,
 transmissive; ``schemes/segments.py``) enter through kernels/riemann.py's boundary fluxes: their
@@ -48,6 +48,7 @@ class MomentumScheme:
         self.boundary_push = np.zeros(n)
         self.slopes = np.zeros((n, 2, 2))  # the momentum's faces (momentum_faces.donor_slopes)
         self.excess = np.zeros((n, 2))
+        self.no_head = np.zeros(0)  # update_depth's head_stiffness: momentum everywhere
         self.start_velocity = np.zeros((n, 2))  # the step's, before the push (update_depth)
         self.sensor = np.zeros(n)  # the push's shock sensor, the continuity's Landshoff term's
         self.level, self.head_part = np.zeros(n), np.zeros(n)  # its head L (``head``)
@@ -218,7 +219,8 @@ class MomentumScheme:
             self.bores.blend_fluxes(geom, f, s, bottom, dt, s.edge_flux, s.boundary_flux,
                                     s.outflow_factor)
         update_depth(a.moving, a.resting, rings, s.depth, s.velocity, self.start_velocity, fluxes,
-                     self.boundary_momentum, p.min_depth, p.expansion == "energy_head", dt,
+                     self.boundary_momentum, p.min_depth,
+                     stiffness if p.expansion == "energy_head" else self.no_head, dt,
                      DepthUpdate(s.depth_next, s.velocity_next, s.outflow_volume))
         if bores:
             self.bores.take_velocity(s.velocity_next)
