@@ -118,6 +118,7 @@ def test_fluxes_are_heuns_and_antisymmetric():
     bottom = np.zeros(geom.n_vertices)
     bores.remember(s)
     bores.region[:] = True
+    bores.weight[:] = 1.0
     flux = np.zeros(len(geom.neighbor_indices))
     alpha = np.ones(geom.n_vertices)
     bores.blend_fluxes(geom, sim.fields, s, bottom, dt, flux, np.zeros(geom.n_vertices), alpha)

@@ -367,6 +367,7 @@ def heun_everywhere(sim):
 
     def everywhere(*args):
         bores.region[:] = True
+        bores.weight[:] = 1.0
         return bores.watching
     bores.find = everywhere
 

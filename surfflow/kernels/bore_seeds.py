@@ -1,20 +1,27 @@
-"""The seeds of the bore patch (schemes/bores.py): wet vertices at a bore or a dry-bed front.
+"""The seeds of the bore patch (schemes/bores.py): wet vertices at a bore or a dry-bed front,
+each with a strength sigma_i in [0, 1].
 
-A vertex i is a seed where it is wet (d_i >= d_min), ruled by gravity (``ruled``) and inertial
-(friction share k_i < ``INERTIAL_SHARE``), and one of its CSR entries e = (i, j) is
+A vertex i can seed where it is wet (d_i >= d_min), ruled by gravity (``ruled``) and inertial
+(friction share k_i < ``INERTIAL_SHARE``); sigma_i is the largest over its CSR entries
+e = (i, j) of
 
-- at a bore: s_i > ``BORE_SENSOR`` (the shock sensor, kernels/shocks.py), j likewise wet, ruled
-  and inertial, and the two ends closing on each other across subcritical flow,
+- at a bore, j likewise wet, ruled and inertial, the product of three ramps,
 
-      a + b > BORE_CLOSING |N| c   and   0.5 |a - b| < |N| c,
+      ramp(s_i / BORE_SENSOR) ramp((a + b) / (BORE_CLOSING |N| c)) ramp(|N| c / (0.5 |a - b|))
 
-- or at a dry-bed front: j dry (d_j < d_min) and i's flow running into it with inertia,
+  (the shock sensor s_i, kernels/shocks.py, the two ends closing on each other, across
+  subcritical flow),
 
-      a > BORE_CLOSING |N| c_i,
+- at a dry-bed front, j dry (d_j < d_min) and i's flow running into it with inertia,
 
-with a = u_i . N_ij, b = u_j . N_ji, |N|^2 the mean of |N_ij|^2 and |N_ji|^2, c^2 = K d with K
-and d the two ends' means (K the wave stiffness, negative where the surface falls away: then
-c = 0), and c_i^2 = K_i d_i.
+      ramp(a / (BORE_CLOSING |N| c_i)),
+
+with ramp(x) = clamp(2 x - 1, 0, 1): 1 where the rule's ratio passes 1 (the seeds of a switched
+rule), 0 below a half, linear between, so that the patch's weight (schemes/bores.py) is
+continuous in the state and a rule that hovers at its threshold does not switch the patch's
+fluxes on and off step after step. a = u_i . N_ij, b = u_j . N_ji, |N|^2 the mean of |N_ij|^2
+and |N_ji|^2, c^2 = K d with K and d the two ends' means (K the wave stiffness, negative where
+the surface falls away: then c = 0), and c_i^2 = K_i d_i.
 """
 
 import math
@@ -32,38 +39,53 @@ def flowing(i, depth, ruled, friction_share, min_depth):
     return ruled[i] and depth[i] >= min_depth and friction_share[i] < INERTIAL_SHARE
 
 
+@serial_kernel
+def ramp(ratio):
+    """clamp(2 ratio - 1, 0, 1): 0 up to half a rule's threshold, 1 from the threshold on."""
+    return min(1.0, max(0.0, 2.0 * ratio - 1.0))
+
+
+@serial_kernel
+def exceeds(value, threshold):
+    """ramp(value / threshold) for threshold >= 0: 1 for any positive value over a zero one."""
+    if threshold > 0.0:
+        return ramp(value / threshold)
+    return 1.0 if value > 0.0 else 0.0
+
+
 @parallel_kernel
 def mark_seeds(moving, rings, depth, velocity, ruled, friction_share, sensor, wave_stiffness,
-               min_depth, seeds):
-    """seeds[i] = whether i is a seed (module docstring), written at the ``moving`` vertices
-    (int64 list, every wet vertex among them; the others are left as they are).
+               min_depth, strength):
+    """strength[i] = sigma_i (module docstring), written at the ``moving`` vertices (int64 list,
+    every wet vertex among them; the others are left as they are).
 
     rings: ``records.Rings``; depth, friction_share, sensor, wave_stiffness (n,); velocity
-    (n, 2); ruled (n,) bool; seeds (n,) bool.
+    (n, 2); ruled (n,) bool; strength (n,) float.
     """
     offsets, indices = rings.offsets, rings.indices
     forward, backward = rings.dual_edge_vectors, rings.reverse_dual_edge_vectors
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
-        seed = False
+        sigma = 0.0
         if flowing(i, depth, ruled, friction_share, min_depth):
-            sensed = sensor[i] > BORE_SENSOR
+            sensed = exceeds(sensor[i], BORE_SENSOR)
             for e in range(offsets[i], offsets[i + 1]):
                 j = indices[e]
                 front = depth[j] < min_depth
-                if not (front or (sensed and flowing(j, depth, ruled, friction_share,
-                                                     min_depth))):
+                if not (front or (sensed > 0.0 and flowing(j, depth, ruled, friction_share,
+                                                           min_depth))):
                     continue  # a wet neighbour, and no bore at i to close on
                 a = velocity[i, 0] * forward[e, 0] + velocity[i, 1] * forward[e, 1]
                 size = math.sqrt(mean_size2(forward, backward, e))
                 if front:
                     celerity = math.sqrt(max(wave_stiffness[i] * depth[i], 0.0))
-                    seed = a > BORE_CLOSING * size * celerity
+                    sigma = max(sigma, exceeds(a, BORE_CLOSING * size * celerity))
                 else:
                     b = velocity[j, 0] * backward[e, 0] + velocity[j, 1] * backward[e, 1]
                     stiffness = max(wave_stiffness[i] + wave_stiffness[j], 0.0)
                     wave = size * math.sqrt(0.25 * stiffness * (depth[i] + depth[j]))
-                    seed = a + b > BORE_CLOSING * wave and 0.5 * abs(a - b) < wave
-                if seed:
+                    sigma = max(sigma, sensed * exceeds(a + b, BORE_CLOSING * wave)
+                                * exceeds(wave, 0.5 * abs(a - b)))
+                if sigma == 1.0:
                     break
-        seeds[i] = seed
+        strength[i] = sigma

@@ -15,8 +15,10 @@ the edges around it take those fluxes:
    at a bore (its shock sensor fires and a neighbour closes on it across subcritical flow) or at
    a dry-bed front (its flow runs into a dry neighbour with inertia; a film creeping or at rest
    at its edge, within round-off of no flow, is no Riemann problem: seeded there, the region
-   would hang on round-off).
-2. The region R (``region`` (n,) bool): the seeds and the ``BORE_RINGS`` rings around them.
+   would hang on round-off). Each seed has a strength sigma_i in [0, 1], 1 where its rule
+   holds and ramped to 0 at half its threshold: continuous in the state.
+2. The region R (``region`` (n,) bool): the seeds and the ``BORE_RINGS`` rings around them;
+   the weight w_i (``weight`` (n,)) the largest sigma within ``BORE_RINGS`` rings of i.
 3. Two HLL stages from the step's starting depth and velocity (before the push; ``remember``),
    with the momentum scheme's terms, walls and open segments, computed only as far as R's
    fluxes and velocity need (``reaches``; R+k is R and the k rings around it): the second stage
@@ -25,12 +27,18 @@ the edges around it take those fluxes:
    kernel computes at a vertex what it computes on the whole mesh, so these are bit for bit
    whole-mesh stages.
 4. Each entry with an end in R (and both ends in the step's active set, schemes/active.py)
-   takes Heun's limited mass flux, F_ij = (alpha^1 F^1_ij + alpha^2 F^2_ij) / 2, so that
+   takes F_ij = (1 - w_ij) F_ij + w_ij H_ij, H_ij Heun's limited mass flux
+   (alpha^1 F^1_ij + alpha^2 F^2_ij) / 2 and w_ij = max(w_i, w_j), so that where w = 1
    d_i - dt sum_j F_ij / A_i is Heun's depth; F_ji = -F_ij. The outflow limiter
    (kernels/outflow.py) is then computed again at the vertices those entries touch. The depth,
    momentum and dyes ride on the blended fluxes: the volume stays exact and the depth
    non-negative.
-5. The vertices of R take Heun's velocity (d u) / d (``take_velocity``).
+5. The vertices of R take (1 - w_i) u_i + w_i u_i^Heun, u^Heun Heun's velocity (d u) / d
+   (``take_velocity``).
+
+The weights keep the patch continuous in the state: a seed that hovers at its threshold (the
+shock sensor at the foot of a standing hydraulic jump) fades the Heun fluxes in and out instead
+of switching them, which pumped a standing oscillation into the subcritical flow behind it.
 
 Smooth flow, lakes at rest, drops and films ruled by friction or capillarity have no seed, and
 nothing here runs; where capillarity rules every vertex (bunny_pour's 4.5 mm rings) nothing is
@@ -64,6 +72,8 @@ class BoreFluxes:
         self.depth = np.zeros(n)  # Heun's, with its velocity (read in the region)
         self.no_dye = np.zeros((n, 0))  # average_stages' dyes: none
         self.region = np.zeros(n, dtype=bool)
+        self.strength = np.zeros(n)  # the seeds' sigma (kernels/bore_seeds.py)
+        self.weight = np.zeros(n)  # w: the largest sigma within BORE_RINGS rings
         self.velocity = np.zeros((n, 2))
         self.usable = True  # False while the terms hold more than one moving surface
         self.ruled = np.zeros(n, dtype=bool)
@@ -110,13 +120,18 @@ class BoreFluxes:
         stiffness K (n,)."""
         if not self.watching:
             return False
-        self.region.fill(False)
+        self.strength.fill(0.0)
         mark_seeds(state.active.moving, rings_of(geom, fields), self.start_depth,
                    self.start_velocity, self.ruled, state.friction_share, sensor, wave_stiffness,
-                   self.params.min_depth, self.region)
+                   self.params.min_depth, self.strength)
+        np.greater(self.strength, 0.0, out=self.region)
         if not self.region.any():
             return False
-        rings_around(geom, self.region, BORE_RINGS)
+        np.copyto(self.weight, self.strength)
+        for reached in rings_around(geom, self.region, BORE_RINGS)[:-1]:
+            entries = ring_entries(geom.neighbor_offsets, reached)
+            np.maximum.at(self.weight, geom.neighbor_indices[entries],
+                          self.weight[self.rows[entries]])
         return True
 
     def reaches(self, geom) -> tuple[StageReach, StageReach]:
@@ -154,16 +169,21 @@ class BoreFluxes:
         average_stages(self.start_depth, self.start_velocity, self.no_dye, self.second_depth,
                        self.second_velocity, self.no_dye, self.params.min_depth, True, self.depth,
                        self.velocity, self.no_dye)
+        share = np.maximum(self.weight[rows], self.weight[columns])  # w_ij, the same both ways
+        blended = (1.0 - share) * edge_flux[near] + share * heun_flux
         near = np.concatenate([near, geom.reverse_edges[near]])  # R's entries, both ways
-        edge_flux[near] = np.concatenate([heun_flux, -heun_flux])
+        edge_flux[near] = np.concatenate([blended, -blended])
         touched = np.zeros_like(moving)
         touched[self.rows[near]] = True
         outflow_factors_at(np.flatnonzero(touched), geom.neighbor_offsets, geom.dual_areas,
                            state.depth, edge_flux, boundary_flux, dt, outflow_factor)
 
     def take_velocity(self, velocity_out) -> None:
-        """Heun's velocity at the region's vertices into velocity_out (n, 2)."""
-        velocity_out[self.region] = self.velocity[self.region]
+        """Heun's velocity blended into velocity_out (n, 2) at the region's vertices, by their
+        weight: u_i <- (1 - w_i) u_i + w_i u_i^Heun."""
+        share = self.weight[self.region, None]
+        velocity_out[self.region] = ((1.0 - share) * velocity_out[self.region]
+                                     + share * self.velocity[self.region])
 
 
 def rings_around(geom, marked: np.ndarray, count: int) -> list[np.ndarray]:
