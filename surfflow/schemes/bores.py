@@ -124,14 +124,14 @@ class BoreFluxes:
         mark_seeds(state.active.moving, rings_of(geom, fields), self.start_depth,
                    self.start_velocity, self.ruled, state.friction_share, sensor, wave_stiffness,
                    self.params.min_depth, self.strength)
-        np.greater(self.strength, 0.0, out=self.region)
-        if not self.region.any():
+        if not self.strength.any():
             return False
         np.copyto(self.weight, self.strength)
-        for reached in rings_around(geom, self.region, BORE_RINGS)[:-1]:
-            entries = ring_entries(geom.neighbor_offsets, reached)
+        for _ in range(BORE_RINGS):  # each ring takes the largest weight of its inner neighbours
+            entries = ring_entries(geom.neighbor_offsets, np.flatnonzero(self.weight))
             np.maximum.at(self.weight, geom.neighbor_indices[entries],
                           self.weight[self.rows[entries]])
+        np.greater(self.weight, 0.0, out=self.region)
         return True
 
     def reaches(self, geom) -> tuple[StageReach, StageReach]:
