@@ -14,25 +14,20 @@ two gradients, both sums of differences H_j - H_i over the one-ring:
 The first is the barycentric Green-Gauss gradient: minus the adjoint of the continuity's centred
 divergence, so the discrete pressure work matches the potential energy change and round-off
 around an inviscid lake at rest cannot grow; but it is first order in H's curvature wherever
-the ring is not symmetric (6 % low next to an icosphere's valence-5 vertex). The second is the
+the ring is not symmetric (low next to an icosphere's valence-5 vertex). The second is the
 one-ring least-squares quadratic fit (``ring_fit.py``), exact for quadratic H on a flat ring but
 not an adjoint: used alone it lets round-off grow without bound in an inviscid lake. The
 continuity blends its centred and upwind fluxes by the same phi (kernels/continuity.py): where
 friction slaves the velocity to the depth (phi = 1, a creeping film) the flux is upwind, there is
 no centred flux left to pair with, and friction removes energy far faster than the fit's
-mismatch can add it; where inertia rules (phi = 0, lakes, waves, dam breaks) the pair is exact.
-Measured: the fit alone lets round-off grow to 7e-4 m/s in the inviscid bowl lake (4,000 steps)
-and to 6 m/s over the immersed bump, and raises Thacker's error from 0.018 to 0.039; the blend
-leaves these inviscid runs bit for bit as Green-Gauss alone gives them (phi = 0), keeps the bowl
-lake at round-off for every phi (linear friction 0.01 to 1000 1/s), and brings the draining film
-at the top of a sphere from 2.2 % (not converging) to 0.09 %, the rest being max_dt's error.
-Both parts are exactly zero for a constant H (a lake at rest on any surface shape) and exact for
-a linear H on a flat triangulation. On an open boundary the Green-Gauss component normal to the
-wall carries an O(1) error; the wall-slip condition (kernels/boundaries.py) removes that
-component. At a shoreline a dry neighbour standing above the wet vertex's level is a wall
-(H_j := H_i). Where the surface faces away from gravity (e . n_i < 0, the underside of an
-overhang) there is no hydrostatic support: only the tangential gravity g_t acts. Dry vertices
-feel no force."""
+mismatch can add it; where inertia rules (phi = 0, lakes, waves, dam breaks) the pair is exact,
+and the blend is Green-Gauss alone, bit for bit. Both parts are exactly zero for a constant H
+(a lake at rest on any surface shape) and exact for a linear H on a flat triangulation. On an
+open boundary the Green-Gauss component normal to the wall carries an O(1) error; the wall-slip
+condition (kernels/boundaries.py) removes that component. At a shoreline a dry neighbour
+standing above the wet vertex's level is a wall (H_j := H_i). Where the surface faces away from
+gravity (e . n_i < 0, the underside of an overhang) there is no hydrostatic support: only the
+tangential gravity g_t acts. Dry vertices feel no force."""
 
 import numba
 

@@ -18,9 +18,8 @@ edge N_ij between the states reconstructed at the edge midpoint (``reconstructio
 a the normal velocities from i towards j, L = (|N_ij| + |N_ji|) / 2, q_R carried into i's frame
 by M_ij; a dry end gets the dry-bed speeds s = a -+ 2 c of the other (Toro). A cell that was dry
 (d < d_min) has no momentum of its own: when wetted it takes the velocity of the liquid flowing
-in, the sum of -G over its inflowing edges over the sum of -F there (else the liquid left below
-d_min at a front's tip stops the water arriving behind it: measured, Ritter's front 0.15 m
-ahead, piled up, at 2,000 along). The mass diffusion
+in, the sum of -G over its inflowing edges over the sum of -F there (otherwise the liquid left
+below d_min at a front's tip would stop the water arriving behind it). The mass diffusion
 Delta = minmod(d_R - d_L, (H_j - H_i) / (e . n)_ij) is the depth jump limited by the jump of the
 free surface: zero for a lake at rest on any bottom (well balanced), the depth jump on a flat one.
 On a moving surface (acceleration a_i) c and Delta feel the felt gravity g - a (kernels/inertia.py):

@@ -10,10 +10,9 @@ reconstructed at the edge midpoint moved back by half a step's travel (MUSCL-Han
 
     c_f = c_i + theta_i phi_i g_i . (c_ij / 2 - dt u_i / 2)
 
-u_i the carrier's velocity (the shift is second order in time for a one-stage step; the
-conservative scheme's Heun stages use no shift, dt u_i / 2 -> 0; measured on a cosine bell on
-a sphere: without it a one-stage step steepens the bell into a plateau whose l2 error grows with
-refinement), g_i the one-ring least-squares gradient (``ring_fit.py`` weights).
+u_i the carrier's velocity (the shift makes a one-stage step second order in time; the
+conservative scheme's Heun stages use no shift, dt u_i / 2 -> 0), g_i the one-ring
+least-squares gradient (``ring_fit.py`` weights).
 
 phi_i is a compressive Barth-Jespersen factor: the largest factor, up to a cap, for which every
 face i sends through (F_ij > 0) stays in [low_i, high_i], the range of c over i and its one-ring
@@ -25,14 +24,8 @@ does not, at a jump or an extremum, measured by the ring's misfit share
 
 (cap 1 for r_i <= ``SMOOTH_MISFIT``, ``COMPRESSION`` for r_i >= ``JUMP_MISFIT``, linear
 between). On a smooth profile r_i falls with the cell size, so refinement turns the compression
-off; an edge stays a few cells wide instead of spreading. Measured (tests/dye_cases.py: 49 cells
-of travel on an irregular strip; semi-Lagrangian / conservative scheme): a sharp stripe's
-10-90 % edge 2.6 / 1.9 cells against 4.9 / 5.2 with Barth and Jespersen's limiter alone, a Gaussian bell of sigma 2.5
-cells keeps 98 / 95 % of its peak against 66 / 63 %; Williamson's cosine bell on a sphere, l2
-error at 642 / 2,562 / 10,242 vertices: 0.30 / 0.23 / 0.075 and 0.76 / 0.53 / 0.30 against
-0.77 / 0.47 / 0.13 and 0.83 / 0.62 / 0.32. A constant cap squares a smooth bell instead (1.2:
-0.59 / 0.10 / 0.34, semi-Lagrangian). The thresholds were chosen from a scan of five settings on
-these cases (a cap of 3, or thresholds 0.1 and 0.3, broke the sphere's convergence).
+off; an edge stays a few cells wide instead of spreading. A constant cap would square a
+smooth bell into a plateau instead. The dyes' rows of docs/validation.md give the figures.
 
 theta_i in [0, 1] is the largest factor for which what stays behind in i lies in that range too:
 
