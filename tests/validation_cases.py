@@ -314,6 +314,11 @@ def run_transcritical_bump(n_along: int = 100, n_across: int = 4, end_time: floa
             **monitor.figures()}
 
 
+# (n_along, n_across): ANUGA 4.1's relative L1 error of Stoker's depth on the strip run_stoker
+# builds (seed 2; 0.1 m wide: benchmarks/validation/anuga_compare.py's meshes, measured there)
+ANUGA_STOKER = {(200, 2): 5.70e-3, (400, 4): 3.04e-3, (800, 8): 1.53e-3, (1600, 16): 8.91e-4}
+
+
 def run_stoker(n_along: int = 800, n_across: int = 8, end_time: float = 6.0,
                scheme: str = "conservative") -> dict:
     """Stoker's dam break on a wet bed on a 10 m strip: d = 0.005 m left of x0 = 5 m, 0.001 m
