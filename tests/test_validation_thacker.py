@@ -10,22 +10,20 @@ the target scaled to first order in the cell size, 0.05 * 158 / n (documented lo
 
 import pytest
 
-from validation_cases import run_thacker
+from validation_cases import THACKER_FULL_CELLS, run_thacker, thacker_bound
 from validation_harness import assert_invariants
-
-FULL_CELLS = 158
 
 
 def test_thacker_paraboloid_coarse_meshes_converge():
     coarse, fine = run_thacker(n_cells=40), run_thacker(n_cells=80)
     for figures, n in ((coarse, 40), (fine, 80)):
-        assert figures["error"] < 0.05 * FULL_CELLS / n, figures
+        assert figures["error"] < thacker_bound(n), figures
         assert_invariants(figures)
     assert fine["error"] < coarse["error"], (coarse["error"], fine["error"])
 
 
 @pytest.mark.slow
 def test_thacker_paraboloid_at_25k_vertices():
-    figures = run_thacker(n_cells=FULL_CELLS)
+    figures = run_thacker(n_cells=THACKER_FULL_CELLS)
     assert figures["error"] < 0.05, figures
     assert_invariants(figures)

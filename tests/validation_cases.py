@@ -110,7 +110,17 @@ def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,
             **monitor.figures()}
 
 
-def run_thacker(n_cells: int = 158, periods: float = 1.0,
+THACKER_FULL_CELLS = 158  # VALIDATION.md's Thacker mesh: 158 x 158 cells, about 25k vertices
+
+
+def thacker_bound(n_cells: int) -> float:
+    """Thacker's bound on an n_cells x n_cells mesh: VALIDATION.md's 0.05 at
+    ``THACKER_FULL_CELLS``, allowed to grow at first order in the cell size on a coarser one,
+    0.05 x 158 / n."""
+    return 0.05 * THACKER_FULL_CELLS / n_cells
+
+
+def run_thacker(n_cells: int = THACKER_FULL_CELLS, periods: float = 1.0,
         scheme: str = "momentum") -> dict:
     """Thacker's radial paraboloid on a 4 m x 4 m flat square with the bottom
     z = h0 (r^2/a^2 - 1) given by set_bottom, h0 = 0.1, a = 1, r0 = 0.8, started from the exact

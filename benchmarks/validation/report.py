@@ -22,13 +22,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import dye_cases  # noqa: E402
 import validation_cases as cases  # noqa: E402
 
-THACKER_FULL_CELLS = 158  # VALIDATION.md's Thacker mesh: 158 x 158 cells, about 25k vertices
-
 
 def thacker_bound(kwargs: dict) -> float:
-    """VALIDATION.md's 0.05 at 158 x 158 cells, allowed to grow at first order in the cell size
-    on a coarser mesh (tests/test_validation_thacker.py): 0.05 x 158 / n."""
-    return 0.05 * THACKER_FULL_CELLS / kwargs["n_cells"]
+    """Thacker's bound on the run's mesh (``cases.thacker_bound``)."""
+    return cases.thacker_bound(kwargs["n_cells"])
 
 
 def stoker_bound(kwargs: dict) -> float | None:
