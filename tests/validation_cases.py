@@ -12,8 +12,10 @@ the momentum scheme of ``Params`` (the report runs both).
 from __future__ import annotations
 
 import contextlib
+import math
 
 import numpy as np
+from scipy.spatial import Delaunay
 
 import builders
 import surfflow as sf
@@ -79,6 +81,50 @@ def run_lake_bowl(n_rings: int = 32, steps: int = 4000, level: float = -0.5,
             "surface_spread": float(np.ptp(surface)),
             "max_depth_change": float(np.abs(np.asarray(sim.depth) - depth).max()),
             **monitor.figures()}
+
+
+def flat_disc(radius: float, n_rings: int = 12):
+    """The flat disc of ``radius`` in the plane z = 0 on ``n_rings`` rings of points
+    (``builders.disc_points``, seed 3), its geometry unsmoothed."""
+    P = builders.disc_points(n_rings, seed=3) * radius
+    V = np.column_stack([P, np.zeros(len(P))])
+    return sf.precompute((V, Delaunay(P).simplices.astype(np.int64)), smoothing_iterations=0)
+
+
+def turn_velocity(omega: float, x: np.ndarray) -> np.ndarray:
+    """Omega x r (n, 3) for a turn at ``omega`` rad/s about the z axis, x (n, 3)."""
+    return omega * np.column_stack([-x[:, 1], x[:, 0], np.zeros(len(x))])
+
+
+def run_turntable(n_rings: int = 12, turns: float = 1.0, omega: float = 1.0, radius: float = 0.5,
+                  depth: float = 0.005, scheme: str = "momentum", prepare=None) -> dict:
+    """VALIDATION.md's turntable: a frictionless film at rest in the world on a frictionless
+    walled disc of ``radius`` turning at ``omega`` rad/s about its normal, gravity along the
+    axis; its velocity relative to the disc starts at -Omega x r. After ``turns`` turns:
+    world_speed, max |u + Omega x r| / (Omega R) (target < 0.01 after one turn), the same
+    inside 0.6 R (inner_world_speed), depth_change the largest relative change of the depth,
+    and the invariants. ``prepare(sim)`` runs before the first step."""
+    geom = flat_disc(radius, n_rings)
+
+    def spin(rest, t):
+        c, s = math.cos(omega * t), math.sin(omega * t)
+        return rest @ np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
+
+    sim = sf.Simulation(geom, sf.Params(gravity=GRAVITY_DOWN, friction=0.0, boundary="wall",
+                                        max_dt=2e-3, scheme=scheme), motion=spin)
+    sim.set_depth(np.full(geom.n_vertices, depth))
+    sim.set_velocity(-turn_velocity(omega, geom.vertices))
+    if prepare is not None:
+        prepare(sim)
+    monitor = InvariantMonitor(sim)
+    sim.advance(turns * 2.0 * math.pi / omega)
+    monitor.check()
+    x = sim.geometry.vertices
+    world = np.linalg.norm(sim.velocity + turn_velocity(omega, x), axis=1) / (omega * radius)
+    inner = np.linalg.norm(x, axis=1) < 0.6 * radius
+    return {"n_vertices": geom.n_vertices, "world_speed": float(world.max()),
+            "inner_world_speed": float(world[inner].max()),
+            "depth_change": float(np.abs(sim.depth - depth).max() / depth), **monitor.figures()}
 
 
 def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,

@@ -108,6 +108,11 @@ CASES = {
                    [(f"{n}x{n // 10} cells, 49 cells", {"n_along": n}) for n in (100, 200)],
                    [("100x10 cells, 49 cells", {"n_along": 100})],
                    [("edge_cells", 4.0, "below"), ("dye_drift", 1e-12, "below")]),
+    "turntable": (cases.run_turntable,
+                  [(f"{n} rings, one turn", {"n_rings": n}) for n in (12, 24)],
+                  [("12 rings, one turn", {"n_rings": 12})],
+                  [("world_speed", 0.01, "below"), ("inner_world_speed", None, "report"),
+                   ("depth_change", None, "report")]),
 }
 INVARIANTS = [("volume_drift", 1e-12, "below"), ("min_depth", 0.0, "at_least")]
 

@@ -57,6 +57,7 @@ TITLES = {
     "cosine_bell_first_order": "Cosine bell, first-order tracer transport (for comparison)",
     "dye_bell": "A 5-cell dye bell carried 49 cells (peak and shape kept)",
     "dye_stripe": "A sharp dye stripe carried 49 cells (edge width)",
+    "turntable": "A film at rest in the world on a spinning disc (Coriolis)",
 }
 
 
@@ -91,6 +92,7 @@ def run_case(name: str, scheme: str) -> dict:
     return {"label": label, "kwargs": kwargs, "figures": figures, "seconds": time.perf_counter() - start,
             "vertices": np.array(geom.vertices), "normals": np.array(geom.normals),
             "depth": np.array(sim.depth), "bottom": np.array(sim.bottom), "time": sim.time,
+            "velocity": np.array(sim.velocity),
             "dye": np.array(sim.dye) if sim.dye.size else None}
 
 
@@ -151,6 +153,12 @@ def _profile(name: str, run: dict):
                     np.exp(-(line - start) ** 2 / (2.0 * sigma ** 2)))
         stripe = (line > start) & (line < start + dye_cases.STRIPE_CELLS * cell)
         return ("x (m)", "dye concentration", x, run["dye"][:, 1], line, stripe.astype(float))
+    if name == "turntable":
+        radius = np.hypot(x, V[:, 1])
+        world = np.linalg.norm(run["velocity"] + cases.turn_velocity(1.0, V), axis=1)
+        grid = np.array([0.0, radius.max()])
+        return ("radius (m)", "world speed |u + Omega x r| / (Omega R)", radius,
+                world / radius.max(), grid, np.zeros(2))
     raise KeyError(f"validation page: no plot for case {name!r}; add one to _profile")
 
 

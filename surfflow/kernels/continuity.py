@@ -49,6 +49,14 @@ w_ij = -alpha_j F_ij > 0 the limited inflow from j and M_ij the ``edge_transform
     u_i' = u_i + dt / (A_i d_i') (sum_in c_ij (M_ij u_f,ji - u_i)
                                   - sum_out c_ij (u_f,ij - u_i))
 
+On a moving surface the velocity carried is the film's in the world, u + V (V (n, 3) the
+surface's velocity, ``records.ContinuityFluxes``): each u_f,ji above reads
+M_ij u_f,ji + P_i V_j and u_i reads u_i + P_i V_i (P_i onto i's tangent frame), with the faces'
+slopes those of the carried velocity (``momentum_faces.surface_part``): the carried term is
+-(u . grad) (u + V), exact for a uniform V (a translation adds nothing) and zero for a film at
+rest in the world, whatever the limiter and the upwinding do. The rest of the frame's forces
+act in the push (kernels/coriolis.py, kernels/inertia.py).
+
 with c_ij the limited mass flux where the flow contracts (a + b >= 0; momentum conserved) and,
 with ``Params.expansion = "energy_head"`` (the default), min(w_ij, d_i' s_ij) where it expands
 (a + b < 0; energy head conserved; the two blended over a small opening, ``carried_weight``).
@@ -65,7 +73,7 @@ import math
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
-from .momentum_faces import donor_slopes, fit_velocity_entry
+from .momentum_faces import donor_slopes, fit_velocity_entry, surface_part
 from .outflow import limit_outflow
 from .pressure import free_surface_height
 from .reconstruction import offset_dot
@@ -203,7 +211,6 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
     offsets, indices, dual_areas = rings.offsets, rings.indices, rings.dual_areas
     dual_edge_vectors, reverse_dual_edge_vectors = (rings.dual_edge_vectors,
                                                     rings.reverse_dual_edge_vectors)
-    edge_transforms, fit_weights = rings.edge_transforms, rings.fit_weights
     wall, head, wave_stiffness = inputs.wall, inputs.head, inputs.wave_stiffness
     normal_gravity, sensor = inputs.normal_gravity, inputs.sensor
     boundary_outflow_normals, open_flux = inputs.outflow_normals, inputs.open_flux
@@ -220,7 +227,9 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
         if wet_i and friction_share[i] < 1.0:
             order = ((1.0 - friction_share[i])
                      * (1.0 - supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])))
-        fit0, fit1 = (0.0, 0.0, u0, u0), (0.0, 0.0, u1, u1)  # its velocity's ring fit
+        part0, part1 = surface_part(i, i, fluxes)
+        w0, w1 = u0 + part0, u1 + part1
+        fit0, fit1 = (0.0, 0.0, w0, w0), (0.0, 0.0, w1, w1)  # its carried velocity's ring fit
         outgoing = 0.0
         ring_wet = wet_i
         for e in range(offsets[i], offsets[i + 1]):
@@ -234,8 +243,8 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
             normal_j = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
                         + velocity[j, 1] * reverse_dual_edge_vectors[e, 1])
             if order > 0.0:
-                fit0, fit1 = fit_velocity_entry(fit0, fit1, u0, u1, e, j, edge_transforms,
-                                                fit_weights, velocity)
+                fit0, fit1 = fit_velocity_entry(fit0, fit1, w0, w1, e, i, j, rings, velocity,
+                                                fluxes)
             share = 0.5 * (friction_share[i] + friction_share[j])
             drop = 0.0
             landshoff = 0.0
@@ -280,8 +289,9 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
 
 @serial_kernel
 def donor_face(j, e, reverse_edges, velocity, slopes, neighbor_coords, shift):
-    """u_f of the donor j sending through the entry e = (i, j) (j's frame), at its own entry
-    (j, i): u_j + S_j (c_ji / 2 - shift u_j) (``momentum_faces.donor_slopes``)."""
+    """u_j + S_j (c_ji / 2 - shift u_j) (j's frame) of the donor j sending through the entry
+    e = (i, j), at its own entry (j, i): its face velocity u_f, or on a moving surface the face's
+    carried velocity w_f less the surface's velocity at j (``momentum_faces.donor_slopes``)."""
     s = slopes[j]
     if s[0, 0] == 0.0 and s[0, 1] == 0.0 and s[1, 0] == 0.0 and s[1, 1] == 0.0:  # first order
         return velocity[j, 0], velocity[j, 1]
@@ -440,8 +450,9 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
                 face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
                                           neighbor_coords, shift)
                 m = edge_transforms[e]  # j's face velocity into i's frame
-                pull0 += weight * (m[0, 0] * face0 + m[0, 1] * face1)
-                pull1 += weight * (m[1, 0] * face0 + m[1, 1] * face1)
+                part0, part1 = surface_part(i, j, fluxes)
+                pull0 += weight * (m[0, 0] * face0 + m[0, 1] * face1 + part0)
+                pull1 += weight * (m[1, 0] * face0 + m[1, 1] * face1 + part1)
         if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b
             inflow -= flux_b
             pull0 -= boundary_momentum[i, 0]
@@ -450,8 +461,9 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
             excess0, excess1 = alpha_i * excess0, alpha_i * excess1
         if new_depth > 0.0 and (inflow > 0.0 or excess0 != 0.0 or excess1 != 0.0):
             share = dt / (dual_areas[i] * new_depth)
-            u0 += share * (pull0 - inflow * u0 - excess0)
-            u1 += share * (pull1 - inflow * u1 - excess1)
+            part0, part1 = surface_part(i, i, fluxes)
+            u0 += share * (pull0 - inflow * (u0 + part0) - excess0)
+            u1 += share * (pull1 - inflow * (u1 + part1) - excess1)
         velocity_out[i, 0] = u0
         velocity_out[i, 1] = u1
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others

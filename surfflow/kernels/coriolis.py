@@ -20,17 +20,20 @@ moves (dt_m apart), equal for a rigid motion:
 
   A rigid motion leaves the ring's coordinates as they are (theta_r = 0).
 
-Over the step dt the kernel solves du/dt = -(omega_frame + omega_spin) n x u exactly, a turn of
-u by -(omega_frame + omega_spin) dt about n:
+Over the step dt the kernel solves du/dt = -(f omega_frame + s omega_spin) n x u exactly, a turn
+of u by -(f omega_frame + s omega_spin) dt about n:
 
     u0' =  cos(phi) u0 + sin(phi) u1,   u1' = -sin(phi) u0 + cos(phi) u1,
-    phi = (2 theta_f + theta_r) dt / dt_m
+    phi = (f theta_f + s (theta_f + theta_r)) dt / dt_m
 
-(a rotation: stable for any dt, and it neither adds nor takes kinetic energy). For a rigid
-motion both rates are Omega . n, exactly, and the force is -2 Omega_n n x u. On a deforming
-surface the strain part of the surface's velocity gradient (the relative velocity stretched
-with the surface) and the normal part of the force, -2 (Omega_t x u) . n, are left out. Dry
-vertices are skipped.
+(a rotation: stable for any dt, and it neither adds nor takes kinetic energy). f = s = 1 is the
+Coriolis force: for a rigid motion both rates are Omega . n, exactly, and the force is
+-2 Omega_n n x u. Where the momentum is carried in the world's frame (the momentum scheme's
+continuity carries w = u + V, V the surface's velocity), the carried term -(u . grad) w holds
+-(u . grad) V, which is the spin's turn -omega_spin n x u (and on a deforming surface the
+strain rate too), so only the frame's turn is left to add: that scheme turns back by
+f = 0, s = -1 before it carries (``SurfaceMotion.unturn_spin``). The normal part of the force,
+-2 (Omega_t x u) . n, is left out. Dry vertices are skipped.
 """
 
 import math
@@ -66,23 +69,24 @@ def ring_turn(offsets, fit_weights, coords_before, coords_now, i):
 
 
 @parallel_kernel
-def apply_coriolis(offsets, fit_weights, frames_before, frames_now, coords_before, coords_now,
-                   move_time, depth, min_depth, dt, velocity, also):
-    """velocity (n, 2) turned in place by -(omega_frame + omega_spin) dt about each wet vertex's
-    normal (the module docstring), and ``also`` (n, 2) by the same turn, or (0, 2): nothing else.
+def apply_coriolis(offsets, fit_weights, frames, ring_coords, move_time, frame_turns, spins,
+                   depth, min_depth, dt, velocity, also):
+    """velocity (n, 2) turned in place by -(frame_turns omega_frame + spins omega_spin) dt about
+    each wet vertex's normal (the module docstring: frame_turns = spins = 1 is the Coriolis
+    force), and ``also`` (n, 2) by the same turn, or (0, 2): nothing else.
 
-    offsets (n + 1,): CSR one-rings; fit_weights (nnz, 2); frames_before, frames_now (n, 2, 3)
-    and coords_before, coords_now (nnz, 2): the tangent frames and the ring's tangent
-    coordinates (``neighbor_coords``) at the last two moves, move_time (s) apart; depth (n,);
-    velocity and also in each frame now. Writes only its own vertex.
+    offsets (n + 1,): CSR one-rings; fit_weights (nnz, 2); frames (2, n, 2, 3) and ring_coords
+    (2, nnz, 2): the tangent frames and the ring's tangent coordinates (``neighbor_coords``) at
+    the last two moves, oldest first, move_time (s) apart; depth (n,); velocity and also in each
+    frame now. Writes only its own vertex.
     """
     turn_also = also.shape[0] > 0
     for i in numba.prange(0, depth.shape[0]):
         if depth[i] < min_depth:
             continue
-        turn = (2.0 * frame_turn(frames_before, frames_now, i)
-                + ring_turn(offsets, fit_weights, coords_before, coords_now, i))
-        angle = turn * dt / move_time
+        theta_f = frame_turn(frames[0], frames[1], i)
+        theta_r = ring_turn(offsets, fit_weights, ring_coords[0], ring_coords[1], i)
+        angle = (frame_turns * theta_f + spins * (theta_f + theta_r)) * dt / move_time
         cosine = math.cos(angle)
         sine = math.sin(angle)
         rotate(velocity, i, cosine, sine)

@@ -23,6 +23,11 @@ upwind): first order from Fr = 2 on, and wherever no wave is supported; and by 1
 friction share by which the mass flux turns upwind (kernels/friction.py): first order where
 friction slaves the velocity to the depth.
 
+On a moving surface the velocity reconstructed is the one the continuity carries, the film's in
+the world, w = u + P V (``surface_part``): the ring fit, the range and the donor's value are w's,
+and the face is w_f,ij = w_i + S_i (c_ij / 2 - dt u_i / 2), still moved back by the film's own
+velocity relative to the mesh.
+
 The velocity's ring fit is summed in ``continuity.edge_fluxes``' flux walk, which reads every
 neighbour's velocity anyway (``fit_velocity_entry``), and the slope is limited right after the
 donor's fluxes and outflow factor, which are all it needs (``donor_slopes``); ``update_depth``
@@ -46,17 +51,32 @@ def sent_entry(sums, g0, g1, offset0, offset1, flux):
 
 
 @serial_kernel
-def fit_velocity_entry(fit0, fit1, u0, u1, e, j, edge_transforms, fit_weights, velocity):
-    """The ``tracers.fit_entry`` fits (g0, g1, low, high) of a donor's velocity components
-    (u0, u1) with one more ring entry e = (i, j): u_j carried into i's frame by M_ij; fit0 and
-    fit1 start at (0, 0, u0, u0) and (0, 0, u1, u1). edge_transforms (nnz, 2, 2), fit_weights
-    (nnz, 2) (``ring_fit.py``), velocity (n, 2)."""
-    m = edge_transforms[e]
-    weight0, weight1 = fit_weights[e, 0], fit_weights[e, 1]
+def surface_part(i, j, fluxes):
+    """P_i V_j (2,): the surface's velocity at j (world, m/s) in i's tangent frame, the part of
+    j's carried velocity w_j = u_j + V_j that i reads besides M_ij u_j; (0, 0) on a still surface.
+    fluxes a ``records.ContinuityFluxes`` (frames, surface_velocity read)."""
+    v = fluxes.surface_velocity
+    if v.shape[0] == 0:
+        return 0.0, 0.0
+    t = fluxes.frames
+    return (t[i, 0, 0] * v[j, 0] + t[i, 0, 1] * v[j, 1] + t[i, 0, 2] * v[j, 2],
+            t[i, 1, 0] * v[j, 0] + t[i, 1, 1] * v[j, 1] + t[i, 1, 2] * v[j, 2])
+
+
+@serial_kernel
+def fit_velocity_entry(fit0, fit1, w0, w1, e, i, j, rings, velocity, fluxes):
+    """The ``tracers.fit_entry`` fits (g0, g1, low, high) of a donor's carried velocity
+    components (w0, w1) with one more ring entry e = (i, j): w_j in i's frame, M_ij u_j + P_i V_j
+    (``surface_part``); fit0 and fit1 start at (0, 0, w0, w0) and (0, 0, w1, w1). rings a
+    ``records.Rings`` (edge_transforms, fit_weights read), velocity (n, 2), fluxes a
+    ``records.ContinuityFluxes``."""
+    m = rings.edge_transforms[e]
+    weight0, weight1 = rings.fit_weights[e, 0], rings.fit_weights[e, 1]
+    part0, part1 = surface_part(i, j, fluxes)
     return (fit_entry(fit0, weight0, weight1,
-                      m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1], u0),
+                      m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1] + part0, w0),
             fit_entry(fit1, weight0, weight1,
-                      m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1], u1))
+                      m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1] + part1, w1))
 
 
 @serial_kernel
@@ -92,10 +112,9 @@ def donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, leaving, 
     excess[i, 0] = excess[i, 1] = 0.0
     if order == 0.0:  # the donor's velocity
         return
-    u0, u1 = velocity[i, 0], velocity[i, 1]
     if converges(fit0, fit1):  # the donor's velocity
         return
-    back0, back1 = shift * u0, shift * u1
+    back0, back1 = shift * velocity[i, 0], shift * velocity[i, 1]
     sums0 = sums1 = (0.0, 0.0, 0.0, 0.0, 0.0)
     sent0 = sent1 = 0.0  # sum_out F_ij (c_ij / 2 - shift u_i)
     for e in range(start, stop):
@@ -108,8 +127,9 @@ def donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, leaving, 
             sent0 += flux * offset0
             sent1 += flux * offset1
     room = max(dual_areas[i] * depth[i] - scale * leaving, 0.0)
-    slope00, slope01 = limited_slope(fit0, sums0, u0, room, scale)
-    slope10, slope11 = limited_slope(fit1, sums1, u1, room, scale)
+    part0, part1 = surface_part(i, i, fluxes)
+    slope00, slope01 = limited_slope(fit0, sums0, velocity[i, 0] + part0, room, scale)
+    slope10, slope11 = limited_slope(fit1, sums1, velocity[i, 1] + part1, room, scale)
     slope00, slope01, slope10, slope11 = (order * slope00, order * slope01, order * slope10,
                                           order * slope11)
     slopes[i, 0, 0], slopes[i, 0, 1], slopes[i, 1, 0], slopes[i, 1, 1] = (slope00, slope01,

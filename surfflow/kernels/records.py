@@ -5,6 +5,8 @@ entries; an entry e = (i, j) is stored at i's row, its reverse at j's (``reverse
 
 from collections import namedtuple
 
+import numpy as np
+
 Rings = namedtuple("Rings", ["offsets", "indices", "reverse_edges", "dual_edge_vectors",
                              "reverse_dual_edge_vectors", "edge_transforms", "neighbor_coords",
                              "fit_weights", "dual_areas"])
@@ -25,10 +27,16 @@ term); outflow_normals Nb (n, 2), zero where the boundary is a wall or an open s
 (n,) the open segments' F_b (< 0 an inflow; zeros without segments)."""
 
 ContinuityFluxes = namedtuple("ContinuityFluxes", ["edge_flux", "boundary_flux",
-                                                   "outflow_factor", "slopes", "excess"])
+                                                   "outflow_factor", "slopes", "excess",
+                                                   "frames", "surface_velocity"])
 ContinuityFluxes.__doc__ = """The continuity's first pass, read by its second: edge_flux F_ij
 (nnz,) m^3/s, boundary_flux F_b (n,), outflow_factor alpha (n,), and the momentum faces' slopes
-S (n, 2, 2) and excess sum_out F_ij (u_f,ij - u_i) (n, 2) (kernels/momentum_faces.py)."""
+S (n, 2, 2) and excess sum_out F_ij (w_f,ij - w_i) (n, 2) (kernels/momentum_faces.py) of the
+carried velocity w, the film's in the world: w = u + P V, V (n, 3) m/s the surface_velocity
+in world space of a moving surface (``SurfaceMotion.frame_velocity``; (0, 3): a still one,
+w = u), projected on the tangent frames (n, 2, 3) of the vertex that reads it
+(``momentum_faces.surface_part``)."""
+STILL_SURFACE = np.zeros((0, 3))  # ContinuityFluxes.surface_velocity of a surface at rest
 
 DepthUpdate = namedtuple("DepthUpdate", ["depth", "velocity", "outflow_volume"])
 DepthUpdate.__doc__ = """The continuity's second pass writes: depth d' (n,), velocity u' (n, 2)

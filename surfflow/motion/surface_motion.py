@@ -195,10 +195,31 @@ class SurfaceMotion(Term):
         stages = self.also_turned
         also = (stages.start_velocity if stages is not None and stages.watching
                 else NOTHING_ELSE)
-        apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames[0], self.frames[1],
-                       self.ring_coords[0], self.ring_coords[1],
-                       float(self.times[-1] - self.times[-2]), state.depth,
+        apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames, self.ring_coords,
+                       float(self.times[-1] - self.times[-2]), 1.0, 1.0, state.depth,
                        self.params.min_depth, dt, state.velocity, also)
+
+    def frame_velocity(self, out) -> bool:
+        """V (n, 3) m/s, world: the surface's own velocity at the last move, the last difference
+        plus half a move of the acceleration, (x2 - x1) / (t2 - t1) + (t2 - t1) a / 2 (second
+        order: the last difference is the velocity half a move earlier), into ``out``; whether
+        the surface moves (False and ``out`` untouched before two moves)."""
+        if self.count < 2:
+            return False
+        np.multiply(self.acceleration, 0.5 * (self.times[-1] - self.times[-2]), out=out)
+        out += self.velocity
+        return True
+
+    def unturn_spin(self, geom, fields, depth, dt: float, velocity) -> None:
+        """velocity (n, 2) turned by +omega_spin dt about each normal (``kernels/coriolis.py``),
+        where depth (n,) is wet: the share of the Coriolis force a velocity already has when
+        the momentum it carries was the world's, u + V (``MomentumScheme.transport``):
+        -(u . grad) V = -Omega x u for a rigid turn."""
+        if self.frame_count < 2 or self.count < 2:
+            return
+        apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames, self.ring_coords,
+                       float(self.times[-1] - self.times[-2]), 0.0, -1.0, depth,
+                       self.params.min_depth, dt, velocity, NOTHING_ELSE)
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
         """acceleration += F^a: the inertial force of the surface's acceleration on the stage's

@@ -16,7 +16,10 @@ transmissive; ``schemes/segments.py``) enter through kernels/riemann.py's bounda
 mass flux F_b joins the continuity's boundary term, an inflow brings its momentum G_b like an inflow from
 a neighbour, an outflow takes u_i along, and a level's ghost pushes through the pressure
 gradient (``push_boundary``). With a segment open every vertex is computed (an inflow may wet
-dry ground far from any liquid).
+dry ground far from any liquid). On a moving surface (``follow_surface``) the continuity carries
+the film's momentum in the world's frame, u + V (kernels/continuity.py), and the push's
+Coriolis turn is turned back by the surface's spin first, the share the carried term holds
+(kernels/coriolis.py).
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ import numpy as np
 from ..kernels.boundaries import slip_along_shorelines
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
-from ..kernels.records import (ContinuityFluxes, DepthUpdate, FluxInputs, Levels, Openings,
-                               rings_of)
+from ..kernels.records import (STILL_SURFACE, ContinuityFluxes, DepthUpdate, FluxInputs, Levels,
+                               Openings, rings_of)
 from ..kernels.riemann import boundary_fluxes
 from .bores import BoreFluxes
 from .segments import OpenSegments
@@ -58,6 +61,8 @@ class MomentumScheme:
         self.term_acceleration = np.zeros((geom.n_vertices, 2))
         self.summed_pressure = np.zeros(geom.n_vertices)  # the pressing terms' sum (zeros without)
         self.bores = BoreFluxes(geom, params)  # the conservative scheme's fluxes around bores
+        self.frame = None  # a moving surface's term (``follow_surface``)
+        self.surface_velocity = np.zeros((n, 3))
         self.bind([], None, [], [])
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
@@ -71,6 +76,11 @@ class MomentumScheme:
         self.surface_accelerations = [accelerate.__self__.acceleration for accelerate
                                       in accelerations if accelerate.__self__.like_gravity]
         self.bores.bind(accelerations, find_walls, holds, pressures)
+
+    def follow_surface(self, motion) -> None:
+        """Carry the film's momentum in the world's frame on the surface ``motion`` moves
+        (``SurfaceMotion``), or in the surface's for None."""
+        self.frame = motion
 
     @property
     def own_stages(self):
@@ -200,7 +210,9 @@ class MomentumScheme:
         """The head L and the walls, then the continuity on d and d u (and the dyes) on the fluxes
         of u at the vertices the push's active set moves (the depth and the shock sensor are
         still the push's), with the open segments' fluxes; returns the outflow and inflow (m^3)
-        through the boundary."""
+        through the boundary. On a moving surface u is first turned back by the surface's spin
+        (the share of the push's Coriolis turn that the carried u + V holds) and the continuity
+        carries u + V, V the surface's velocity (``SurfaceMotion.frame_velocity``)."""
         f, s, a, p = fields, state, state.active, self.params
         head = self.head(geom, f, bottom, s.depth)
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
@@ -210,8 +222,12 @@ class MomentumScheme:
         rings = rings_of(geom, f)
         inputs = FluxInputs(s.shoreline_wall, head, stiffness, normal_gravity, self.sensor,
                             f.boundary_outflow_normals, self.boundary_mass)
+        surface_velocity = STILL_SURFACE
+        if self.frame is not None and self.frame.frame_velocity(self.surface_velocity):
+            self.frame.unturn_spin(geom, f, s.depth, dt, s.velocity)
+            surface_velocity = self.surface_velocity
         fluxes = ContinuityFluxes(s.edge_flux, s.boundary_flux, s.outflow_factor, self.slopes,
-                                  self.excess)
+                                  self.excess, geom.tangent_frames, surface_velocity)
         edge_fluxes(a.moving, a.resting, rings, inputs, s.depth, s.velocity, s.friction_share,
                     p.min_depth, dt, fluxes)
         bores = self.bores.find(geom, f, s, self.sensor, stiffness)
