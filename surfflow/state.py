@@ -13,6 +13,7 @@ import numpy as np
 from .config import OPEN_BOUNDARIES
 from .errors import ParameterError
 from .geometry.surface import SurfaceGeometry
+from .geometry.topology import CORNER_ANGLE
 from .kernels import fields as field_kernels, ring_fit
 from .schemes.active import ActiveSet
 
@@ -20,7 +21,6 @@ LEDGER_ENTRIES = ("initial", "poured", "rained", "inflow", "sunk", "outflow", "s
                   "emitted", "absorbed", "lost", "dripped")
 PROGNOSTIC_ARRAYS = ("depth", "velocity", "dye", "bottom", "damping", "soluble_layer", "dissolved",
                      "solute_velocity")
-CORNER_ANGLE = np.radians(60.0)  # a wall that turns by more than this at a vertex is a corner
 
 
 class SurfaceFields(NamedTuple):

@@ -10,7 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from surfflow.kernels.boundaries import slip_along_shorelines
+from surfflow.geometry.topology import CORNER_ANGLE
+from surfflow.kernels.boundaries import shoreline_corner_share, slip_along_shorelines
 from surfflow.kernels.invariant_domain import keep_speed_bound
 
 
@@ -22,18 +23,56 @@ def one_ring(normals):
     return offsets, indices, np.asarray(normals, dtype=np.float64)
 
 
-def test_velocity_into_two_walls_at_an_angle_is_removed_and_along_them_kept():
+def hexagon(walled):
+    """A one-ring of six unit dual edges at 0, 60, ..., 300 degrees, the entries at the angles
+    (degrees) of ``walled`` walls: (offsets, normals, wall)."""
+    angles = np.radians(np.arange(0.0, 360.0, 60.0))
+    offsets, _, normals = one_ring(np.column_stack([np.cos(angles), np.sin(angles)]))
+    wall = np.isin(np.round(np.degrees(angles)) % 360, np.asarray(walled) % 360)
+    return offsets, normals, wall
+
+
+CORNER = shoreline_corner_share(CORNER_ANGLE)
+
+
+def slipped(offsets, normals, wall, u):
+    velocity = np.zeros((len(normals) + 1, 2))
+    velocity[0] = u
+    slip_along_shorelines(np.array([0]), offsets, normals, wall, CORNER, velocity)
+    return velocity[0]
+
+
+def test_along_a_straight_shoreline_the_velocity_runs_on_and_into_it_stops():
+    """Walls on the three dual edges facing +x (-60, 0, 60 degrees): a straight shoreline, whose
+    normal is N_w = (2, 0). What runs along it stays, even where it runs into the walls at
+    +-60 degrees one by one (no mass crosses them, and it crosses the open ones); the part into
+    N_w goes; what leaves the bank is untouched."""
+    offsets, normals, wall = hexagon([-60, 0, 60])
+    assert slipped(offsets, normals, wall, (0.0, 1.5)).tolist() == [0.0, 1.5]
+    assert slipped(offsets, normals, wall, (1.0, 1.5)).tolist() == [0.0, 1.5]
+    assert slipped(offsets, normals, wall, (-1.0, 1.5)).tolist() == [-1.0, 1.5]
+
+
+def test_in_a_corner_of_the_shoreline_no_velocity_into_any_wall_is_left():
+    """Walls on five of six dual edges (a wet wedge: the shoreline turns by 120 degrees, past
+    the 60 of a corner; |N_w| / sum |N_ij| = 1 / 5 against the corner's 0.41): nothing runs
+    along a corner, so a velocity into any wall stops, as at a mesh wall's corner. Two walls at
+    a right angle on a ring of three dual edges are no corner (|N_w| / sum |N_ij| = 0.75): there
+    only the part into N_w = (1, 2) goes."""
+    offsets, normals, wall = hexagon([60, 120, 180, 240, 300])
+    for u in [(0.0, 1.5), (-2.0, 0.5), (3.0, -1.0)]:
+        assert slipped(offsets, normals, wall, u).tolist() == [0.0, 0.0]
     offsets, _, normals = one_ring([[1.0, 0.0], [0.0, 2.0], [-1.0, 0.0]])
     wall = np.array([True, True, False])
-    velocity = np.array([[3.0, -1.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
-    slip_along_shorelines(np.array([0]), offsets, normals, wall, velocity)
-    assert velocity[0] == pytest.approx([0.0, -1.0])  # into the x wall removed, along it kept
-    velocity[0] = (2.0, 5.0)  # into both walls: nothing of it may remain
-    slip_along_shorelines(np.array([0]), offsets, normals, wall, velocity)
-    assert velocity[0] == pytest.approx([0.0, 0.0])
-    velocity[0] = (-2.0, -5.0)  # away from both: untouched
-    slip_along_shorelines(np.array([0]), offsets, normals, wall, velocity)
-    assert velocity[0].tolist() == [-2.0, -5.0]
+    assert slipped(offsets, normals, wall, (3.0, -1.0)) == pytest.approx([2.8, -1.4], rel=1e-15)
+    assert slipped(offsets, normals, wall, (-2.0, -5.0)).tolist() == [-2.0, -5.0]
+
+
+def test_the_corner_share_is_that_of_a_round_cell_walled_over_pi_plus_the_corner_angle():
+    """sin(phi / 2) / (phi / 2) at phi = 240 degrees; a straight shoreline's 2 / pi lies above it,
+    and so do the hexagon's three walls, 2 / 3; five walls, 1 / 5, below."""
+    assert CORNER == pytest.approx(math.sin(math.radians(120.0)) / math.radians(120.0), rel=1e-15)
+    assert 1.0 / 5.0 < CORNER < 2.0 / math.pi < 2.0 / 3.0
 
 
 def test_a_stage_velocity_past_the_riemann_invariant_bound_is_scaled_to_it():

@@ -11,7 +11,7 @@ from scipy.spatial.transform import Rotation
 import builders
 import surfflow as sf
 from runtime_cases import both_schemes, curved_patch, numba_threads, wet_simulation
-from validation_cases import flat_disc, run_turntable, turn_velocity
+from validation_cases import flat_disc, run_spinning_bowl, run_turntable, turn_velocity
 from surfflow.kernels.coriolis import frame_turn, ring_turn
 from surfflow.motion import Bend, Keyframes, MeshSequence, Pulse, Twist, Wave
 
@@ -379,6 +379,19 @@ def test_a_film_at_rest_in_the_world_stays_at_rest_on_a_turntable_for_a_quarter_
     largest, inner, depth_change = turntable(1.0, 0.25)
     assert inner < 0.06 and largest < 0.06
     assert depth_change < 0.06
+
+
+def test_a_lake_at_rest_in_the_world_stays_at_rest_in_a_spinning_bowl():
+    """``validation_cases.run_spinning_bowl``, a quarter turn: a lake 0.7 m across in a
+    hemispherical bowl of radius 0.5 m turning at 1 rad/s about its axis. The flow relative to
+    the bowl runs along the shoreline, against dry ground above the level: the shoreline's slip
+    keeps what runs along it (kernels/boundaries.py ``slip_along_shorelines``), and a dry bank
+    behind a shoreline wall is no front for the bore patch (kernels/bore_seeds.py). Measured:
+    the world speed reaches 0.12 / 0.064 of Omega R_lake at 12 / 24 rings (at the shoreline):
+    first order."""
+    coarse = run_spinning_bowl(n_rings=12)["world_speed"]
+    fine = run_spinning_bowl(n_rings=24)["world_speed"]
+    assert fine < 0.1 and fine < (2.0 / 3.0) * coarse, (coarse, fine)
 
 
 def test_heuns_stages_around_bores_and_fronts_feel_the_coriolis_force():

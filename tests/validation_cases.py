@@ -105,13 +105,8 @@ def run_turntable(n_rings: int = 12, turns: float = 1.0, omega: float = 1.0, rad
     inside 0.6 R (inner_world_speed), depth_change the largest relative change of the depth,
     and the invariants. ``prepare(sim)`` runs before the first step."""
     geom = flat_disc(radius, n_rings)
-
-    def spin(rest, t):
-        c, s = math.cos(omega * t), math.sin(omega * t)
-        return rest @ np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
-
     sim = sf.Simulation(geom, sf.Params(gravity=GRAVITY_DOWN, friction=0.0, boundary="wall",
-                                        max_dt=2e-3, scheme=scheme), motion=spin)
+                                        max_dt=2e-3, scheme=scheme), motion=spin_about_z(omega))
     sim.set_depth(np.full(geom.n_vertices, depth))
     sim.set_velocity(-turn_velocity(omega, geom.vertices))
     if prepare is not None:
@@ -125,6 +120,45 @@ def run_turntable(n_rings: int = 12, turns: float = 1.0, omega: float = 1.0, rad
     return {"n_vertices": geom.n_vertices, "world_speed": float(world.max()),
             "inner_world_speed": float(world[inner].max()),
             "depth_change": float(np.abs(sim.depth - depth).max() / depth), **monitor.figures()}
+
+
+def spin_about_z(omega: float):
+    """The motion (rest (n, 3), t) -> vertices of a turn at ``omega`` rad/s about the z axis."""
+    def spin(rest, t):
+        c, s = math.cos(omega * t), math.sin(omega * t)
+        return rest @ np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
+    return spin
+
+
+def run_spinning_bowl(n_rings: int = 12, turns: float = 0.25, omega: float = 1.0,
+                      radius: float = 0.5, level: float = -0.35, scheme: str = "momentum") -> dict:
+    """A lake at rest in the world in a frictionless hemispherical bowl of ``radius`` (bottom at
+    z = -radius) turning at ``omega`` rad/s about its axis, gravity along the axis: the free
+    surface flat at z = ``level`` (``exact.lake_depth``), the velocity relative to the bowl
+    -Omega x r. Nothing should move in the world; the lake's shoreline runs around the bowl
+    against dry ground above the level, along which the relative flow runs. After ``turns``
+    turns: world_speed, max |u + Omega x r| over the wet vertices divided by Omega R_lake (R_lake
+    the radius of the wettest ring), the same at the shoreline's vertices (shore_world_speed)
+    and the invariants."""
+    V, F = builders.hemispherical_bowl(radius, n_rings, seed=3)
+    geom = sf.precompute((V, F), smoothing_iterations=0)
+    sim = sf.Simulation(geom, sf.Params(gravity=GRAVITY_DOWN, friction=0.0, boundary="wall",
+                                        max_dt=2e-3, scheme=scheme), motion=spin_about_z(omega))
+    depth = exact.lake_depth(geom.vertices, geom.normals, np.array(GRAVITY_DOWN), level)
+    sim.set_depth(depth)
+    sim.set_velocity(-turn_velocity(omega, geom.vertices))
+    wet = depth > 0
+    shore = wet & np.array([(depth[geom.neighbor_indices[a:b]] == 0).any() for a, b
+                            in zip(geom.neighbor_offsets[:-1], geom.neighbor_offsets[1:])])
+    lake_radius = np.hypot(V[wet, 0], V[wet, 1]).max()
+    monitor = InvariantMonitor(sim)
+    sim.advance(turns * 2.0 * math.pi / omega)
+    monitor.check()
+    x = sim.geometry.vertices
+    world = np.linalg.norm(sim.velocity + turn_velocity(omega, x), axis=1) / (omega * lake_radius)
+    wet_now = sim.depth >= sim.params.min_depth
+    return {"n_vertices": geom.n_vertices, "world_speed": float(world[wet_now].max()),
+            "shore_world_speed": float(world[shore & wet_now].max()), **monitor.figures()}
 
 
 def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,

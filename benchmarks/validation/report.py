@@ -113,6 +113,10 @@ CASES = {
                   [("12 rings, one turn", {"n_rings": 12})],
                   [("world_speed", 0.01, "below"), ("inner_world_speed", None, "report"),
                    ("depth_change", None, "report")]),
+    "spinning_bowl": (cases.run_spinning_bowl,
+                      [(f"{n} rings, a quarter turn", {"n_rings": n}) for n in (12, 24, 48)],
+                      [(f"{n} rings, a quarter turn", {"n_rings": n}) for n in (12, 24)],
+                      [("world_speed", None, "report"), ("shore_world_speed", None, "report")]),
 }
 INVARIANTS = [("volume_drift", 1e-12, "below"), ("min_depth", 0.0, "at_least")]
 

@@ -58,6 +58,7 @@ TITLES = {
     "dye_bell": "A 5-cell dye bell carried 49 cells (peak and shape kept)",
     "dye_stripe": "A sharp dye stripe carried 49 cells (edge width)",
     "turntable": "A film at rest in the world on a spinning disc (Coriolis)",
+    "spinning_bowl": "A lake at rest in the world in a spinning bowl (Coriolis, shoreline)",
 }
 
 
@@ -153,11 +154,12 @@ def _profile(name: str, run: dict):
                     np.exp(-(line - start) ** 2 / (2.0 * sigma ** 2)))
         stripe = (line > start) & (line < start + dye_cases.STRIPE_CELLS * cell)
         return ("x (m)", "dye concentration", x, run["dye"][:, 1], line, stripe.astype(float))
-    if name == "turntable":
-        radius = np.hypot(x, V[:, 1])
-        world = np.linalg.norm(run["velocity"] + cases.turn_velocity(1.0, V), axis=1)
+    if name in ("turntable", "spinning_bowl"):
+        wet = d > 0
+        radius = np.hypot(x, V[:, 1])[wet]
+        world = np.linalg.norm(run["velocity"] + cases.turn_velocity(1.0, V), axis=1)[wet]
         grid = np.array([0.0, radius.max()])
-        return ("radius (m)", "world speed |u + Omega x r| / (Omega R)", radius,
+        return ("radius (m), wet vertices", "world speed |u + Omega x r| / (Omega R)", radius,
                 world / radius.max(), grid, np.zeros(2))
     raise KeyError(f"validation page: no plot for case {name!r}; add one to _profile")
 

@@ -17,6 +17,9 @@ import scipy.sparse.csgraph
 
 from ..errors import MeshError
 
+CORNER_ANGLE = np.radians(60.0)  # a wall (the mesh's boundary, a shoreline) that turns by more
+#                                  than this at a vertex is a corner: no direction runs along it
+
 
 class Topology(NamedTuple):
     """CSR one-rings and derived flags; shapes as in SurfaceGeometry."""

@@ -12,7 +12,8 @@ e = (i, j) of
   (the shock sensor s_i, kernels/shocks.py, the two ends closing on each other, across
   subcritical flow),
 
-- at a dry-bed front, j dry (d_j < d_min) and i's flow running into it with inertia,
+- at a dry-bed front, j dry (d_j < d_min) and not behind a shoreline wall (a bank above i's
+  level, which no flux crosses) and i's flow running into it with inertia,
 
       ramp(a / (BORE_CLOSING |N| c_i)),
 
@@ -55,12 +56,13 @@ def exceeds(value, threshold):
 
 @parallel_kernel
 def mark_seeds(moving, rings, depth, velocity, ruled, friction_share, sensor, wave_stiffness,
-               min_depth, strength):
+               wall, min_depth, strength):
     """strength[i] = sigma_i (module docstring), written at the ``moving`` vertices (int64 list,
     every wet vertex among them; the others are left as they are).
 
     rings: ``records.Rings``; depth, friction_share, sensor, wave_stiffness (n,); velocity
-    (n, 2); ruled (n,) bool; strength (n,) float.
+    (n, 2); ruled (n,) bool; wall (nnz,) bool, the shoreline walls (``continuity.edge_fluxes``':
+    no mass crosses them, so a dry neighbour behind one is no front); strength (n,) float.
     """
     offsets, indices = rings.offsets, rings.indices
     forward, backward = rings.dual_edge_vectors, rings.reverse_dual_edge_vectors
@@ -71,7 +73,7 @@ def mark_seeds(moving, rings, depth, velocity, ruled, friction_share, sensor, wa
             sensed = exceeds(sensor[i], BORE_SENSOR)
             for e in range(offsets[i], offsets[i + 1]):
                 j = indices[e]
-                front = depth[j] < min_depth
+                front = depth[j] < min_depth and not wall[e]
                 if not (front or (sensed > 0.0 and flowing(j, depth, ruled, friction_share,
                                                            min_depth))):
                     continue  # a wet neighbour, and no bore at i to close on

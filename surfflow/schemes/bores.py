@@ -123,7 +123,7 @@ class BoreFluxes:
         self.strength.fill(0.0)
         mark_seeds(state.active.moving, rings_of(geom, fields), self.start_depth,
                    self.start_velocity, self.ruled, state.friction_share, sensor, wave_stiffness,
-                   self.params.min_depth, self.strength)
+                   state.shoreline_wall, self.params.min_depth, self.strength)
         if not self.strength.any():
             return False
         np.copyto(self.weight, self.strength)

@@ -26,15 +26,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.boundaries import slip_along_shorelines
+from ..kernels.boundaries import shoreline_corner_share, slip_along_shorelines
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
 from ..kernels.records import (STILL_SURFACE, ContinuityFluxes, DepthUpdate, FluxInputs, Levels,
                                Openings, rings_of)
+from ..geometry.topology import CORNER_ANGLE
 from ..kernels.riemann import boundary_fluxes
 from .bores import BoreFluxes
 from .segments import OpenSegments
 from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
+
+
+SHORELINE_CORNER = shoreline_corner_share(CORNER_ANGLE)  # ``slip_along_shorelines``' corner
 
 
 class MomentumScheme:
@@ -241,7 +245,7 @@ class MomentumScheme:
         if bores:
             self.bores.take_velocity(s.velocity_next)
         slip_along_shorelines(a.moving, geom.neighbor_offsets, geom.dual_edge_vectors,
-                              s.shoreline_wall, s.velocity_next)
+                              s.shoreline_wall, SHORELINE_CORNER, s.velocity_next)
         carry_dyes(geom, f, p, a, s.depth, s.depth_next, s.velocity, 0.5 * dt, s.dye,
                    s.edge_flux, s.boundary_flux, s.outflow_factor, dt, self.dye_faces,
                    self.dye_outflow, s.dye_next)
