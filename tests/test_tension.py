@@ -190,8 +190,8 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
                         fields.vertex_height + (bottom + depth) * fields.normal_rise + HEAD * pressure,
                         np.linalg.norm(gravity) * fields.normal_rise, np.zeros(n), np.zeros(n),
                         no_outflow, np.zeros(n))
-    fluxes = ContinuityFluxes(flux, boundary, alpha, slopes, excess, geom.tangent_frames,
-                              np.zeros((0, 3)))
+    fluxes = ContinuityFluxes(flux, boundary, alpha, slopes, excess, np.zeros((0, 3)),
+                              np.zeros((0, 2)))
     edge_fluxes(every.moving, every.resting, rings, inputs, depth, velocity, np.zeros(n),
                 MIN_DEPTH, dt, fluxes)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))

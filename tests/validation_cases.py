@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 from scipy.spatial import Delaunay
+from scipy.spatial.transform import Rotation
 
 import builders
 import surfflow as sf
@@ -159,6 +160,33 @@ def run_spinning_bowl(n_rings: int = 12, turns: float = 0.25, omega: float = 1.0
     wet_now = sim.depth >= sim.params.min_depth
     return {"n_vertices": geom.n_vertices, "world_speed": float(world[wet_now].max()),
             "shore_world_speed": float(world[shore & wet_now].max()), **monitor.figures()}
+
+
+def run_spinning_sphere(subdivisions: int = 3, turns: float = 0.25, radius: float = 0.5,
+                        depth: float = 0.002, scheme: str = "momentum") -> dict:
+    """A frictionless film at rest in the world on a sphere of ``radius`` (an icosphere of
+    ``subdivisions``) turning about the tilted axis (0.3, 0.5, 0.8) rad/s through its centre,
+    no gravity: the velocity relative to the sphere starts at -Omega x r, curved everywhere.
+    After ``turns`` turns: world_speed, max |u + Omega x r| / (|Omega| R), depth_change the
+    largest relative change of the depth, and the invariants."""
+    omega = np.array([0.3, 0.5, 0.8])
+    V, F = builders.icosphere(radius, subdivisions)
+    geom = sf.precompute((V, F), smoothing_iterations=0)
+
+    def spin(rest, t):
+        return Rotation.from_rotvec(omega * t).apply(rest)
+
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, max_dt=2e-3,
+                                        scheme=scheme), motion=spin)
+    sim.set_depth(np.full(geom.n_vertices, depth))
+    sim.set_velocity(-np.cross(omega, geom.vertices))
+    monitor = InvariantMonitor(sim)
+    speed = float(np.linalg.norm(omega))
+    sim.advance(turns * 2.0 * math.pi / speed)
+    monitor.check()
+    world = np.linalg.norm(sim.velocity + np.cross(omega, sim.geometry.vertices), axis=1)
+    return {"n_vertices": geom.n_vertices, "world_speed": float(world.max() / (speed * radius)),
+            "depth_change": float(np.abs(sim.depth - depth).max() / depth), **monitor.figures()}
 
 
 def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,

@@ -59,6 +59,7 @@ TITLES = {
     "dye_stripe": "A sharp dye stripe carried 49 cells (edge width)",
     "turntable": "A film at rest in the world on a spinning disc (Coriolis)",
     "spinning_bowl": "A lake at rest in the world in a spinning bowl (Coriolis, shoreline)",
+    "spinning_sphere": "A film at rest in the world on a sphere turning about a tilted axis",
 }
 
 
@@ -161,6 +162,15 @@ def _profile(name: str, run: dict):
         grid = np.array([0.0, radius.max()])
         return ("radius (m), wet vertices", "world speed |u + Omega x r| / (Omega R)", radius,
                 world / radius.max(), grid, np.zeros(2))
+    if name == "spinning_sphere":
+        omega = np.array([0.3, 0.5, 0.8])
+        axis = omega / np.linalg.norm(omega)
+        latitude = np.degrees(np.arcsin(np.clip(V @ axis / np.linalg.norm(V, axis=1), -1, 1)))
+        world = np.linalg.norm(run["velocity"] + np.cross(omega, V), axis=1)
+        scale = np.linalg.norm(omega) * np.linalg.norm(V, axis=1).max()
+        grid = np.array([-90.0, 90.0])
+        return ("latitude about the turn's axis (degrees)", "world speed / (|Omega| R)",
+                latitude, world / scale, grid, np.zeros(2))
     raise KeyError(f"validation page: no plot for case {name!r}; add one to _profile")
 
 

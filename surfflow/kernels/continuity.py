@@ -49,12 +49,13 @@ w_ij = -alpha_j F_ij > 0 the limited inflow from j and M_ij the ``edge_transform
     u_i' = u_i + dt / (A_i d_i') (sum_in c_ij (M_ij u_f,ji - u_i)
                                   - sum_out c_ij (u_f,ij - u_i))
 
-On a moving surface the velocity carried is the film's in the world, u + V (V (n, 3) the
-surface's velocity, ``records.ContinuityFluxes``): each u_f,ji above reads
-M_ij u_f,ji + P_i V_j and u_i reads u_i + P_i V_i (P_i onto i's tangent frame), with the faces'
-slopes those of the carried velocity (``momentum_faces.surface_part``): the carried term is
--(u . grad) (u + V), exact for a uniform V (a translation adds nothing) and zero for a film at
-rest in the world, whatever the limiter and the upwinding do. The rest of the frame's forces
+On a moving surface the velocity carried is the film's in the world, u + V (V the surface's
+velocity less its mean, ``records.ContinuityFluxes``): each M_ij u_f,ji above reads
+M_ij (u_f,ji + V_t,j) + V_n,j P_i n_j and u_i reads u_i + V_t,i (V_t the tangent part in the
+vertex's frame, V_n the normal one, P_i onto i's tangent plane), with the faces' slopes those
+of the carried velocity (``momentum_faces.surface_part``): the carried term is
+-(u . grad) (u + V), nothing for a translation and zero for a film at rest in the world,
+whatever the limiter and the upwinding do. The rest of the frame's forces
 act in the push (kernels/coriolis.py, kernels/inertia.py).
 
 with c_ij the limited mass flux where the flow contracts (a + b >= 0; momentum conserved) and,
@@ -73,7 +74,7 @@ import math
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
-from .momentum_faces import donor_slopes, fit_velocity_entry, surface_part
+from .momentum_faces import donor_slopes, fit_velocity_entry, own_surface_part, surface_part
 from .outflow import limit_outflow
 from .pressure import free_surface_height
 from .reconstruction import offset_dot
@@ -227,7 +228,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
         if wet_i and friction_share[i] < 1.0:
             order = ((1.0 - friction_share[i])
                      * (1.0 - supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])))
-        part0, part1 = surface_part(i, i, fluxes)
+        part0, part1 = own_surface_part(i, fluxes)
         w0, w1 = u0 + part0, u1 + part1
         fit0, fit1 = (0.0, 0.0, w0, w0), (0.0, 0.0, w1, w1)  # its carried velocity's ring fit
         outgoing = 0.0
@@ -243,7 +244,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
             normal_j = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
                         + velocity[j, 1] * reverse_dual_edge_vectors[e, 1])
             if order > 0.0:
-                fit0, fit1 = fit_velocity_entry(fit0, fit1, w0, w1, e, i, j, rings, velocity,
+                fit0, fit1 = fit_velocity_entry(fit0, fit1, w0, w1, e, j, rings, velocity,
                                                 fluxes)
             share = 0.5 * (friction_share[i] + friction_share[j])
             drop = 0.0
@@ -450,7 +451,7 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
                 face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
                                           neighbor_coords, shift)
                 m = edge_transforms[e]  # j's face velocity into i's frame
-                part0, part1 = surface_part(i, j, fluxes)
+                part0, part1 = surface_part(e, j, rings, fluxes)
                 pull0 += weight * (m[0, 0] * face0 + m[0, 1] * face1 + part0)
                 pull1 += weight * (m[1, 0] * face0 + m[1, 1] * face1 + part1)
         if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b
@@ -461,7 +462,7 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
             excess0, excess1 = alpha_i * excess0, alpha_i * excess1
         if new_depth > 0.0 and (inflow > 0.0 or excess0 != 0.0 or excess1 != 0.0):
             share = dt / (dual_areas[i] * new_depth)
-            part0, part1 = surface_part(i, i, fluxes)
+            part0, part1 = own_surface_part(i, fluxes)
             u0 += share * (pull0 - inflow * (u0 + part0) - excess0)
             u1 += share * (pull1 - inflow * (u1 + part1) - excess1)
         velocity_out[i, 0] = u0

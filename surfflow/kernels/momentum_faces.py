@@ -24,7 +24,7 @@ friction share by which the mass flux turns upwind (kernels/friction.py): first 
 friction slaves the velocity to the depth.
 
 On a moving surface the velocity reconstructed is the one the continuity carries, the film's in
-the world, w = u + P V (``surface_part``): the ring fit, the range and the donor's value are w's,
+the world, w = u + V (``surface_part``): the ring fit, the range and the donor's value are w's,
 and the face is w_f,ij = w_i + S_i (c_ij / 2 - dt u_i / 2), still moved back by the film's own
 velocity relative to the mesh.
 
@@ -51,28 +51,39 @@ def sent_entry(sums, g0, g1, offset0, offset1, flux):
 
 
 @serial_kernel
-def surface_part(i, j, fluxes):
-    """P_i V_j (2,): the surface's velocity at j (world, m/s) in i's tangent frame, the part of
-    j's carried velocity w_j = u_j + V_j that i reads besides M_ij u_j; (0, 0) on a still surface.
-    fluxes a ``records.ContinuityFluxes`` (frames, surface_velocity read)."""
+def surface_part(e, j, rings, fluxes):
+    """The surface's velocity at j seen from i at the entry e = (i, j), in i's frame (2,): its
+    tangent part carried by M_ij as the film's is, and its normal part V_n,j n_j projected,
+    M_ij V_t,j + V_n,j P_i n_j; the part of j's carried velocity w_j = u_j + V_j that i reads
+    besides M_ij u_j. (0, 0) on a still surface. rings a ``records.Rings`` (edge_transforms),
+    fluxes a ``records.ContinuityFluxes`` (surface_velocity, normal_tilt)."""
     v = fluxes.surface_velocity
     if v.shape[0] == 0:
         return 0.0, 0.0
-    t = fluxes.frames
-    return (t[i, 0, 0] * v[j, 0] + t[i, 0, 1] * v[j, 1] + t[i, 0, 2] * v[j, 2],
-            t[i, 1, 0] * v[j, 0] + t[i, 1, 1] * v[j, 1] + t[i, 1, 2] * v[j, 2])
+    m, tilt = rings.edge_transforms[e], fluxes.normal_tilt
+    return (m[0, 0] * v[j, 0] + m[0, 1] * v[j, 1] + v[j, 2] * tilt[e, 0],
+            m[1, 0] * v[j, 0] + m[1, 1] * v[j, 1] + v[j, 2] * tilt[e, 1])
 
 
 @serial_kernel
-def fit_velocity_entry(fit0, fit1, w0, w1, e, i, j, rings, velocity, fluxes):
+def own_surface_part(i, fluxes):
+    """The surface's velocity at i in its own frame (2,), V_t,i; (0, 0) on a still surface."""
+    v = fluxes.surface_velocity
+    if v.shape[0] == 0:
+        return 0.0, 0.0
+    return v[i, 0], v[i, 1]
+
+
+@serial_kernel
+def fit_velocity_entry(fit0, fit1, w0, w1, e, j, rings, velocity, fluxes):
     """The ``tracers.fit_entry`` fits (g0, g1, low, high) of a donor's carried velocity
-    components (w0, w1) with one more ring entry e = (i, j): w_j in i's frame, M_ij u_j + P_i V_j
-    (``surface_part``); fit0 and fit1 start at (0, 0, w0, w0) and (0, 0, w1, w1). rings a
+    components (w0, w1) with one more ring entry e = (i, j): w_j in i's frame, M_ij u_j plus the
+    ``surface_part``; fit0 and fit1 start at (0, 0, w0, w0) and (0, 0, w1, w1). rings a
     ``records.Rings`` (edge_transforms, fit_weights read), velocity (n, 2), fluxes a
     ``records.ContinuityFluxes``."""
     m = rings.edge_transforms[e]
     weight0, weight1 = rings.fit_weights[e, 0], rings.fit_weights[e, 1]
-    part0, part1 = surface_part(i, j, fluxes)
+    part0, part1 = surface_part(e, j, rings, fluxes)
     return (fit_entry(fit0, weight0, weight1,
                       m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1] + part0, w0),
             fit_entry(fit1, weight0, weight1,
@@ -127,7 +138,7 @@ def donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, leaving, 
             sent0 += flux * offset0
             sent1 += flux * offset1
     room = max(dual_areas[i] * depth[i] - scale * leaving, 0.0)
-    part0, part1 = surface_part(i, i, fluxes)
+    part0, part1 = own_surface_part(i, fluxes)
     slope00, slope01 = limited_slope(fit0, sums0, velocity[i, 0] + part0, room, scale)
     slope10, slope11 = limited_slope(fit1, sums1, velocity[i, 1] + part1, room, scale)
     slope00, slope01, slope10, slope11 = (order * slope00, order * slope01, order * slope10,
