@@ -60,7 +60,7 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
                         np.linalg.norm(GRAVITY) * fields.normal_rise, sensor,
                         fields.boundary_outflow_normals, np.zeros(n))
     fluxes = ContinuityFluxes(flux, boundary, alpha, slopes, excess, np.zeros((0, 3)),
-                              np.zeros((0, 2)))
+                              geom.tangent_frames, geom.normals)
     edge_fluxes(moving, resting, rings, inputs, depth, velocity, share, MIN_DEPTH, dt, fluxes)
     depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
     velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)

@@ -40,7 +40,7 @@ def continuity_step(geom, depth, velocity, share, dt, expansion_head=True):
     inputs = FluxInputs(np.zeros(nnz, bool), depth, np.full(n, SUBCRITICAL), np.zeros(n),
                         np.zeros(n), np.zeros((n, 2)), np.zeros(n))
     fluxes = ContinuityFluxes(flux, boundary, alpha, slopes, excess, np.zeros((0, 3)),
-                              np.zeros((0, 2)))
+                              geom.tangent_frames, geom.normals)
     edge_fluxes(every.moving, every.resting, rings, inputs, depth, velocity, share, MIN_DEPTH, dt,
                 fluxes)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))

@@ -191,7 +191,7 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
                         np.linalg.norm(gravity) * fields.normal_rise, np.zeros(n), np.zeros(n),
                         no_outflow, np.zeros(n))
     fluxes = ContinuityFluxes(flux, boundary, alpha, slopes, excess, np.zeros((0, 3)),
-                              np.zeros((0, 2)))
+                              geom.tangent_frames, geom.normals)
     edge_fluxes(every.moving, every.resting, rings, inputs, depth, velocity, np.zeros(n),
                 MIN_DEPTH, dt, fluxes)
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))

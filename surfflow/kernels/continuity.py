@@ -244,7 +244,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
             normal_j = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
                         + velocity[j, 1] * reverse_dual_edge_vectors[e, 1])
             if order > 0.0:
-                fit0, fit1 = fit_velocity_entry(fit0, fit1, w0, w1, e, j, rings, velocity,
+                fit0, fit1 = fit_velocity_entry(fit0, fit1, w0, w1, e, i, j, rings, velocity,
                                                 fluxes)
             share = 0.5 * (friction_share[i] + friction_share[j])
             drop = 0.0
@@ -451,7 +451,7 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
                 face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
                                           neighbor_coords, shift)
                 m = edge_transforms[e]  # j's face velocity into i's frame
-                part0, part1 = surface_part(e, j, rings, fluxes)
+                part0, part1 = surface_part(e, i, j, rings, fluxes)
                 pull0 += weight * (m[0, 0] * face0 + m[0, 1] * face1 + part0)
                 pull1 += weight * (m[1, 0] * face0 + m[1, 1] * face1 + part1)
         if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b

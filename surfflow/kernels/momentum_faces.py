@@ -51,18 +51,20 @@ def sent_entry(sums, g0, g1, offset0, offset1, flux):
 
 
 @serial_kernel
-def surface_part(e, j, rings, fluxes):
+def surface_part(e, i, j, rings, fluxes):
     """The surface's velocity at j seen from i at the entry e = (i, j), in i's frame (2,): its
     tangent part carried by M_ij as the film's is, and its normal part V_n,j n_j projected,
     M_ij V_t,j + V_n,j P_i n_j; the part of j's carried velocity w_j = u_j + V_j that i reads
     besides M_ij u_j. (0, 0) on a still surface. rings a ``records.Rings`` (edge_transforms),
-    fluxes a ``records.ContinuityFluxes`` (surface_velocity, normal_tilt)."""
+    fluxes a ``records.ContinuityFluxes`` (surface_velocity, frames, normals)."""
     v = fluxes.surface_velocity
     if v.shape[0] == 0:
         return 0.0, 0.0
-    m, tilt = rings.edge_transforms[e], fluxes.normal_tilt
-    return (m[0, 0] * v[j, 0] + m[0, 1] * v[j, 1] + v[j, 2] * tilt[e, 0],
-            m[1, 0] * v[j, 0] + m[1, 1] * v[j, 1] + v[j, 2] * tilt[e, 1])
+    m, t, n = rings.edge_transforms[e], fluxes.frames, fluxes.normals
+    tilt0 = t[i, 0, 0] * n[j, 0] + t[i, 0, 1] * n[j, 1] + t[i, 0, 2] * n[j, 2]
+    tilt1 = t[i, 1, 0] * n[j, 0] + t[i, 1, 1] * n[j, 1] + t[i, 1, 2] * n[j, 2]
+    return (m[0, 0] * v[j, 0] + m[0, 1] * v[j, 1] + v[j, 2] * tilt0,
+            m[1, 0] * v[j, 0] + m[1, 1] * v[j, 1] + v[j, 2] * tilt1)
 
 
 @serial_kernel
@@ -75,7 +77,7 @@ def own_surface_part(i, fluxes):
 
 
 @serial_kernel
-def fit_velocity_entry(fit0, fit1, w0, w1, e, j, rings, velocity, fluxes):
+def fit_velocity_entry(fit0, fit1, w0, w1, e, i, j, rings, velocity, fluxes):
     """The ``tracers.fit_entry`` fits (g0, g1, low, high) of a donor's carried velocity
     components (w0, w1) with one more ring entry e = (i, j): w_j in i's frame, M_ij u_j plus the
     ``surface_part``; fit0 and fit1 start at (0, 0, w0, w0) and (0, 0, w1, w1). rings a
@@ -83,7 +85,7 @@ def fit_velocity_entry(fit0, fit1, w0, w1, e, j, rings, velocity, fluxes):
     ``records.ContinuityFluxes``."""
     m = rings.edge_transforms[e]
     weight0, weight1 = rings.fit_weights[e, 0], rings.fit_weights[e, 1]
-    part0, part1 = surface_part(e, j, rings, fluxes)
+    part0, part1 = surface_part(e, i, j, rings, fluxes)
     return (fit_entry(fit0, weight0, weight1,
                       m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1] + part0, w0),
             fit_entry(fit1, weight0, weight1,

@@ -28,17 +28,16 @@ term); outflow_normals Nb (n, 2), zero where the boundary is a wall or an open s
 
 ContinuityFluxes = namedtuple("ContinuityFluxes", ["edge_flux", "boundary_flux",
                                                    "outflow_factor", "slopes", "excess",
-                                                   "surface_velocity", "normal_tilt"])
+                                                   "surface_velocity", "frames", "normals"])
 ContinuityFluxes.__doc__ = """The continuity's first pass, read by its second: edge_flux F_ij
 (nnz,) m^3/s, boundary_flux F_b (n,), outflow_factor alpha (n,), and the momentum faces' slopes
 S (n, 2, 2) and excess sum_out F_ij (w_f,ij - w_i) (n, 2) (kernels/momentum_faces.py) of the
 carried velocity w, the film's in the world, w = u + V: surface_velocity (n, 3) m/s, a moving
 surface's velocity V less its area-weighted mean (any uniform velocity carries nothing), its two
-components in each vertex's frame and its normal one; normal_tilt (nnz, 2) the tangent
-components of n_j in i's frame at each entry (i, j), which the normal component reads there
-(``momentum_faces.surface_part``, ``SurfaceMotion.frame_velocity``); zero rows for a still
-surface (w = u)."""
-STILL_SURFACE, NO_TILT = np.zeros((0, 3)), np.zeros((0, 2))  # a surface at rest
+components in each vertex's frame and its normal one (zero rows for a still surface: w = u),
+and the tangent frames (n, 2, 3) and normals (n, 3) with which i reads the normal component of
+its neighbours' (``momentum_faces.surface_part``, ``SurfaceMotion.frame_velocity``)."""
+STILL_SURFACE = np.zeros((0, 3))  # ContinuityFluxes.surface_velocity of a surface at rest
 
 DepthUpdate = namedtuple("DepthUpdate", ["depth", "velocity", "outflow_volume"])
 DepthUpdate.__doc__ = """The continuity's second pass writes: depth d' (n,), velocity u' (n, 2)

@@ -15,7 +15,6 @@ import numpy as np
 
 from ..checks import check_vertex_array
 from ..errors import ParameterError
-from ..geometry.topology import entry_rows
 from ..geometry.workspace import GeometryWorkspace
 from ..kernels.coriolis import apply_coriolis
 from ..kernels.inertia import (apply_inertial_force, carry_with_frames, largest_length,
@@ -120,7 +119,6 @@ class SurfaceMotion(Term):
         self.frames = np.zeros((2, n_vertices, 2, 3))
         self.ring_coords = np.zeros((2, geom.neighbor_indices.shape[0], 2))
         self.frame_count = 0
-        self.entry_rows = entry_rows(geom.neighbor_offsets)  # i of every CSR entry (i, j)
 
     @property
     def stages(self) -> tuple[str, ...]:
@@ -201,23 +199,19 @@ class SurfaceMotion(Term):
                        float(self.times[-1] - self.times[-2]), 1.0, 1.0, state.depth,
                        self.params.min_depth, dt, state.velocity, also)
 
-    def frame_velocity(self, geom, out, tilt) -> bool:
+    def frame_velocity(self, geom, out) -> bool:
         """The surface's own velocity at the last move, V = (x2 - x1) / (t2 - t1)
         + (t2 - t1) a / 2 (the last difference is the velocity half a move earlier: second
         order), less its mean over the surface weighted by the dual areas (a uniform velocity
-        carries nothing), into ``out`` (n, 3): its components along each vertex's t0, t1 and n;
-        and ``tilt`` (nnz, 2): t_i . n_j at every CSR entry (i, j) (``records.ContinuityFluxes``).
-        Returns whether the surface moves (False, nothing written, before two moves)."""
+        carries nothing), into ``out`` (n, 3): its components along each vertex's t0, t1 and n
+        (``records.ContinuityFluxes``). Returns whether the surface moves (False, nothing written, before two moves)."""
         if self.count < 2:
             return False
         moved = self.acceleration * (0.5 * (self.times[-1] - self.times[-2]))
         moved += self.velocity
         moved -= geom.dual_areas @ moved / geom.dual_areas.sum()
-        frames = geom.tangent_frames
-        np.einsum("ikd,id->ik", frames, moved, out=out[:, :2])
+        np.einsum("ikd,id->ik", geom.tangent_frames, moved, out=out[:, :2])
         np.einsum("id,id->i", geom.normals, moved, out=out[:, 2])
-        np.einsum("ekd,ed->ek", frames[self.entry_rows], geom.normals[geom.neighbor_indices],
-                  out=tilt)
         return True
 
     def unturn_spin(self, geom, fields, depth, dt: float, velocity) -> None:

@@ -29,7 +29,7 @@ import numpy as np
 from ..kernels.boundaries import shoreline_corner_share, slip_along_shorelines
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
-from ..kernels.records import (NO_TILT, STILL_SURFACE, ContinuityFluxes, DepthUpdate, FluxInputs, Levels,
+from ..kernels.records import (STILL_SURFACE, ContinuityFluxes, DepthUpdate, FluxInputs, Levels,
                                Openings, rings_of)
 from ..geometry.topology import CORNER_ANGLE
 from ..kernels.riemann import boundary_fluxes
@@ -67,7 +67,6 @@ class MomentumScheme:
         self.bores = BoreFluxes(geom, params)  # the conservative scheme's fluxes around bores
         self.frame = None  # a moving surface's term (``follow_surface``)
         self.surface_velocity = np.zeros((n, 3))
-        self.normal_tilt = np.zeros((len(geom.neighbor_indices), 2))
         self.bind([], None, [], [])
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
@@ -227,13 +226,13 @@ class MomentumScheme:
         rings = rings_of(geom, f)
         inputs = FluxInputs(s.shoreline_wall, head, stiffness, normal_gravity, self.sensor,
                             f.boundary_outflow_normals, self.boundary_mass)
-        surface_velocity, tilt = STILL_SURFACE, NO_TILT
-        if self.frame is not None and self.frame.frame_velocity(geom, self.surface_velocity,
-                                                                self.normal_tilt):
+        surface_velocity = STILL_SURFACE
+        if self.frame is not None and self.frame.frame_velocity(geom, self.surface_velocity):
             self.frame.unturn_spin(geom, f, s.depth, dt, s.velocity)
-            surface_velocity, tilt = self.surface_velocity, self.normal_tilt
+            surface_velocity = self.surface_velocity
         fluxes = ContinuityFluxes(s.edge_flux, s.boundary_flux, s.outflow_factor, self.slopes,
-                                  self.excess, surface_velocity, tilt)
+                                  self.excess, surface_velocity, geom.tangent_frames,
+                                  geom.normals)
         edge_fluxes(a.moving, a.resting, rings, inputs, s.depth, s.velocity, s.friction_share,
                     p.min_depth, dt, fluxes)
         bores = self.bores.find(geom, f, s, self.sensor, stiffness)

@@ -23,7 +23,7 @@ from ..kernels.advection import advect_velocity
 from ..kernels.continuity import edge_fluxes
 from ..kernels.dissolution import exchange_drag, exchange_soluble_layer
 from ..kernels.friction import apply_friction
-from ..kernels.records import (NO_TILT, STILL_SURFACE, CarrierFluxes, ContinuityFluxes, FluxInputs,
+from ..kernels.records import (STILL_SURFACE, CarrierFluxes, ContinuityFluxes, FluxInputs,
                                TracerUpdate, rings_of)
 from ..kernels.tracers import carry, limited_faces
 from ..schemes.active import ActiveSet
@@ -97,7 +97,7 @@ class Dissolution(Term):
                     one, 0.0, dt, ContinuityFluxes(state.edge_flux, state.boundary_flux,
                                                    state.outflow_factor, self.momentum_slopes,
                                                    self.momentum_excess, STILL_SURFACE,
-                                                   NO_TILT))
+                                                   g.tangent_frames, g.normals))
         solute, solute_next = state.dissolved[:, None], self.solute_next[:, None]
         fluxes = CarrierFluxes(state.edge_flux, state.boundary_flux, state.outflow_factor)
         limited_faces(a.moving, rings, one, 0.0, solute, state.solute_velocity, 0.5 * dt, fluxes,
