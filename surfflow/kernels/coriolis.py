@@ -31,8 +31,10 @@ Coriolis force: for a rigid motion both rates are Omega . n, exactly, and the fo
 -2 Omega_n n x u. Where the momentum is carried in the world's frame (the momentum scheme's
 continuity carries w = u + V, V the surface's velocity), the carried term -(u . grad) w holds
 -(u . grad) V, which is the spin's turn -omega_spin n x u (and on a deforming surface the
-strain rate too), so only the frame's turn is left to add: that scheme turns back by
-f = 0, s = -1 before it carries (``SurfaceMotion.unturn_spin``). The normal part of the force,
+strain rate too), so only the frame's turn is left to add: that scheme turns by (1/2, 0)
+before its push and by (-1/2, -1) before it carries, which with the Coriolis turn after the
+push leaves the frame's turn in two halves around the push, a symmetric split of the frame's
+forces (``SurfaceMotion.turn``). The normal part of the force,
 -2 (Omega_t x u) . n, is left out. Dry vertices are skipped.
 """
 

@@ -214,15 +214,19 @@ class SurfaceMotion(Term):
         np.einsum("id,id->i", geom.normals, moved, out=out[:, 2])
         return True
 
-    def unturn_spin(self, geom, fields, depth, dt: float, velocity) -> None:
-        """velocity (n, 2) turned by +omega_spin dt about each normal (``kernels/coriolis.py``),
-        where depth (n,) is wet: the share of the Coriolis force a velocity already has when
-        the momentum it carries was the world's, u + V (``MomentumScheme.transport``):
-        -(u . grad) V = -Omega x u for a rigid turn."""
+    def turn(self, geom, fields, depth, dt: float, velocity, frame_turns: float,
+             spins: float) -> None:
+        """velocity (n, 2) turned by -(frame_turns omega_frame + spins omega_spin) dt about each
+        normal where depth (n,) is wet (``kernels/coriolis.py``; 1, 1: the Coriolis force);
+        nothing until there are two moves. The momentum scheme, which carries the world's
+        momentum u + V, turns by (1/2, 0) before its push and (-1/2, -1) before its transport:
+        with this term's own (1, 1) after the push, the frame's turn split in halves around
+        the push and the spin's taken back, since -(u . grad) V = -Omega x u for a rigid turn
+        is in the carried term (``MomentumScheme.transport``)."""
         if self.frame_count < 2 or self.count < 2:
             return
         apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames, self.ring_coords,
-                       float(self.times[-1] - self.times[-2]), 0.0, -1.0, depth,
+                       float(self.times[-1] - self.times[-2]), frame_turns, spins, depth,
                        self.params.min_depth, dt, velocity, NOTHING_ELSE)
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:
