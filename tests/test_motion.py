@@ -373,8 +373,8 @@ def test_a_film_at_rest_in_the_world_stays_at_rest_on_a_turntable_for_a_quarter_
     centrifugal force and the Coriolis force together give it the centripetal pull it needs,
     so the world speed stays small and the free surface flat. Without the Coriolis force,
     after a quarter turn the world speed inside 0.6 R reaches 0.83 Omega R and the depth
-    changes by 200 %. Measured: 0.0006 Omega R inside 0.6 R, 0.0017 at the walled rim, the
-    depth within 1.8 % (the momentum carried in the world's frame: the forced vortex on the
+    changes by 200 %. Measured: 4.4e-5 Omega R inside 0.6 R, 1.2e-4 at the walled rim, the
+    depth within 2e-5 (the momentum carried in the world's frame: the forced vortex on the
     still disc, ``forced_vortex``, carried relative to the disc, drifts by 0.079 Omega R at the
     rim in a quarter turn)."""
     largest, inner, depth_change = turntable(1.0, 0.25)
@@ -419,7 +419,7 @@ def test_heuns_stages_around_bores_and_fronts_feel_the_coriolis_force():
 
 def test_a_film_at_rest_in_the_world_stays_at_rest_on_a_turntable_for_a_turn():
     """VALIDATION row 'turntable (Coriolis)', default scheme: the world speed below 1 % of
-    Omega R after one turn. Measured: 0.0019 at the walled rim (0.0003 inside 0.6 R, the depth
-    within 1.8 %) at the 2 ms step, 0.0008 at 1 ms, 0.0020 on 24 rings."""
+    Omega R after one turn. Measured: 4.1e-5 (2.6e-5 inside 0.6 R, the depth within 1.6e-5) at
+    the 2 ms step, 2.0e-5 at 1 ms, 3.5e-5 on 24 rings."""
     largest, _, _ = turntable(1.0, 1.0)
     assert largest < 0.01

@@ -31,10 +31,9 @@ Coriolis force: for a rigid motion both rates are Omega . n, exactly, and the fo
 -2 Omega_n n x u. Where the momentum is carried in the world's frame (the momentum scheme's
 continuity carries w = u + V, V the surface's velocity), the carried term -(u . grad) w holds
 -(u . grad) V, which is the spin's turn -omega_spin n x u (and on a deforming surface the
-strain rate too), so only the frame's turn is left to add: that scheme turns by (1/2, 0)
-before its push and by (-1/2, -1) before it carries, which with the Coriolis turn after the
-push leaves the frame's turn in two halves around the push, a symmetric split of the frame's
-forces (``SurfaceMotion.turn``). The normal part of the force,
+strain rate too), so only the frame's turn is left to add, f = 1, s = 0: in two halves around
+that scheme's push, a symmetric split of the frame's forces (``SurfaceMotion.half_turn`` before it,
+``SurfaceMotion.push`` after it). The normal part of the force,
 -2 (Omega_t x u) . n, is left out. Dry vertices are skipped.
 """
 
@@ -71,11 +70,11 @@ def ring_turn(offsets, fit_weights, coords_before, coords_now, i):
 
 
 @parallel_kernel
-def apply_coriolis(offsets, fit_weights, frames, ring_coords, move_time, frame_turns, spins,
-                   depth, min_depth, dt, velocity, also):
-    """velocity (n, 2) turned in place by -(frame_turns omega_frame + spins omega_spin) dt about
-    each wet vertex's normal (the module docstring: frame_turns = spins = 1 is the Coriolis
-    force), and ``also`` (n, 2) by the same turn, or (0, 2): nothing else.
+def apply_coriolis(offsets, fit_weights, frames, ring_coords, move_time, turns, depth, min_depth,
+                   dt, velocity, also):
+    """velocity (n, 2) turned in place by -(f omega_frame + s omega_spin) dt about each wet
+    vertex's normal (the module docstring: f = s = 1 is the Coriolis force), and ``also`` (n, 2)
+    by -(f' omega_frame + s' omega_spin) dt, or (0, 2): nothing else; turns = (f, s, f', s').
 
     offsets (n + 1,): CSR one-rings; fit_weights (nnz, 2); frames (2, n, 2, 3) and ring_coords
     (2, nnz, 2): the tangent frames and the ring's tangent coordinates (``neighbor_coords``) at
@@ -88,12 +87,12 @@ def apply_coriolis(offsets, fit_weights, frames, ring_coords, move_time, frame_t
             continue
         theta_f = frame_turn(frames[0], frames[1], i)
         theta_r = ring_turn(offsets, fit_weights, ring_coords[0], ring_coords[1], i)
-        angle = (frame_turns * theta_f + spins * (theta_f + theta_r)) * dt / move_time
-        cosine = math.cos(angle)
-        sine = math.sin(angle)
-        rotate(velocity, i, cosine, sine)
+        scale = dt / move_time
+        angle = (turns[0] * theta_f + turns[1] * (theta_f + theta_r)) * scale
+        rotate(velocity, i, math.cos(angle), math.sin(angle))
         if turn_also:
-            rotate(also, i, cosine, sine)
+            angle = (turns[2] * theta_f + turns[3] * (theta_f + theta_r)) * scale
+            rotate(also, i, math.cos(angle), math.sin(angle))
 
 
 @serial_kernel

@@ -112,6 +112,7 @@ class SurfaceMotion(Term):
         self.times = np.zeros(HISTORY)
         self.positions = np.zeros((HISTORY, n_vertices, 3))
         self.also_turned = None  # whose start_velocity (n, 2) the push turns too (turn_also)
+        self.world_momentum = False  # whether the scheme carries u + V (carry_world_momentum)
         self.count = 0
         self.acceleration = np.zeros((n_vertices, 3))
         self.velocity = np.zeros((n_vertices, 3))
@@ -195,8 +196,9 @@ class SurfaceMotion(Term):
         stages = self.also_turned
         also = (stages.start_velocity if stages is not None and stages.watching
                 else NOTHING_ELSE)
+        turns = (0.5, 0.0, 1.0, 1.0) if self.world_momentum else (1.0, 1.0, 1.0, 1.0)
         apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames, self.ring_coords,
-                       float(self.times[-1] - self.times[-2]), 1.0, 1.0, state.depth,
+                       float(self.times[-1] - self.times[-2]), turns, state.depth,
                        self.params.min_depth, dt, state.velocity, also)
 
     def frame_velocity(self, geom, out) -> bool:
@@ -214,19 +216,25 @@ class SurfaceMotion(Term):
         np.einsum("id,id->i", geom.normals, moved, out=out[:, 2])
         return True
 
-    def turn(self, geom, fields, depth, dt: float, velocity, frame_turns: float,
-             spins: float) -> None:
-        """velocity (n, 2) turned by -(frame_turns omega_frame + spins omega_spin) dt about each
-        normal where depth (n,) is wet (``kernels/coriolis.py``; 1, 1: the Coriolis force);
-        nothing until there are two moves. The momentum scheme, which carries the world's
-        momentum u + V, turns by (1/2, 0) before its push and (-1/2, -1) before its transport:
-        with this term's own (1, 1) after the push, the frame's turn split in halves around
-        the push and the spin's taken back, since -(u . grad) V = -Omega x u for a rigid turn
-        is in the carried term (``MomentumScheme.transport``)."""
+    def carry_world_momentum(self) -> None:
+        """The scheme carries the film's momentum in the world's frame, u + V
+        (``MomentumScheme.follow_surface``): -(u . grad) V, the spin's share of the Coriolis
+        force (-Omega x u for a rigid turn), is in its carried term, so ``push`` turns u by half
+        the frame's turn alone, the other half coming before the scheme's push (``half_turn``):
+        a symmetric split of the frame's forces. The starting velocity of the scheme's own
+        stages (``turn_also``), which carry it relative to the surface, still takes the whole
+        Coriolis turn."""
+        self.world_momentum = True
+
+    def half_turn(self, geom, fields, depth, dt: float, velocity) -> None:
+        """velocity (n, 2) turned by half the frame's turn, -omega_frame dt / 2, about each normal
+        where depth (n,) is wet (``kernels/coriolis.py``): the first half of the Coriolis turn of
+        a scheme that carries the world's momentum (``carry_world_momentum``), before its push;
+        nothing until there are two moves."""
         if self.frame_count < 2 or self.count < 2:
             return
         apply_coriolis(geom.neighbor_offsets, fields.fit_weights, self.frames, self.ring_coords,
-                       float(self.times[-1] - self.times[-2]), frame_turns, spins, depth,
+                       float(self.times[-1] - self.times[-2]), (0.5, 0.0, 0.0, 0.0), depth,
                        self.params.min_depth, dt, velocity, NOTHING_ELSE)
 
     def accelerate(self, geom, fields, state, bottom, depth, velocity, acceleration) -> None:

@@ -19,7 +19,7 @@ gradient (``push_boundary``). With a segment open every vertex is computed (an i
 dry ground far from any liquid). On a moving surface (``follow_surface``) the continuity carries
 the film's momentum in the world's frame, u + V (kernels/continuity.py), and the Coriolis turn
 is the frame's alone, in two halves around the push (the spin's share is in the carried term:
-kernels/coriolis.py, ``SurfaceMotion.turn``).
+kernels/coriolis.py, ``SurfaceMotion.carry_world_momentum``).
 """
 
 from __future__ import annotations
@@ -83,8 +83,11 @@ class MomentumScheme:
 
     def follow_surface(self, motion) -> None:
         """Carry the film's momentum in the world's frame on the surface ``motion`` moves
-        (``SurfaceMotion``), or in the surface's for None."""
+        (``SurfaceMotion``, told so: its Coriolis turn is then the frame's alone, in halves
+        around the push), or in the surface's for None."""
         self.frame = motion
+        if motion is not None:
+            motion.carry_world_momentum()
 
     @property
     def own_stages(self):
@@ -164,8 +167,8 @@ class MomentumScheme:
         and velocity are kept first for the fluxes around bores (``schemes/bores.py``)."""
         self.bores.remember(state)
         np.copyto(self.start_velocity, state.velocity)
-        if self.frame is not None:  # the first half of the frame's turn (``SurfaceMotion.turn``)
-            self.frame.turn(geom, fields, state.depth, dt, state.velocity, 0.5, 0.0)
+        if self.frame is not None:  # the first half of the frame's turn
+            self.frame.half_turn(geom, fields, state.depth, dt, state.velocity)
         gravity_pressure(geom, fields, state, self.params, state.active, bottom, state.depth,
                          dt, state.velocity, self.sensor)
         if self.boundary.open:
@@ -216,10 +219,8 @@ class MomentumScheme:
         """The head L and the walls, then the continuity on d and d u (and the dyes) on the fluxes
         of u at the vertices the push's active set moves (the depth and the shock sensor are
         still the push's), with the open segments' fluxes; returns the outflow and inflow (m^3)
-        through the boundary. On a moving surface u is first turned back by the surface's spin
-        (the share of the push's Coriolis turn that the carried u + V holds) and by the half of
-        the frame's turn given before the push (``SurfaceMotion.turn``), and the continuity
-        carries u + V, V the surface's velocity (``SurfaceMotion.frame_velocity``)."""
+        through the boundary. On a moving surface the continuity carries u + V, V the surface's
+        velocity (``SurfaceMotion.frame_velocity``)."""
         f, s, a, p = fields, state, state.active, self.params
         head = self.head(geom, f, bottom, s.depth)
         self.find_walls(geom, f, bottom, s.depth, s.shoreline_wall)
@@ -231,7 +232,6 @@ class MomentumScheme:
                             f.boundary_outflow_normals, self.boundary_mass)
         surface_velocity = STILL_SURFACE
         if self.frame is not None and self.frame.frame_velocity(geom, self.surface_velocity):
-            self.frame.turn(geom, f, s.depth, dt, s.velocity, -0.5, -1.0)
             surface_velocity = self.surface_velocity
         fluxes = ContinuityFluxes(s.edge_flux, s.boundary_flux, s.outflow_factor, self.slopes,
                                   self.excess, surface_velocity, geom.tangent_frames,
