@@ -32,9 +32,9 @@ Coriolis force: for a rigid motion both rates are Omega . n, exactly, and the fo
 continuity carries w = u + V, V the surface's velocity), the carried term -(u . grad) w holds
 -(u . grad) V, which is the spin's turn -omega_spin n x u (and on a deforming surface the
 strain rate too), so only the frame's turn is left to add, f = 1, s = 0: in two halves around
-that scheme's push, a symmetric split of the frame's forces (``SurfaceMotion.half_turn`` before it,
-``SurfaceMotion.push`` after it). The normal part of the force,
--2 (Omega_t x u) . n, is left out. Dry vertices are skipped.
+that scheme's push, a symmetric split of the frame's forces (``SurfaceMotion.half_turn`` before
+it, ``SurfaceMotion.push`` after it). The normal part of the force, -2 (Omega_t x u) . n, is
+left out. Dry vertices are skipped.
 """
 
 import math

@@ -116,6 +116,7 @@ class SurfaceMotion(Term):
         self.count = 0
         self.acceleration = np.zeros((n_vertices, 3))
         self.velocity = np.zeros((n_vertices, 3))
+        self.moved = np.empty((n_vertices, 3))  # frame_velocity's scratch
         self.acceleration_bound = 0.0
         self.frames = np.zeros((2, n_vertices, 2, 3))
         self.ring_coords = np.zeros((2, geom.neighbor_indices.shape[0], 2))
@@ -206,10 +207,12 @@ class SurfaceMotion(Term):
         + (t2 - t1) a / 2 (the last difference is the velocity half a move earlier: second
         order), less its mean over the surface weighted by the dual areas (a uniform velocity
         carries nothing), into ``out`` (n, 3): its components along each vertex's t0, t1 and n
-        (``records.ContinuityFluxes``). Returns whether the surface moves (False, nothing written, before two moves)."""
+        (``records.ContinuityFluxes``). Returns whether the surface moves (False, nothing
+        written, before two moves)."""
         if self.count < 2:
             return False
-        moved = self.acceleration * (0.5 * (self.times[-1] - self.times[-2]))
+        moved = np.multiply(self.acceleration, 0.5 * (self.times[-1] - self.times[-2]),
+                            out=self.moved)
         moved += self.velocity
         moved -= geom.dual_areas @ moved / geom.dual_areas.sum()
         np.einsum("ikd,id->ik", geom.tangent_frames, moved, out=out[:, :2])
