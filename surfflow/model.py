@@ -98,8 +98,7 @@ class SurfaceModel:
             droplets.follow_surface(None if motion is None else motion.velocity)
         if motion is not None:  # the scheme's own stages start from a velocity turned with u
             motion.turn_also(getattr(self.scheme, "own_stages", None))
-        if hasattr(self.scheme, "follow_surface"):
-            self.scheme.follow_surface(motion)
+        self.scheme.follow_surface(motion)
 
     @staticmethod
     def _bare_bottom(state) -> np.ndarray:

@@ -35,8 +35,9 @@ ANUGA_RITTER = {(200, 2, 0.1, 2): (0.00893, 7.23), (400, 4, 0.1, 2): (0.00450, 7
                 (200, 4, 0.1, 7): (0.00793, 7.17),
                 (400, 8, 0.1, 7): (0.00404, 7.31), (800, 16, 0.1, 7): (0.00253, 7.42),
                 (150, 3, 0.2, 11): (0.00941, 7.15), (300, 6, 0.2, 11): (0.00532, 7.32)}
-NOSE = ("the fan's error (3.5 to 7 m: 1.85e-3 and 1.10e-3 at 7,209 and 27,217 vertices) falls "
-        "only at first order (the critical point at the dam, where the flux turns upwind), and "
+NOSE = ("the fan's error (3.5 to 7 m: 1.81e-3 and 1.09e-3 at 7,209 and 27,217 vertices) falls "
+        "more slowly than first order (the rarefaction's rounded head at 3.5 to 4 m, and past "
+        "the critical point at the dam, where the flux turns upwind, a dip and a hump), and "
         "beyond x = 7 m a nose piles up behind the wet tip, where a vertex below min_depth sends "
         "nothing until it has filled to it (5.7e-4 and 5.1e-4, hardly falling); with min_depth "
         "1e-8 m the errors are 2.33e-3 and 1.47e-3, so the fan's is the larger part")

@@ -49,20 +49,20 @@ w_ij = -alpha_j F_ij > 0 the limited inflow from j and M_ij the ``edge_transform
     u_i' = u_i + dt / (A_i d_i') (sum_in c_ij (M_ij u_f,ji - u_i)
                                   - sum_out c_ij (u_f,ij - u_i))
 
+with c_ij the limited mass flux where the flow contracts (a + b >= 0; momentum conserved) and,
+with ``Params.expansion = "energy_head"`` (the default), min(w_ij, d_i' s_ij) where it expands
+(a + b < 0; energy head conserved; the two blended over a small opening, ``carried_weight``).
+u_i' is a convex combination of velocities within the rings' ranges whenever the limiter
+holds; a dry vertex (its residue at rest) takes the momentum that flows in over its new depth.
+
 On a moving surface the velocity carried is the film's in the world, u + V (V the surface's
 velocity less its mean, ``records.ContinuityFluxes``): each M_ij u_f,ji above reads
 M_ij (u_f,ji + V_t,j) + V_n,j P_i n_j and u_i reads u_i + V_t,i (V_t the tangent part in the
 vertex's frame, V_n the normal one, P_i onto i's tangent plane), with the faces' slopes those
 of the carried velocity (``momentum_faces.surface_part``): the carried term is
 -(u . grad) (u + V), nothing for a translation and zero for a film at rest in the world,
-whatever the limiter and the upwinding do. The rest of the frame's forces
-act in the push (kernels/coriolis.py, kernels/inertia.py).
-
-with c_ij the limited mass flux where the flow contracts (a + b >= 0; momentum conserved) and,
-with ``Params.expansion = "energy_head"`` (the default), min(w_ij, d_i' s_ij) where it expands
-(a + b < 0; energy head conserved; the two blended over a small opening, ``carried_weight``).
-u_i' is a convex combination of velocities within the rings' ranges whenever the limiter
-holds; a dry vertex (its residue at rest) takes the momentum that flows in over its new depth.
+whatever the limiter and the upwinding do. The rest of the frame's forces act in the push
+(kernels/coriolis.py, kernels/inertia.py).
 
 Two passes, each gathering only: ``edge_fluxes`` (F, F_b, alpha and each donor's face slope,
 ``momentum_faces.donor_slopes``) then ``update_depth``. The dyes ride on the same fluxes

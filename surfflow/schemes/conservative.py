@@ -39,6 +39,10 @@ class ConservativeScheme:
         """The terms' methods for every stage (``HllStage.bind``)."""
         self.heun.bind(accelerations, find_walls, holds, pressures)
 
+    def follow_surface(self, motion) -> None:
+        """Nothing to set on a surface ``motion`` moves: the stages carry d u relative to the
+        surface, and the motion term's push gives the whole Coriolis turn."""
+
     @property
     def segments(self):
         """The open boundary segments set (``schemes/segments.py``)."""
