@@ -96,9 +96,7 @@ class SurfaceModel:
         motion, droplets = self.term("motion"), self.term("droplets")
         if droplets is not None:  # drops leave and meet a moving surface with its velocity
             droplets.follow_surface(None if motion is None else motion.velocity)
-        if motion is not None:  # the scheme's own stages start from a velocity turned with u
-            motion.turn_also(getattr(self.scheme, "own_stages", None))
-        self.scheme.follow_surface(motion)
+        self.scheme.follow_surface(motion)  # how the scheme carries the film on a moving surface
 
     @staticmethod
     def _bare_bottom(state) -> np.ndarray:

@@ -162,14 +162,17 @@ def run_spinning_bowl(n_rings: int = 12, turns: float = 0.25, omega: float = 1.0
             "shore_world_speed": float(world[shore & wet_now].max()), **monitor.figures()}
 
 
+SPHERE_SPIN = (0.3, 0.5, 0.8)  # rad/s: run_spinning_sphere's turn, about a tilted axis
+
+
 def run_spinning_sphere(subdivisions: int = 3, turns: float = 0.25, radius: float = 0.5,
                         depth: float = 0.002, scheme: str = "momentum") -> dict:
     """A frictionless film at rest in the world on a sphere of ``radius`` (an icosphere of
-    ``subdivisions``) turning about the tilted axis (0.3, 0.5, 0.8) rad/s through its centre,
+    ``subdivisions``) turning at ``SPHERE_SPIN`` rad/s about that tilted axis through its centre,
     no gravity: the velocity relative to the sphere starts at -Omega x r, curved everywhere.
     After ``turns`` turns: world_speed, max |u + Omega x r| / (|Omega| R), depth_change the
     largest relative change of the depth, and the invariants."""
-    omega = np.array([0.3, 0.5, 0.8])
+    omega = np.array(SPHERE_SPIN)
     V, F = builders.icosphere(radius, subdivisions)
     geom = sf.precompute((V, F), smoothing_iterations=0)
 

@@ -163,7 +163,7 @@ def _profile(name: str, run: dict):
         return ("radius (m), wet vertices", "world speed |u + Omega x r| / (Omega R)", radius,
                 world / radius.max(), grid, np.zeros(2))
     if name == "spinning_sphere":
-        omega = np.array([0.3, 0.5, 0.8])
+        omega = np.array(cases.SPHERE_SPIN)
         axis = omega / np.linalg.norm(omega)
         latitude = np.degrees(np.arcsin(np.clip(V @ axis / np.linalg.norm(V, axis=1), -1, 1)))
         world = np.linalg.norm(run["velocity"] + np.cross(omega, V), axis=1)

@@ -84,18 +84,14 @@ class MomentumScheme:
     def follow_surface(self, motion) -> None:
         """Carry the film's momentum in the world's frame on the surface ``motion`` moves
         (``SurfaceMotion``, told so: its Coriolis turn is then the frame's alone, in halves
-        around the push), or in the surface's for None."""
+        around the push), or in the surface's for None. Heun's stages around bores and fronts
+        (``schemes/bores.py``) start from the step's velocity kept before the push,
+        ``start_velocity`` (n, 2): the motion's push, which comes after this scheme's, turns it
+        too while they are ``watching`` (``SurfaceMotion.turn_also``)."""
         self.frame = motion
         if motion is not None:
             motion.carry_world_momentum()
-
-    @property
-    def own_stages(self):
-        """Heun's stages around bores and fronts (``schemes/bores.py``): they start from the
-        step's velocity kept before the push, ``start_velocity`` (n, 2), which a moving
-        surface's Coriolis turn, a push of its own after this scheme's, turns too while they
-        are ``watching`` (``SurfaceMotion.turn_also``)."""
-        return self.bores
+            motion.turn_also(self.bores)
 
     @property
     def segments(self):
