@@ -369,14 +369,23 @@ def settled_angle(sim, theta, longest=8.0, rate=0.1):
         before = angle
 
 
+PINNED_RIM = ("issue 40: the released 90 degree drop's rim must recede 0.017 m, half a cell, "
+              "and its contact line pins where the release's oscillation leaves it: at rest "
+              "87.4 degrees at 42 cells (88.9 / 89.0 / 90.3 / 88.3 / 88.6 / 88.3 at 24 / 30 / 33 "
+              "/ 36 / 39 / 48; the 60 degree drop 59.1 to 59.7 at all seven; the conservative "
+              "scheme 88.5 at 42)")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("scheme", both_schemes())
-def test_right_angle_drop_settles_within_two_degrees(scheme):
+@pytest.mark.parametrize("scheme, cells", [
+    ("momentum", 36), ("conservative", 36), ("conservative", 42),
+    pytest.param("momentum", 42, marks=pytest.mark.xfail(strict=True, reason=PINNED_RIM))])
+def test_right_angle_drop_settles_within_two_degrees(scheme, cells):
     """Issue 40's target: the 90 degree drop of the test above, once at rest, within 2 degrees
-    of theta_c. At 2 s the momentum scheme's drop is still relaxing (87.5 degrees, its base
-    still shrinking); measured at rest: 88.9 / 88.4 / 88.3 degrees at 24 / 36 / 48 cells,
-    settled by 3 to 6 s; conservative 88.5."""
-    sim, _ = released_drop(90.0, 36, scheme)
+    of theta_c, at the suite's resolution (36 cells) and at another. At 2 s the momentum
+    scheme's drop is still relaxing (87.5 degrees at 36 cells, its base still shrinking);
+    measured at rest: 88.3 at 36 cells, settled by 3 to 6 s; conservative 88.5 at 36 and 42."""
+    sim, _ = released_drop(90.0, cells, scheme)
     volume = sim.total_volume()
     angle, time = settled_angle(sim, 90.0)
     assert time < 8.0, (angle, time)  # at rest, not stopped by the clock
