@@ -50,11 +50,13 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     if split:
         active.rebuild(geom, depth, MIN_DEPTH)
     moving, resting = active.moving, active.resting
-    no_fit = np.zeros((nnz, 2))  # no velocity gradient: the naive continuity's donor velocities
+    # no velocity gradient (no fit weights, no offsets for the upwind-weighted fit): the naive
+    # continuity's donor velocities
+    no_fit = np.zeros((nnz, 2))
     slopes, excess = np.full((n, 2, 2), np.nan), np.full((n, 2), np.nan)
     rings = Rings(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
                   geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
-                  geom.edge_transforms, geom.neighbor_coords, no_fit, geom.dual_areas)
+                  geom.edge_transforms, no_fit, no_fit, geom.dual_areas)
     inputs = FluxInputs(wall, fields.vertex_height + (bottom + depth) * fields.normal_rise,
                         np.linalg.norm(GRAVITY) * fields.normal_rise,
                         np.linalg.norm(GRAVITY) * fields.normal_rise, sensor,
@@ -69,8 +71,8 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
                  MIN_DEPTH, head, dt, DepthUpdate(depth_out, velocity_out, leaving))
     faces = np.zeros((nnz, dye.shape[1]))
     carrier = CarrierFluxes(flux, boundary, alpha)
-    limited_faces(moving, rings._replace(fit_weights=fields.fit_weights), depth, MIN_DEPTH, dye,
-                  velocity, 0.5 * dt, carrier, dt, faces)
+    dye_rings = rings._replace(neighbor_coords=geom.neighbor_coords, fit_weights=fields.fit_weights)
+    limited_faces(moving, dye_rings, depth, MIN_DEPTH, dye, velocity, 0.5 * dt, carrier, dt, faces)
     carry(moving, resting, rings, depth, depth_out, dye, faces, carrier, dt, 1.0,
           TracerUpdate(dye_out, np.full_like(dye, np.nan)))
     return depth_out, velocity_out, dye_out, leaving, flux

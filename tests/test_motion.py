@@ -322,7 +322,7 @@ def forced_vortex(scheme, n_rings, turns, omega=1.0, radius=0.5, depth=0.005):
 @pytest.mark.parametrize("scheme", both_schemes())
 def test_a_forced_vortex_on_a_still_disc_stays_steady_inside_and_converges(scheme):
     """Forced vortex (exact steady state), a quarter turn: inside 0.6 R the drift from
-    u = Omega x r at 6 / 12 / 24 rings is 0.039 / 0.014 / 0.0081 Omega R under the momentum
+    u = Omega x r at 6 / 12 / 24 rings is 0.034 / 0.012 / 0.0074 Omega R under the momentum
     scheme (0.052 / 0.042 / 0.024 with its faces first order wherever round-off made the rigid
     turn's divergence negative: momentum_faces.converges) and 0.027 / 0.0091 / 0.0039 under
     the conservative one: first order or better. The bars: the 24-ring drift under
@@ -335,12 +335,11 @@ def test_a_forced_vortex_on_a_still_disc_stays_steady_inside_and_converges(schem
 
 
 @pytest.mark.xfail(strict=True, reason="issue 40: at the walled rim the forced vortex drifts by "
-                   "0.104 / 0.079 / 0.065 Omega R in a quarter turn at 6 / 12 / 24 rings (the "
-                   "momentum scheme; the conservative one 0.148 / 0.086 / 0.049): the rim's "
-                   "faces are near the donor's velocity (the supercritical ramp, Fr = 1.2 "
-                   "there, and the Barth-Jespersen limiter, the rim's speed being the largest "
-                   "of its one-sided ring), and the donor velocity carried in from the slower "
-                   "inside slows the rim; with neither, 0.012 at 12 rings")
+                   "0.051 / 0.024 / 0.025 Omega R in a quarter turn at 6 / 12 / 24 rings (the "
+                   "momentum scheme; the conservative one 0.148 / 0.086 / 0.049), not falling "
+                   "from 12 to 24: the rim's faces are near the donor's velocity (the "
+                   "Barth-Jespersen limiter, the rim's speed being the largest of its one-sided "
+                   "ring), and the donor velocity carried in from the slower inside slows the rim")
 def test_a_forced_vortex_keeps_its_speed_at_the_walled_rim():
     """The rim's drift (momentum scheme) falls under refinement from 12 to 24 rings."""
     coarse, _ = forced_vortex("momentum", 12, 0.25)

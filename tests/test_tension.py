@@ -181,11 +181,13 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
                     fields.normal_rise, bottom, depth, MIN_DEPTH, hydrostatic)
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
     every = ActiveSet(n)  # every vertex moving
-    no_fit = np.zeros((nnz, 2))  # no velocity gradient: the naive continuity's donor velocities
+    # no velocity gradient (no fit weights, no offsets for the upwind-weighted fit): the naive
+    # continuity's donor velocities
+    no_fit = np.zeros((nnz, 2))
     slopes, excess = np.zeros((n, 2, 2)), np.zeros((n, 2))
     rings = Rings(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
                   geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
-                  geom.edge_transforms, geom.neighbor_coords, no_fit, geom.dual_areas)
+                  geom.edge_transforms, no_fit, no_fit, geom.dual_areas)
     inputs = FluxInputs(walls,
                         fields.vertex_height + (bottom + depth) * fields.normal_rise + HEAD * pressure,
                         np.linalg.norm(gravity) * fields.normal_rise, np.zeros(n), np.zeros(n),

@@ -12,7 +12,8 @@ from surfflow.kernels import tuning
 PACKAGE = Path(surfflow.__file__).parent
 FOLDERS = ("schemes", "kernels")
 CODES = {"NO_BOUNDARY", "TRANSMISSIVE", "LEVEL", "DISCHARGE",  # riemann's boundary kinds
-         "MOVING", "RESTING", "BORDER"}  # kernels/active.py's vertex marks: names, not tuning
+         "MOVING", "RESTING", "BORDER",  # kernels/active.py's vertex marks: names, not tuning
+         "NO_UPSTREAM"}  # kernels/momentum_faces.py's empty sums: a starting value
 
 
 def numeric(node) -> bool:

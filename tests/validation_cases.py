@@ -311,9 +311,10 @@ def run_supercritical_slope(n_along: int = 100, n_across: int = 4, duration: flo
     vertical extent) is the same everywhere along the flow. Figures: head_spread (m, the largest
     minus the smallest of the area-weighted mean heads over the 1 m bands from s = 0.5 m to
     9.5 m, s the downhill distance), head_drop (m, the mean head over 1 m < s < 2 m minus that
-    over 8 m < s < 9 m), outflow_ratio (what left through the bottom edge during the last
-    second over what came in) and the invariants. ``expansion``: the momentum scheme's
-    ``Params.expansion``."""
+    over 8 m < s < 9 m), head_across (m, the largest over those bands of the area-weighted rms
+    of the head about its band's mean: the heads across the flow), outflow_ratio (what left
+    through the bottom edge during the last second over what came in) and the invariants.
+    ``expansion``: the momentum scheme's ``Params.expansion``."""
     angle, length = np.arctan(slope), 10.0
     width = n_across * length / n_along
     V, F = builders.inclined_plane(length, width, angle, n_along, n_across, seed=4)
@@ -335,13 +336,17 @@ def run_supercritical_slope(n_along: int = 100, n_across: int = 4, duration: flo
     downhill = geom.vertices[:, 0] / np.cos(angle)
 
     def band(start, stop):
+        """The area-weighted mean of the head over start <= s < stop, and its rms about it."""
         inside = (downhill >= start) & (downhill < stop)
-        return float(np.sum(head[inside] * geom.dual_areas[inside])
-                     / np.sum(geom.dual_areas[inside]))
+        weights = geom.dual_areas[inside] / np.sum(geom.dual_areas[inside])
+        mean = weights @ head[inside]
+        return float(mean), float(np.sqrt(weights @ (head[inside] - mean) ** 2))
 
     bands = [band(start, start + 1.0) for start in np.arange(0.5, 9.0, 1.0)]
-    return {"n_vertices": len(V), "head_spread": max(bands) - min(bands),
-            "head_drop": band(1.0, 2.0) - band(8.0, 9.0),
+    means = [mean for mean, _ in bands]
+    return {"n_vertices": len(V), "head_spread": max(means) - min(means),
+            "head_drop": band(1.0, 2.0)[0] - band(8.0, 9.0)[0],
+            "head_across": max(across for _, across in bands),
             "outflow_ratio": ((after["outflow"] - before["outflow"])
                               / (after["inflow"] - before["inflow"])),
             **monitor.figures()}

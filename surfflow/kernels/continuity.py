@@ -52,8 +52,11 @@ w_ij = -alpha_j F_ij > 0 the limited inflow from j and M_ij the ``edge_transform
 with c_ij the limited mass flux where the flow contracts (a + b >= 0; momentum conserved) and,
 with ``Params.expansion = "energy_head"`` (the default), min(w_ij, d_i' s_ij) where it expands
 (a + b < 0; energy head conserved; the two blended over a small opening, ``carried_weight``).
-u_i' is a convex combination of velocities within the rings' ranges whenever the limiter
-holds; a dry vertex (its residue at rest) takes the momentum that flows in over its new depth.
+The faces are half a step on (the MUSCL-Hancock shift), so where the energy head drops weight
+(c_ij < w_ij) the differences it leaves out are taken from i's own value at that time,
+u_i - S_i dt u_i / 2 (``update_depth``). u_i' is a convex combination of velocities within the
+rings' ranges whenever the limiter holds and i's faces are first order; a dry vertex (its
+residue at rest) takes the momentum that flows in over its new depth.
 
 On a moving surface the velocity carried is the film's in the world, u + V (V the surface's
 velocity less its mean, ``records.ContinuityFluxes``): each M_ij u_f,ji above reads
@@ -74,7 +77,8 @@ import math
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
-from .momentum_faces import donor_slopes, fit_velocity_entry, own_surface_part, surface_part
+from .momentum_faces import (NO_UPSTREAM, donor_slopes, fit_velocity_entry, own_surface_part,
+                             supercritical_fits, surface_part)
 from .outflow import limit_outflow
 from .pressure import free_surface_height
 from .reconstruction import offset_dot
@@ -223,14 +227,16 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
         sensor_i = sensor[i]
         u0, u1 = velocity[i, 0], velocity[i, 1]
         # the weight of the momentum faces' slope: none on a dry i, nor where friction slaves
-        # the velocity or the flow is supercritical (the mass flux is upwind there)
+        # the velocity; where the flow is supercritical the slope looks upstream (upwind)
         order = 0.0
+        upwind = 0.0
         if wet_i and friction_share[i] < 1.0:
-            order = ((1.0 - friction_share[i])
-                     * (1.0 - supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])))
+            order = 1.0 - friction_share[i]
+            upwind = supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth[i])
         part0, part1 = own_surface_part(i, fluxes)
         w0, w1 = u0 + part0, u1 + part1
-        fit0, fit1 = (0.0, 0.0, w0, w0), (0.0, 0.0, w1, w1)  # its carried velocity's ring fit
+        # its carried velocity's ring fits, and the upwind-weighted fit's sums
+        fits = ((0.0, 0.0, w0, w0), (0.0, 0.0, w1, w1), NO_UPSTREAM)
         outgoing = 0.0
         ring_wet = wet_i
         for e in range(offsets[i], offsets[i + 1]):
@@ -244,8 +250,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
             normal_j = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
                         + velocity[j, 1] * reverse_dual_edge_vectors[e, 1])
             if order > 0.0:
-                fit0, fit1 = fit_velocity_entry(fit0, fit1, w0, w1, e, i, j, rings, velocity,
-                                                fluxes)
+                fits = fit_velocity_entry(fits, w0, w1, e, i, j, rings, velocity, fluxes, upwind)
             share = 0.5 * (friction_share[i] + friction_share[j])
             drop = 0.0
             landshoff = 0.0
@@ -278,6 +283,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
         outflow_factor[i] = alpha
         if not (ring_wet and outgoing > 0.0):  # the faces: the donor's velocity
             order = 0.0
+        fit0, fit1, order = supercritical_fits(fits[0], fits[1], fits[2], upwind, order)
         donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, outgoing, dt * alpha,
                      0.5 * dt)
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
@@ -384,6 +390,18 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
     by w_ij keeps u_i' a convex combination wherever the outflow limiter holds. A dry i (its
     velocity cleared: its residue below d_min counts at rest) never expands.
 
+    The faces u_f are the velocities half a step on (u_f,ij = u_i + S_i (c_ij / 2 - dt u_i / 2),
+    the MUSCL-Hancock shift), and u_i is the step's. Where the weights balance the mass
+    (c = w) that offset cancels with the new depth, but the energy head's weights leave
+    D = sum_in (w - c) - sum_out (w - c) over: the offset times D is a change of u_i of order
+    dt per step, so a steady flow would settle to a state that depends on dt. Where i's faces
+    are second order the differences the energy head drops are therefore taken from i's own
+    half-step value u~_i = u_i - S_i dt u_i / 2 (its face at its own centre):
+
+        u_i' = [the update above] + dt / (A_i d_i') D (u~_i - u_i)
+
+    which leaves the momentum share (theta = 0, D = 0) as it is.
+
     moving, resting as in ``edge_fluxes`` (a resting vertex keeps its depth and velocity: no
     flux, d' = d - 0); rings a ``records.Rings``; depth (n,), velocity (n, 2) read;
     start_velocity (n, 2) the step's before the push (a and b of the carried weights); fluxes
@@ -426,6 +444,7 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
         u1 = velocity[i, 1]
         expands = head_stiffness.shape[0] > 0 and depth[i] >= min_depth
         inflow = 0.0
+        dropped = 0.0  # sum_in (w - c) - sum_out (w - c): the weight the energy head takes off
         pull0 = 0.0
         pull1 = 0.0
         excess0, excess1 = excess[i, 0], excess[i, 1]  # what leaves beyond u_i
@@ -439,14 +458,17 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
             if flux > 0.0 and sent:
                 weight = carried_weight(e, i, indices[e], start_velocity, rings, alpha_i * flux,
                                         new_depth, True, head_stiffness, depth)
+                dropped -= alpha_i * flux - weight
                 excess0 += weight * offset_dot(s[0, 0], s[0, 1], neighbor_coords, e, back0, back1)
                 excess1 += weight * offset_dot(s[1, 0], s[1, 1], neighbor_coords, e, back0, back1)
             elif flux < 0.0:
                 j = indices[e]
                 weight = -flux * outflow_factor[j]
                 if expands:
-                    weight = carried_weight(e, i, j, start_velocity, rings, weight, new_depth,
-                                            False, head_stiffness, depth)
+                    carried = carried_weight(e, i, j, start_velocity, rings, weight, new_depth,
+                                             False, head_stiffness, depth)
+                    dropped += weight - carried
+                    weight = carried
                 inflow += weight
                 face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
                                           neighbor_coords, shift)
@@ -463,6 +485,9 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
         if new_depth > 0.0 and (inflow > 0.0 or excess0 != 0.0 or excess1 != 0.0):
             share = dt / (dual_areas[i] * new_depth)
             part0, part1 = own_surface_part(i, fluxes)
+            if sent:  # the dropped weight's differences from i's half-step value u_i - S_i back
+                excess0 += dropped * (s[0, 0] * back0 + s[0, 1] * back1)
+                excess1 += dropped * (s[1, 0] * back0 + s[1, 1] * back1)
             u0 += share * (pull0 - inflow * (u0 + part0) - excess0)
             u1 += share * (pull1 - inflow * (u1 + part1) - excess1)
         velocity_out[i, 0] = u0

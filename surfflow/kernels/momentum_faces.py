@@ -7,35 +7,53 @@ F_ij > 0,
 
     u_f,ij = u_i + S_i (c_ij / 2 - dt u_i / 2),   S_i = theta_i phi_i G_i
 
-G_i (2, 2) the one-ring least-squares gradient (``ring_fit.py`` weights) of the two velocity
-components in i's frame, the neighbours' velocities carried there by M_ij (the
-``edge_transforms``); c_ij the ``neighbor_coords``; the face moved back by half a step's travel
-(MUSCL-Hancock, as the dyes'). Component by component, phi_i is the largest factor up to 1 for
-which every face i sends through lies within the component's range over i and its one-ring, and
-theta_i in [0, 1] the largest for which what stays behind in i lies in it too (the tracers'
-``outflow_bound``, the staying volume A_i d_i - dt alpha_i (sum_out F_ij + F_b,i)). Next to a
-dry vertex (no velocity to interpolate) and where the ring converges faster than it turns
-(-tr G_i > |curl G_i|: a bore, ``converges``), S_i = 0: the donor's velocity, first-order
-upwind (docs/validation.md has the figures). Where the flow is supercritical the slope is
-scaled by 1 - clamp(Fr_i - 1, 0, 1), Fr_i^2 = |u_i|^2 / (K_i d_i) with the continuity's wave
-stiffness K (``continuity.supercritical_ramp``, the ramp over which the mass flux turns
-upwind): first order from Fr = 2 on, and wherever no wave is supported; and by 1 - phi_i, the
-friction share by which the mass flux turns upwind (kernels/friction.py): first order where
-friction slaves the velocity to the depth.
+G_i (2, 2) the gradient of the two velocity components in i's frame, the neighbours' velocities
+carried there by M_ij (the ``edge_transforms``); c_ij the ``neighbor_coords``; the face moved
+back by half a step's travel (MUSCL-Hancock, as the dyes').
+
+Where the flow is subcritical G_i is the one-ring least-squares gradient (``ring_fit.py``
+weights). Where it is supercritical no wave runs upstream, so the face a donor sends on should
+not read what lies downstream of it: G_i turns, over the continuity's supercritical ramp
+r_i = clamp(Fr_i - 1, 0, 1) (Fr_i^2 = |u_i|^2 / (K_i d_i), K the wave stiffness;
+``continuity.supercritical_ramp``), into the upwind-weighted linear fit
+
+    G_up = argmin sum_j w_ij |u_j - u_i - G c_ij|^2,   w_ij = (1 - cos(c_ij, u_i)) / 2
+
+(1 for a neighbour straight behind i, 1/2 across the flow, 0 straight ahead; ``upstream_entry``,
+``upstream_gradient``): G_i = (1 - r_i) G_ring + r_i G_up. A centred gradient there lets each
+face feel the cells it feeds, and in steady supercritical flow down an irregular mesh that
+feedback stands as a pattern of heads across and along the flow (docs/validation.md). Where the
+weighted fit is singular (the ring's weight all on one line) the slope is scaled by 1 - r_i
+instead: first order from Fr = 2 on.
+
+Component by component, phi_i is the largest factor up to 1 for which every face i sends
+through lies within the component's range over i and its one-ring, and theta_i in [0, 1] the
+largest for which what stays behind in i lies in it too (the tracers' ``outflow_bound``, the
+staying volume A_i d_i - dt alpha_i (sum_out F_ij + F_b,i)). Next to a dry vertex (no
+velocity to interpolate) and where the ring converges faster than it turns (-tr G_i >
+|curl G_i|: a bore, ``converges``), S_i = 0: the donor's velocity, first-order upwind
+(docs/validation.md has the figures). The slope is scaled by 1 - phi_i, the friction share by
+which the mass flux turns upwind (kernels/friction.py): first order where friction slaves the
+velocity to the depth.
 
 On a moving surface the velocity reconstructed is the one the continuity carries, the film's in
 the world, w = u + V (``surface_part``): the ring fit, the range and the donor's value are w's,
 and the face is w_f,ij = w_i + S_i (c_ij / 2 - dt u_i / 2), still moved back by the film's own
 velocity relative to the mesh.
 
-The velocity's ring fit is summed in ``continuity.edge_fluxes``' flux walk, which reads every
+The velocity's ring fits are summed in ``continuity.edge_fluxes``' flux walk, which reads every
 neighbour's velocity anyway (``fit_velocity_entry``), and the slope is limited right after the
 donor's fluxes and outflow factor, which are all it needs (``donor_slopes``); ``update_depth``
 adds S_j (c_ji / 2 - dt u_j / 2) to the velocity of a donor j whose slope is not zero.
 """
 
+import math
+
 from ._jit import serial_kernel
 from .tracers import fit_entry, limited_slope
+from .tuning import PIVOT_FLOOR
+
+NO_UPSTREAM = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # ``upstream_entry``'s sums before any entry
 
 
 @serial_kernel
@@ -77,19 +95,71 @@ def own_surface_part(i, fluxes):
 
 
 @serial_kernel
-def fit_velocity_entry(fit0, fit1, w0, w1, e, i, j, rings, velocity, fluxes):
-    """The ``tracers.fit_entry`` fits (g0, g1, low, high) of a donor's carried velocity
-    components (w0, w1) with one more ring entry e = (i, j): w_j in i's frame, M_ij u_j plus the
-    ``surface_part``; fit0 and fit1 start at (0, 0, w0, w0) and (0, 0, w1, w1). rings a
-    ``records.Rings`` (edge_transforms, fit_weights read), velocity (n, 2), fluxes a
-    ``records.ContinuityFluxes``."""
+def upstream_entry(sums, c0, c1, u0, u1, diff0, diff1):
+    """sums = (n00, n01, n11, r00, r01, r10, r11), the upwind-weighted fit's normal equations
+    N = sum_j w c c^T and right-hand sides r_k = sum_j w c (u_j - u_i)_k (module docstring),
+    with one more ring entry: offset c = (c0, c1), the donor's velocity (u0, u1) (the direction
+    the weight w = (1 - cos(c, u)) / 2 looks back along; 1/2 where u = 0) and the neighbour's
+    velocity less the donor's (diff0, diff1). Start from ``NO_UPSTREAM``."""
+    size2 = (c0 * c0 + c1 * c1) * (u0 * u0 + u1 * u1)
+    ahead = (c0 * u0 + c1 * u1) / math.sqrt(size2) if size2 > 0.0 else 0.0
+    w = 0.5 * (1.0 - ahead)
+    n00, n01, n11, r00, r01, r10, r11 = sums
+    return (n00 + w * c0 * c0, n01 + w * c0 * c1, n11 + w * c1 * c1, r00 + w * c0 * diff0,
+            r01 + w * c1 * diff0, r10 + w * c0 * diff1, r11 + w * c1 * diff1)
+
+
+@serial_kernel
+def upstream_gradient(sums):
+    """(g00, g01, g10, g11, solved): the upwind-weighted fit's gradient G_up = N^-1 r of the
+    ``upstream_entry`` sums (row: the velocity component), and False, with a zero gradient,
+    where N is singular (its second pivot det N / n00 at or below ``PIVOT_FLOOR`` times its
+    largest diagonal entry, as ``ring_fit.solve_normal_equations`` judges)."""
+    n00, n01, n11, r00, r01, r10, r11 = sums
+    det = n00 * n11 - n01 * n01
+    largest = max(n00, n11)
+    if not det > PIVOT_FLOOR * largest * largest:
+        return 0.0, 0.0, 0.0, 0.0, False
+    return ((n11 * r00 - n01 * r01) / det, (n00 * r01 - n01 * r00) / det,
+            (n11 * r10 - n01 * r11) / det, (n00 * r11 - n01 * r10) / det, True)
+
+
+@serial_kernel
+def supercritical_fits(fit0, fit1, sums, upwind, order):
+    """(fit0, fit1, order): the ring fits (g0, g1, low, high) of the two velocity components
+    with their gradients turned by the supercritical ramp r = ``upwind`` into the upwind-weighted
+    fit's, G = (1 - r) G_ring + r G_up, the ranges kept; where that fit is singular the gradients
+    are kept and the slope's weight ``order`` scaled by 1 - r instead (module docstring)."""
+    if upwind == 0.0 or order == 0.0:
+        return fit0, fit1, order
+    g00, g01, g10, g11, solved = upstream_gradient(sums)
+    if not solved:
+        return fit0, fit1, order * (1.0 - upwind)
+    keep = 1.0 - upwind
+    return ((keep * fit0[0] + upwind * g00, keep * fit0[1] + upwind * g01, fit0[2], fit0[3]),
+            (keep * fit1[0] + upwind * g10, keep * fit1[1] + upwind * g11, fit1[2], fit1[3]),
+            order)
+
+
+@serial_kernel
+def fit_velocity_entry(fits, w0, w1, e, i, j, rings, velocity, fluxes, upwind):
+    """fits = (fit0, fit1, sums) with one more ring entry e = (i, j): the ``tracers.fit_entry``
+    fits (g0, g1, low, high) of a donor's carried velocity components (w0, w1), w_j in i's
+    frame being M_ij u_j plus the ``surface_part`` (start at (0, 0, w0, w0) and (0, 0, w1, w1)),
+    and, where the supercritical ramp ``upwind`` is not 0, the ``upstream_entry`` sums (start at
+    ``NO_UPSTREAM``). rings a ``records.Rings`` (edge_transforms, fit_weights, neighbor_coords
+    read), velocity (n, 2), fluxes a ``records.ContinuityFluxes``."""
+    fit0, fit1, sums = fits
     m = rings.edge_transforms[e]
     weight0, weight1 = rings.fit_weights[e, 0], rings.fit_weights[e, 1]
     part0, part1 = surface_part(e, i, j, rings, fluxes)
-    return (fit_entry(fit0, weight0, weight1,
-                      m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1] + part0, w0),
-            fit_entry(fit1, weight0, weight1,
-                      m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1] + part1, w1))
+    value0 = m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1] + part0
+    value1 = m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1] + part1
+    if upwind > 0.0:
+        sums = upstream_entry(sums, rings.neighbor_coords[e, 0], rings.neighbor_coords[e, 1],
+                              velocity[i, 0], velocity[i, 1], value0 - w0, value1 - w1)
+    return (fit_entry(fit0, weight0, weight1, value0, w0),
+            fit_entry(fit1, weight0, weight1, value1, w1), sums)
 
 
 @serial_kernel
@@ -114,7 +184,8 @@ def donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, leaving, 
     (n, 2); fluxes a ``records.ContinuityFluxes`` (edge_flux read: i's fluxes); fit0, fit1 the
     ring fits of its velocity's components (``fit_velocity_entry`` over the whole ring); order in
     [0, 1] the weight of the slope, 0 where i or a ring vertex is dry or i sends nothing, else
-    1 - the supercritical ramp (0: the donor's velocity); leaving (m^3/s) the flux out of i,
+    1 - the friction share (``supercritical_fits``: times 1 - the supercritical ramp where the
+    upwind-weighted fit is singular; 0: the donor's velocity); leaving (m^3/s) the flux out of i,
     scale dt alpha_i, shift (s) dt / 2. Writes fluxes.slopes (n, 2, 2) (row: the velocity component, column: the
     direction in i's frame) and fluxes.excess (n, 2) at i.
     """

@@ -23,7 +23,7 @@ SENSOR_SMOOTH = 0.1
 SENSOR_POWER = 3
 SENSOR_ROUND_OFF = 1e-12
 
-# The ring fit (kernels/ring_fit.py).
+# The ring fits (kernels/ring_fit.py, and the upwind-weighted one of kernels/momentum_faces.py).
 PIVOT_FLOOR = 1e-9
 
 # Speed alone, never results (kernels/_jit.py, kernels/ring_fit.py).
@@ -60,7 +60,8 @@ TUNING = {
     "SENSOR_ROUND_OFF": (SENSOR_ROUND_OFF, "depth differences this small relative to d are "
                          "round-off: a still, even depth reads as smooth"),
     "PIVOT_FLOOR": (PIVOT_FLOOR, "the ring fit drops to the linear fit where a pivot of B^T B "
-                    "falls below this share of its largest diagonal: an undetermined quadratic"),
+                    "falls below this share of its largest diagonal: an undetermined quadratic; "
+                    "the momentum faces' upwind-weighted fit counts as singular the same way"),
     "SERIAL_BELOW": (SERIAL_BELOW, "a parallel loop of fewer iterations runs on one thread: "
                      "waking the others costs more than the work"),
     "PARALLEL_CHUNK": (PARALLEL_CHUNK, "iterations a thread takes at a time in a parallel "
