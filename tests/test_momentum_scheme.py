@@ -11,6 +11,8 @@ import surfflow as sf
 from runtime_cases import random_state
 from surfflow.schemes.active import ActiveSet
 from surfflow.kernels.continuity import edge_fluxes, update_depth
+from surfflow.kernels.momentum_faces import (NO_UPSTREAM, supercritical_fits, upstream_entry,
+                                             upstream_gradient)
 from surfflow.kernels.records import ContinuityFluxes, DepthUpdate, FluxInputs, Rings
 from surfflow.kernels.ring_fit import ring_fit_weights
 from validation_cases import ANUGA_STOKER, run_stoker
@@ -108,6 +110,40 @@ def test_new_velocity_is_a_convex_combination_of_the_inflowing_ones(flat):
             seen = np.hstack(corners)
             assert np.all(new_velocity[i] >= seen.min(axis=1) - 1e-12)
             assert np.all(new_velocity[i] <= seen.max(axis=1) + 1e-12)
+
+
+def upstream_sums(offsets, velocity, values):
+    """The upwind-weighted fit's sums over a ring of ``offsets`` (k, 2) whose values less the
+    donor's are ``values`` (k, 2), the donor moving at ``velocity`` (2,)."""
+    sums = NO_UPSTREAM
+    for (c0, c1), (v0, v1) in zip(offsets, values):
+        sums = upstream_entry(sums, c0, c1, velocity[0], velocity[1], v0, v1)
+    return sums
+
+
+def test_the_upwind_weighted_fit_is_exact_for_a_linear_field_and_blind_straight_ahead():
+    """kernels/momentum_faces.py: on any ring the upwind-weighted fit returns a linear velocity
+    field's gradient G to round-off; the neighbour straight ahead of the donor (weight
+    (1 - cos 0) / 2 = 0) does not enter it; the supercritical ramp r blends G_ring into it."""
+    rng = np.random.default_rng(11)
+    angles = np.sort(rng.uniform(0.0, 2.0 * np.pi, 6))
+    offsets = rng.uniform(0.5, 1.5, (6, 1)) * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    offsets = np.vstack([offsets, [[0.5, 0.0]]])  # straight ahead of a donor moving along +x
+    gradient = rng.normal(size=(2, 2))
+    values = offsets @ gradient.T
+    fitted = upstream_gradient(upstream_sums(offsets, (2.0, 0.0), values))
+    assert fitted[4] and np.allclose(np.reshape(fitted[:4], (2, 2)), gradient, rtol=0, atol=1e-12)
+    values[-1] += 100.0  # the neighbour ahead changes: nothing else does
+    assert upstream_gradient(upstream_sums(offsets, (2.0, 0.0), values)) == fitted
+    ring0, ring1 = (0.3, -0.2, -1.0, 1.0), (0.1, 0.4, -1.0, 1.0)
+    sums = upstream_sums(offsets, (2.0, 0.0), offsets @ gradient.T)
+    assert supercritical_fits(ring0, ring1, sums, 0.0, 1.0) == (ring0, ring1, 1.0)
+    fit0, fit1, order = supercritical_fits(ring0, ring1, sums, 1.0, 1.0)
+    assert order == 1.0 and np.allclose([fit0[:2], fit1[:2]], gradient, rtol=0, atol=1e-12)
+    assert fit0[2:] == ring0[2:] and fit1[2:] == ring1[2:]
+    line = np.array([[-1.0, 0.0], [-2.0, 0.0], [1.0, 0.0]])  # every weight on one line: singular
+    assert supercritical_fits(ring0, ring1, upstream_sums(line, (2.0, 0.0), line @ gradient.T),
+                              0.25, 1.0) == (ring0, ring1, 0.75)
 
 
 def test_stoker_middle_state_and_bore_position():

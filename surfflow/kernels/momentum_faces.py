@@ -113,8 +113,8 @@ def upstream_entry(sums, c0, c1, u0, u1, diff0, diff1):
 def upstream_gradient(sums):
     """(g00, g01, g10, g11, solved): the upwind-weighted fit's gradient G_up = N^-1 r of the
     ``upstream_entry`` sums (row: the velocity component), and False, with a zero gradient,
-    where N is singular (its second pivot det N / n00 at or below ``PIVOT_FLOOR`` times its
-    largest diagonal entry, as ``ring_fit.solve_normal_equations`` judges)."""
+    where N is singular: det N / m at or below ``PIVOT_FLOOR`` m, m = max(n00, n11) (the second
+    pivot against the largest diagonal entry, as ``ring_fit.solve_normal_equations`` judges)."""
     n00, n01, n11, r00, r01, r10, r11 = sums
     det = n00 * n11 - n01 * n01
     largest = max(n00, n11)
