@@ -9,8 +9,19 @@ tests every ring triangle with numpy, the friction reference calls np.linalg.sol
 import numpy as np
 
 from surfflow.kernels import tracers
+from surfflow.kernels.records import Rings
 from surfflow.kernels.tuning import EXPANSION_RAMP
 from surfflow.kernels.tuning import SENSOR_SMOOTH as SMOOTH
+
+
+def donor_velocity_rings(geom) -> Rings:
+    """The ``records.Rings`` of ``geom`` with no velocity gradient: zero fit weights and zero ring
+    offsets (the upwind-weighted fit's), so the continuity kernels carry each donor's own
+    velocity, as ``continuity`` below does."""
+    no_fit = np.zeros((len(geom.neighbor_indices), 2))
+    return Rings(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
+                 geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
+                 geom.edge_transforms, no_fit, no_fit, geom.dual_areas)
 
 
 def ring(geom, i):

@@ -9,8 +9,7 @@ import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
-from surfflow.kernels.records import (CarrierFluxes, ContinuityFluxes, DepthUpdate, FluxInputs, Rings,
-                                      TracerUpdate)
+from surfflow.kernels.records import (CarrierFluxes, ContinuityFluxes, DepthUpdate, FluxInputs, TracerUpdate)
 from surfflow.kernels.tracers import carry, limited_faces
 from surfflow.schemes.active import ActiveSet
 from surfflow.state import surface_fields
@@ -50,13 +49,8 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     if split:
         active.rebuild(geom, depth, MIN_DEPTH)
     moving, resting = active.moving, active.resting
-    # no velocity gradient (no fit weights, no offsets for the upwind-weighted fit): the naive
-    # continuity's donor velocities
-    no_fit = np.zeros((nnz, 2))
     slopes, excess = np.full((n, 2, 2), np.nan), np.full((n, 2), np.nan)
-    rings = Rings(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
-                  geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
-                  geom.edge_transforms, no_fit, no_fit, geom.dual_areas)
+    rings = naive.donor_velocity_rings(geom)  # the naive continuity's donor velocities
     inputs = FluxInputs(wall, fields.vertex_height + (bottom + depth) * fields.normal_rise,
                         np.linalg.norm(GRAVITY) * fields.normal_rise,
                         np.linalg.norm(GRAVITY) * fields.normal_rise, sensor,

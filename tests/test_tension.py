@@ -14,7 +14,7 @@ from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
 from surfflow.schemes.active import ActiveSet
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.kernels.records import (Capillarity, CapillarySurface, ContinuityFluxes, DepthUpdate,
-                                      FluxInputs, Levels, Rings, rings_of)
+                                      FluxInputs, Levels, rings_of)
 from surfflow.kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
                                       lift_free_surface, pin_contact_line, ramp_line_tension,
                                       surface_pressure)
@@ -181,13 +181,8 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
                     fields.normal_rise, bottom, depth, MIN_DEPTH, hydrostatic)
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
     every = ActiveSet(n)  # every vertex moving
-    # no velocity gradient (no fit weights, no offsets for the upwind-weighted fit): the naive
-    # continuity's donor velocities
-    no_fit = np.zeros((nnz, 2))
     slopes, excess = np.zeros((n, 2, 2)), np.zeros((n, 2))
-    rings = Rings(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
-                  geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
-                  geom.edge_transforms, no_fit, no_fit, geom.dual_areas)
+    rings = naive.donor_velocity_rings(geom)  # the naive continuity's donor velocities
     inputs = FluxInputs(walls,
                         fields.vertex_height + (bottom + depth) * fields.normal_rise + HEAD * pressure,
                         np.linalg.norm(gravity) * fields.normal_rise, np.zeros(n), np.zeros(n),
