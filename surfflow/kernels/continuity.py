@@ -77,8 +77,8 @@ import math
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
-from .momentum_faces import (NO_UPSTREAM, donor_slopes, fit_velocity_entry, own_surface_part,
-                             supercritical_fits, surface_part)
+from .momentum_faces import (NO_UPSTREAM, carried_neighbor, donor_slopes, fit_velocity_entry,
+                             own_surface_part, supercritical_fits, surface_part)
 from .outflow import limit_outflow
 from .pressure import free_surface_height
 from .reconstruction import offset_dot
@@ -214,6 +214,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
     nothing, or with zero fit weights; a resting vertex sends nothing, so its are never read).
     """
     offsets, indices, dual_areas = rings.offsets, rings.indices, rings.dual_areas
+    fit_weights, neighbor_coords = rings.fit_weights, rings.neighbor_coords
     dual_edge_vectors, reverse_dual_edge_vectors = (rings.dual_edge_vectors,
                                                     rings.reverse_dual_edge_vectors)
     wall, head, wave_stiffness = inputs.wall, inputs.head, inputs.wave_stiffness
@@ -221,6 +222,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
     boundary_outflow_normals, open_flux = inputs.outflow_normals, inputs.open_flux
     edge_flux, boundary_flux, outflow_factor = (fluxes.edge_flux, fluxes.boundary_flux,
                                                 fluxes.outflow_factor)
+    slopes, excess = fluxes.slopes, fluxes.excess
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         wet_i = depth[i] >= min_depth
@@ -250,7 +252,11 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
             normal_j = (velocity[j, 0] * reverse_dual_edge_vectors[e, 0]
                         + velocity[j, 1] * reverse_dual_edge_vectors[e, 1])
             if order > 0.0:
-                fits = fit_velocity_entry(fits, w0, w1, e, i, j, rings, velocity, fluxes, upwind)
+                fits = fit_velocity_entry(fits, (w0, w1),
+                                          carried_neighbor(e, i, j, rings, velocity, fluxes),
+                                          (fit_weights[e, 0], fit_weights[e, 1]),
+                                          (neighbor_coords[e, 0], neighbor_coords[e, 1]),
+                                          (u0, u1), upwind)
             share = 0.5 * (friction_share[i] + friction_share[j])
             drop = 0.0
             landshoff = 0.0
@@ -284,8 +290,11 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
         if not (ring_wet and outgoing > 0.0):  # the faces: the donor's velocity
             order = 0.0
         fit0, fit1, order = supercritical_fits(fits[0], fits[1], fits[2], upwind, order)
-        donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, outgoing, dt * alpha,
-                     0.5 * dt)
+        room = max(dual_areas[i] * depth[i] - dt * alpha * outgoing, 0.0)
+        (slopes[i, 0, 0], slopes[i, 0, 1], slopes[i, 1, 0], slopes[i, 1, 1], excess[i, 0],
+         excess[i, 1]) = donor_slopes(fit0, fit1, order, offsets[i], offsets[i + 1], edge_flux,
+                                      neighbor_coords, (0.5 * dt * u0, 0.5 * dt * u1), (w0, w1),
+                                      room, dt * alpha)
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
         i = resting[k]
         for e in range(offsets[i], offsets[i + 1]):
@@ -299,13 +308,13 @@ def donor_face(j, e, reverse_edges, velocity, slopes, neighbor_coords, shift):
     """u_j + S_j (c_ji / 2 - shift u_j) (j's frame) of the donor j sending through the entry
     e = (i, j), at its own entry (j, i): its face velocity u_f, or on a moving surface the face's
     carried velocity w_f less the surface's velocity at j (``momentum_faces.donor_slopes``)."""
-    s = slopes[j]
-    if s[0, 0] == 0.0 and s[0, 1] == 0.0 and s[1, 0] == 0.0 and s[1, 1] == 0.0:  # first order
+    s00, s01, s10, s11 = slopes[j, 0, 0], slopes[j, 0, 1], slopes[j, 1, 0], slopes[j, 1, 1]
+    if s00 == 0.0 and s01 == 0.0 and s10 == 0.0 and s11 == 0.0:  # first order
         return velocity[j, 0], velocity[j, 1]
     back0, back1 = shift * velocity[j, 0], shift * velocity[j, 1]
     entry = reverse_edges[e]
-    return (velocity[j, 0] + offset_dot(s[0, 0], s[0, 1], neighbor_coords, entry, back0, back1),
-            velocity[j, 1] + offset_dot(s[1, 0], s[1, 1], neighbor_coords, entry, back0, back1))
+    return (velocity[j, 0] + offset_dot(s00, s01, neighbor_coords, entry, back0, back1),
+            velocity[j, 1] + offset_dot(s10, s11, neighbor_coords, entry, back0, back1))
 
 
 @serial_kernel
@@ -448,8 +457,8 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
         pull0 = 0.0
         pull1 = 0.0
         excess0, excess1 = excess[i, 0], excess[i, 1]  # what leaves beyond u_i
-        s = slopes[i]
-        sent = expands and (s[0, 0] != 0.0 or s[0, 1] != 0.0 or s[1, 0] != 0.0 or s[1, 1] != 0.0)
+        s00, s01, s10, s11 = slopes[i, 0, 0], slopes[i, 0, 1], slopes[i, 1, 0], slopes[i, 1, 1]
+        sent = expands and (s00 != 0.0 or s01 != 0.0 or s10 != 0.0 or s11 != 0.0)
         back0, back1 = shift * u0, shift * u1
         if sent:  # the excess again, edge by edge with the carried weights
             excess0 = excess1 = 0.0
@@ -459,8 +468,8 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
                 weight = carried_weight(e, i, indices[e], start_velocity, rings, alpha_i * flux,
                                         new_depth, True, head_stiffness, depth)
                 dropped -= alpha_i * flux - weight
-                excess0 += weight * offset_dot(s[0, 0], s[0, 1], neighbor_coords, e, back0, back1)
-                excess1 += weight * offset_dot(s[1, 0], s[1, 1], neighbor_coords, e, back0, back1)
+                excess0 += weight * offset_dot(s00, s01, neighbor_coords, e, back0, back1)
+                excess1 += weight * offset_dot(s10, s11, neighbor_coords, e, back0, back1)
             elif flux < 0.0:
                 j = indices[e]
                 weight = -flux * outflow_factor[j]
@@ -472,10 +481,10 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
                 inflow += weight
                 face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
                                           neighbor_coords, shift)
-                m = edge_transforms[e]  # j's face velocity into i's frame
+                m = edge_transforms  # j's face velocity into i's frame
                 part0, part1 = surface_part(e, i, j, rings, fluxes)
-                pull0 += weight * (m[0, 0] * face0 + m[0, 1] * face1 + part0)
-                pull1 += weight * (m[1, 0] * face0 + m[1, 1] * face1 + part1)
+                pull0 += weight * (m[e, 0, 0] * face0 + m[e, 0, 1] * face1 + part0)
+                pull1 += weight * (m[e, 1, 0] * face0 + m[e, 1, 1] * face1 + part1)
         if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b
             inflow -= flux_b
             pull0 -= boundary_momentum[i, 0]
@@ -486,8 +495,8 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
             share = dt / (dual_areas[i] * new_depth)
             part0, part1 = own_surface_part(i, fluxes)
             if sent:  # the dropped weight's differences from i's half-step value u_i - S_i back
-                excess0 += dropped * (s[0, 0] * back0 + s[0, 1] * back1)
-                excess1 += dropped * (s[1, 0] * back0 + s[1, 1] * back1)
+                excess0 += dropped * (s00 * back0 + s01 * back1)
+                excess1 += dropped * (s10 * back0 + s11 * back1)
             u0 += share * (pull0 - inflow * (u0 + part0) - excess0)
             u1 += share * (pull1 - inflow * (u1 + part1) - excess1)
         velocity_out[i, 0] = u0

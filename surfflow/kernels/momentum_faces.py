@@ -42,9 +42,10 @@ and the face is w_f,ij = w_i + S_i (c_ij / 2 - dt u_i / 2), still moved back by 
 velocity relative to the mesh.
 
 The velocity's ring fits are summed in ``continuity.edge_fluxes``' flux walk, which reads every
-neighbour's velocity anyway (``fit_velocity_entry``), and the slope is limited right after the
-donor's fluxes and outflow factor, which are all it needs (``donor_slopes``); ``update_depth``
-adds S_j (c_ji / 2 - dt u_j / 2) to the velocity of a donor j whose slope is not zero.
+neighbour's velocity anyway (``carried_neighbor``, ``fit_velocity_entry``), and the slope is
+limited right after the donor's fluxes and outflow factor, which are all it needs
+(``donor_slopes``, whose result the walk stores); ``update_depth`` adds
+S_j (c_ji / 2 - dt u_j / 2) to the velocity of a donor j whose slope is not zero.
 """
 
 import math
@@ -78,11 +79,11 @@ def surface_part(e, i, j, rings, fluxes):
     v = fluxes.surface_velocity
     if v.shape[0] == 0:
         return 0.0, 0.0
-    m, t, n = rings.edge_transforms[e], fluxes.frames, fluxes.normals
+    m, t, n = rings.edge_transforms, fluxes.frames, fluxes.normals
     tilt0 = t[i, 0, 0] * n[j, 0] + t[i, 0, 1] * n[j, 1] + t[i, 0, 2] * n[j, 2]
     tilt1 = t[i, 1, 0] * n[j, 0] + t[i, 1, 1] * n[j, 1] + t[i, 1, 2] * n[j, 2]
-    return (m[0, 0] * v[j, 0] + m[0, 1] * v[j, 1] + v[j, 2] * tilt0,
-            m[1, 0] * v[j, 0] + m[1, 1] * v[j, 1] + v[j, 2] * tilt1)
+    return (m[e, 0, 0] * v[j, 0] + m[e, 0, 1] * v[j, 1] + v[j, 2] * tilt0,
+            m[e, 1, 0] * v[j, 0] + m[e, 1, 1] * v[j, 1] + v[j, 2] * tilt1)
 
 
 @serial_kernel
@@ -142,24 +143,33 @@ def supercritical_fits(fit0, fit1, sums, upwind, order):
 
 
 @serial_kernel
-def fit_velocity_entry(fits, w0, w1, e, i, j, rings, velocity, fluxes, upwind):
-    """fits = (fit0, fit1, sums) with one more ring entry e = (i, j): the ``tracers.fit_entry``
-    fits (g0, g1, low, high) of a donor's carried velocity components (w0, w1), w_j in i's
-    frame being M_ij u_j plus the ``surface_part`` (start at (0, 0, w0, w0) and (0, 0, w1, w1)),
-    and, where the supercritical ramp ``upwind`` is not 0, the ``upstream_entry`` sums (start at
-    ``NO_UPSTREAM``). rings a ``records.Rings`` (edge_transforms, fit_weights, neighbor_coords
-    read), velocity (n, 2), fluxes a ``records.ContinuityFluxes``."""
-    fit0, fit1, sums = fits
-    m = rings.edge_transforms[e]
-    weight0, weight1 = rings.fit_weights[e, 0], rings.fit_weights[e, 1]
+def carried_neighbor(e, i, j, rings, velocity, fluxes):
+    """(w0, w1): j's carried velocity seen from i at the entry e = (i, j), in i's frame,
+    M_ij u_j plus the ``surface_part``. rings a ``records.Rings`` (edge_transforms read),
+    velocity (n, 2), fluxes a ``records.ContinuityFluxes``."""
+    m = rings.edge_transforms
     part0, part1 = surface_part(e, i, j, rings, fluxes)
-    value0 = m[0, 0] * velocity[j, 0] + m[0, 1] * velocity[j, 1] + part0
-    value1 = m[1, 0] * velocity[j, 0] + m[1, 1] * velocity[j, 1] + part1
+    return (m[e, 0, 0] * velocity[j, 0] + m[e, 0, 1] * velocity[j, 1] + part0,
+            m[e, 1, 0] * velocity[j, 0] + m[e, 1, 1] * velocity[j, 1] + part1)
+
+
+@serial_kernel
+def fit_velocity_entry(fits, carried, neighbor, weights, offset, velocity, upwind):
+    """fits = (fit0, fit1, sums) with one more ring entry (i, j): the ``tracers.fit_entry`` fits
+    (g0, g1, low, high) of the two components of the donor's carried velocity ``carried``
+    (start at (0, 0, w0, w0) and (0, 0, w1, w1)) with the neighbour's ``neighbor``
+    (``carried_neighbor``) and the entry's fit weights ``weights``, and, where the supercritical
+    ramp ``upwind`` is not 0, the ``upstream_entry`` sums of the entry's ``offset`` c_ij and the
+    donor's ``velocity`` u_i (start at ``NO_UPSTREAM``). Every argument but fits a pair (2,):
+    called for every ring entry, it takes no records (``_jit.py``)."""
+    fit0, fit1, sums = fits
+    w0, w1 = carried
+    value0, value1 = neighbor
     if upwind > 0.0:
-        sums = upstream_entry(sums, rings.neighbor_coords[e, 0], rings.neighbor_coords[e, 1],
-                              velocity[i, 0], velocity[i, 1], value0 - w0, value1 - w1)
-    return (fit_entry(fit0, weight0, weight1, value0, w0),
-            fit_entry(fit1, weight0, weight1, value1, w1), sums)
+        sums = upstream_entry(sums, offset[0], offset[1], velocity[0], velocity[1], value0 - w0,
+                              value1 - w1)
+    return (fit_entry(fit0, weights[0], weights[1], value0, w0),
+            fit_entry(fit1, weights[0], weights[1], value1, w1), sums)
 
 
 @serial_kernel
@@ -174,33 +184,27 @@ def converges(fit0, fit1):
 
 
 @serial_kernel
-def donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, leaving, scale, shift):
-    """The limited slope S_i = order theta_i phi_i G_i of donor i's face velocities
-    u_f,ij = u_i + S_i (c_ij / 2 - shift u_i) (module docstring), and what
-    they carry out of i beyond u_i, excess[i] = sum_out F_ij (u_f,ij - u_i) (2,), the outflow
-    factor not applied; both 0 where the face velocity is the donor's (first order).
+def donor_slopes(fit0, fit1, order, start, stop, edge_flux, neighbor_coords, back, carried,
+                 room, scale):
+    """(s00, s01, s10, s11, excess0, excess1): the limited slope S_i = order theta_i phi_i G_i
+    of donor i's face velocities u_f,ij = u_i + S_i (c_ij / 2 - back) (module docstring; row:
+    the velocity component, column: the direction in i's frame) and what they carry out of i
+    beyond u_i, excess = sum_out F_ij (u_f,ij - u_i), the outflow factor not applied; all 0
+    where the face velocity is the donor's (first order).
 
-    rings a ``records.Rings`` (offsets, neighbor_coords, dual_areas read); depth (n,); velocity
-    (n, 2); fluxes a ``records.ContinuityFluxes`` (edge_flux read: i's fluxes); fit0, fit1 the
-    ring fits of its velocity's components (``fit_velocity_entry`` over the whole ring); order in
-    [0, 1] the weight of the slope, 0 where i or a ring vertex is dry or i sends nothing, else
-    1 - the friction share (``supercritical_fits``: times 1 - the supercritical ramp where the
-    upwind-weighted fit is singular; 0: the donor's velocity); leaving (m^3/s) the flux out of i,
-    scale dt alpha_i, shift (s) dt / 2. Writes fluxes.slopes (n, 2, 2) (row: the velocity component, column: the
-    direction in i's frame) and fluxes.excess (n, 2) at i.
+    fit0, fit1 the ring fits of i's carried velocity's components (``fit_velocity_entry`` over
+    the whole ring); order in [0, 1] the weight of the slope, 0 where i or a ring vertex is dry
+    or i sends nothing, else 1 - the friction share (``supercritical_fits``: times 1 - the
+    supercritical ramp where the upwind-weighted fit is singular; 0: the donor's velocity);
+    start, stop i's CSR entries; edge_flux (nnz,) F; neighbor_coords (nnz, 2) c; back (2,) the
+    half step's travel dt u_i / 2; carried (2,) i's carried velocity w_i; room (m^3) what stays
+    in i, max(A_i d_i - scale sum_out F_ij, 0); scale dt alpha_i.
     """
-    start, stop = rings.offsets[i], rings.offsets[i + 1]
-    neighbor_coords, dual_areas = rings.neighbor_coords, rings.dual_areas
-    edge_flux, slopes, excess = fluxes.edge_flux, fluxes.slopes, fluxes.excess
-    slopes[i, 0, 0] = slopes[i, 0, 1] = slopes[i, 1, 0] = slopes[i, 1, 1] = 0.0
-    excess[i, 0] = excess[i, 1] = 0.0
-    if order == 0.0:  # the donor's velocity
-        return
-    if converges(fit0, fit1):  # the donor's velocity
-        return
-    back0, back1 = shift * velocity[i, 0], shift * velocity[i, 1]
+    if order == 0.0 or converges(fit0, fit1):  # the donor's velocity
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    back0, back1 = back
     sums0 = sums1 = (0.0, 0.0, 0.0, 0.0, 0.0)
-    sent0 = sent1 = 0.0  # sum_out F_ij (c_ij / 2 - shift u_i)
+    sent0 = sent1 = 0.0  # sum_out F_ij (c_ij / 2 - back)
     for e in range(start, stop):
         flux = edge_flux[e]
         offset0 = 0.5 * neighbor_coords[e, 0] - back0
@@ -210,13 +214,9 @@ def donor_slopes(i, rings, depth, velocity, fluxes, fit0, fit1, order, leaving, 
         if flux > 0.0:
             sent0 += flux * offset0
             sent1 += flux * offset1
-    room = max(dual_areas[i] * depth[i] - scale * leaving, 0.0)
-    part0, part1 = own_surface_part(i, fluxes)
-    slope00, slope01 = limited_slope(fit0, sums0, velocity[i, 0] + part0, room, scale)
-    slope10, slope11 = limited_slope(fit1, sums1, velocity[i, 1] + part1, room, scale)
+    slope00, slope01 = limited_slope(fit0, sums0, carried[0], room, scale)
+    slope10, slope11 = limited_slope(fit1, sums1, carried[1], room, scale)
     slope00, slope01, slope10, slope11 = (order * slope00, order * slope01, order * slope10,
                                           order * slope11)
-    slopes[i, 0, 0], slopes[i, 0, 1], slopes[i, 1, 0], slopes[i, 1, 1] = (slope00, slope01,
-                                                                          slope10, slope11)
-    excess[i, 0] = slope00 * sent0 + slope01 * sent1
-    excess[i, 1] = slope10 * sent0 + slope11 * sent1
+    return (slope00, slope01, slope10, slope11, slope00 * sent0 + slope01 * sent1,
+            slope10 * sent0 + slope11 * sent1)
