@@ -20,6 +20,7 @@ from validation_harness import assert_invariants
 
 MIN_DEPTH = 1e-6
 SUBCRITICAL = 1e4  # |g| (m/s^2) for the face velocities' switch: every random flow subcritical
+GRAVITY = 9.81  # with it the random flows (|u| ~ 0.4 m/s, d 1-20 mm) span Fr from 0.1 to over 2
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +29,11 @@ def flat():
                          smoothing_iterations=0)
 
 
-def continuity_step(geom, depth, velocity, share, dt, expansion_head=True):
+def continuity_step(geom, depth, velocity, share, dt, expansion_head=True,
+                    stiffness=SUBCRITICAL):
     """One pass of ``edge_fluxes`` and ``update_depth`` behind no walls, no boundary outflow;
-    expansion_head: the energy head where the flow expands, else momentum everywhere."""
+    expansion_head: the energy head where the flow expands, else momentum everywhere;
+    stiffness: the wave stiffness K (m/s^2) of the supercritical switches."""
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     flux, boundary, alpha = np.zeros(nnz), np.zeros(n), np.zeros(n)
     every = ActiveSet(n)  # every vertex moving
@@ -39,7 +42,7 @@ def continuity_step(geom, depth, velocity, share, dt, expansion_head=True):
     rings = Rings(geom.neighbor_offsets, geom.neighbor_indices, geom.reverse_edges,
                   geom.dual_edge_vectors, geom.dual_edge_vectors[geom.reverse_edges],
                   geom.edge_transforms, geom.neighbor_coords, fit_weights, geom.dual_areas)
-    inputs = FluxInputs(np.zeros(nnz, bool), depth, np.full(n, SUBCRITICAL), np.zeros(n),
+    inputs = FluxInputs(np.zeros(nnz, bool), depth, np.full(n, stiffness), np.zeros(n),
                         np.zeros(n), np.zeros((n, 2)), np.zeros(n))
     fluxes = ContinuityFluxes(flux, boundary, alpha, slopes, excess, np.zeros((0, 3)),
                               geom.tangent_frames, geom.normals)
@@ -61,20 +64,36 @@ def momentum(geom, depth, velocity):
     return (geom.dual_areas * depth) @ world
 
 
+def froude_ramps(depth, velocity, stiffness):
+    """The supercritical ramp clamp(Fr - 1, 0, 1) of every wet vertex (kernels/continuity.py
+    ``supercritical_ramp``), Fr^2 = |u|^2 / (K d)."""
+    wet = depth >= MIN_DEPTH
+    froude = np.linalg.norm(velocity[wet], axis=1) / np.sqrt(stiffness * depth[wet])
+    return np.clip(froude - 1.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("stiffness", [SUBCRITICAL, GRAVITY])
 @pytest.mark.parametrize("share", [0.0, 0.5, 1.0])
-def test_continuity_conserves_momentum_on_a_closed_flat_domain(flat, share):
+def test_continuity_conserves_momentum_on_a_closed_flat_domain(flat, share, stiffness):
     """No forces, momentum carried on every edge (the form the default keeps where the flow
-    contracts): sum A d u before and after 20 steps, limiter active, a third of it dry."""
+    contracts): sum A d u before and after 20 steps, limiter active, a third of it dry; with
+    K = 9.81 the flow is partly supercritical, so the faces' upwind-weighted fits act too."""
     depth, velocity, _, _ = random_state(flat, seed=4)
     start = momentum(flat, depth, velocity)
     volume = flat.dual_areas @ depth
     limited = 0
+    ramps = []
     for _ in range(20):
+        ramps.append(froude_ramps(depth, velocity, stiffness))
         depth, velocity, _, alpha = continuity_step(flat, depth, velocity,
                                                     np.full(flat.n_vertices, share), 0.1,
-                                                    expansion_head=False)
+                                                    expansion_head=False, stiffness=stiffness)
         limited += np.count_nonzero(alpha < 1.0)
     assert limited > 0
+    ramps = np.concatenate(ramps)
+    if stiffness == GRAVITY:  # sub-, trans- and fully supercritical vertices all seen
+        assert np.any(ramps == 0.0) and np.any((ramps > 0.0) & (ramps < 1.0))
+        assert np.any(ramps == 1.0)
     scale = (flat.dual_areas * depth) @ np.linalg.norm(velocity, axis=1)
     assert np.abs(momentum(flat, depth, velocity) - start).max() < 1e-14 * scale
     assert flat.dual_areas @ depth == pytest.approx(volume, rel=1e-14)
@@ -90,14 +109,18 @@ def ring_box_corners(geom, velocity, i):
     return np.array([[low[0], low[1]], [low[0], high[1]], [high[0], low[1]], [high[0], high[1]]])
 
 
-def test_new_velocity_is_a_convex_combination_of_the_inflowing_ones(flat):
+@pytest.mark.parametrize("stiffness", [SUBCRITICAL, GRAVITY])
+def test_new_velocity_is_a_convex_combination_of_the_inflowing_ones(flat, stiffness):
     """At a step where the limiter acts, each component of u_i' lies within the box spanned by
     i's ring box and the donors' ring boxes carried into i's frame: the face velocity a donor
     sends is limited to its own ring's range, what stays in i to i's (kernels/momentum_faces.py),
-    and u_i' is a convex combination of them."""
+    and u_i' is a convex combination of them; also where the flow is supercritical (K = 9.81)
+    and the faces take the upwind-weighted fit."""
     depth, velocity, _, _ = random_state(flat, seed=5)
+    assert stiffness == SUBCRITICAL or np.any(froude_ramps(depth, velocity, stiffness) > 0.5)
     new_depth, new_velocity, flux, alpha = continuity_step(flat, depth, velocity,
-                                                           np.zeros(flat.n_vertices), 0.05)
+                                                           np.zeros(flat.n_vertices), 0.05,
+                                                           stiffness=stiffness)
     assert np.count_nonzero(alpha < 1.0) > 10
     for i in range(flat.n_vertices):
         ring = range(flat.neighbor_offsets[i], flat.neighbor_offsets[i + 1])
