@@ -1,14 +1,15 @@
 """The performance page's measured part, at build time: the step's cost against mesh size (a
-plot), the bunny's precompute and the real-time factor of every shipped example over its first
-frames.
+plot), the bunny's precompute, the real-time factor of every shipped example over its first
+frames, and the two momentum schemes on one example.
 
-Both are measured on the machine that builds the site, so they say what that machine does; the
-hand-written figures on the page were taken on the 2-core development machine. Results are
-cached beside the validation runs, by the hash of the package's source.
+All are measured on the machine that builds the site, so they say what that machine does; the
+page holds no other figures. Results are cached beside the validation runs, by the hash of the
+package's source.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import pickle
 import statistics
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SUBDIVISIONS = (3, 4, 5, 6)  # 642 to 40,962 vertices
 STEPS, REPEATS = 10, 3
 EXAMPLE_SECONDS = 0.2  # simulated seconds timed per example, after its first two frames
+SCHEMES_EXAMPLE = "bunny_pour"  # the example the two momentum schemes are timed on
 
 
 def step_cost(subdivisions: int) -> tuple[int, float]:
@@ -58,9 +60,13 @@ def precompute_cost() -> tuple[int, float]:
     return geom.n_vertices, statistics.median(times)
 
 
-def real_time_factor(name: str, cache_dir: Path) -> tuple[int, float, float]:
-    """(vertices, ms per step, simulated seconds per wall second) of an example's first frames."""
+def real_time_factor(name: str, cache_dir: Path, scheme: str | None = None
+                     ) -> tuple[int, float, float]:
+    """(vertices, ms per step, simulated seconds per wall second) of an example's first frames,
+    with its own momentum scheme or ``scheme``."""
     scene = sf.load_scene(EXAMPLES_DIR / f"{name}.toml")
+    if scheme is not None:
+        scene = dataclasses.replace(scene, params=dataclasses.replace(scene.params, scheme=scheme))
     with tempfile.TemporaryDirectory() as out:
         runner = sf.SceneRunner(scene, output_dir=out, cache_dir=cache_dir)
         runner.advance_frame()  # compile, first contact
@@ -88,12 +94,14 @@ def scaling_page(out: Path, cache: Path) -> str:
     cache.mkdir(parents=True, exist_ok=True)
     stored = cache / f"performance-{_source_hash()}.pickle"
     if stored.exists():
-        sizes, bunny, examples = pickle.loads(stored.read_bytes())
+        sizes, bunny, examples, schemes = pickle.loads(stored.read_bytes())
     else:
         sizes = [step_cost(s) for s in SUBDIVISIONS]
         bunny = precompute_cost()
         examples = {name: real_time_factor(name, cache / "geometry") for name in example_names()}
-        stored.write_bytes(pickle.dumps((sizes, bunny, examples)))
+        schemes = {scheme: real_time_factor(SCHEMES_EXAMPLE, cache / "geometry", scheme)
+                   for scheme in sf.config.SCHEMES}
+        stored.write_bytes(pickle.dumps((sizes, bunny, examples, schemes)))
     n, ms = np.array(sizes, dtype=float).T
     fig, ax = plt.subplots(figsize=(6.0, 3.6), dpi=90)
     ax.loglog(n, ms, "o-", label="ms per step (film on half the sphere)")
@@ -117,4 +125,7 @@ def scaling_page(out: Path, cache: Path) -> str:
               "| example | vertices | ms per step | real-time factor |", "|---|---|---|---|"]
     lines += [f"| {{doc}}`{name} </auto_examples/plot_{name}>` | {v:,} | {t:.1f} | {f:.2f} |"
               for name, (v, t, f) in examples.items()]
+    lines += ["", f"The momentum schemes ({{doc}}`guide/schemes`) on `{SCHEMES_EXAMPLE}`, timed the "
+              "same way:", "", "| scheme | ms per step | real-time factor |", "|---|---|---|"]
+    lines += [f"| `{scheme}` | {t:.1f} | {f:.2f} |" for scheme, (_, t, f) in schemes.items()]
     return "\n".join(lines)

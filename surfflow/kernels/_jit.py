@@ -44,7 +44,7 @@ from .tuning import PARALLEL_CHUNK, SERIAL_BELOW
 # as a sleeping thread (and, in a virtual machine, its halted CPU) takes tens of microseconds to
 # wake for each loop. Measured on bunny_pour, 2 cores, stepping alone: 2.1-2.2 ms a step
 # asleep at once (OMP_WAIT_POLICY=PASSIVE, the former setting), 1.8-1.9 with 1000 spins; with
-# one core taken by another process, 10-25 % more than asleep (docs/performance.md). The spin
+# one core taken by another process, 10-25 % more than asleep. The spin
 # is bounded: libgomp's own default (300,000 spins) or an unbounded one stalls every launch
 # when the cores are shared (measured: 41k-vertex step 100-200 ms spinning, 11 ms passive, on
 # 2 loaded cores). Read by libgomp when numba first launches a parallel kernel; a
