@@ -74,18 +74,18 @@ def test_ritter_front_within_two_cells_at_500_along():
 
 
 def test_transcritical_flow_over_a_bump_with_a_hydraulic_jump():
-    """SWASHES: inflow 0.18 m^2/s, level 0.33 m at the outlet; depth L1 < 1 %, the jump within
-    two cells, and the inflow booked exactly as discharge x width x time. The momentum scheme
-    places the jump, books the inflow and meets the 1 % too (0.0056 with the fluxes around bores,
-    schemes/bores.py; 0.0071 before), but this scheme's error is two thirds of it (0.0037, 0.66
-    times), the margin it is kept for: the momentum scheme's upstream depth is low (its crest
-    passes the flow on an energy head below the critical one)."""
-    figures = run_transcritical_bump(n_along=100, end_time=100.0)
+    """SWASHES: inflow 0.18 m^2/s, level 0.33 m at the outlet, run to its steady state (200 s);
+    depth L1 < 1 %, the jump within two cells, and the inflow booked exactly as discharge x
+    width x time. The momentum scheme places the jump, books the inflow and meets the 1 % too,
+    but this scheme's error is below 0.7 times its, the margin this scheme is kept for: the
+    momentum scheme's upstream depth is low (its crest passes the flow on an energy head below
+    the critical one)."""
+    figures = run_transcritical_bump(n_along=100, end_time=200.0)
     assert figures["error"] < 0.01, figures
     assert abs(figures["jump"] - figures["exact_jump"]) < 2 * figures["cell"], figures
     assert abs(figures["inflow"] - 1.0) < 1e-12, figures
     assert_invariants(figures)
-    velocity_form = run_transcritical_bump(n_along=100, end_time=100.0, scheme="momentum")
+    velocity_form = run_transcritical_bump(n_along=100, end_time=200.0, scheme="momentum")
     assert abs(velocity_form["jump"] - velocity_form["exact_jump"]) < 2 * figures["cell"], \
         velocity_form
     assert abs(velocity_form["inflow"] - 1.0) < 1e-12, velocity_form

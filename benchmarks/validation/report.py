@@ -83,7 +83,7 @@ CASES = {
                 ("bore_cells", 1.0, "below")]),
     "transcritical_bump": (cases.run_transcritical_bump,
                            [(f"{n}x4 cells, 200 s", {"n_along": n}) for n in (100, 200)],
-                           [("100x4 cells, 100 s", {"n_along": 100, "end_time": 100.0})],
+                           [("100x4 cells, 200 s", {"n_along": 100})],
                            [("error", 0.01, "below"), ("jump", None, "report")]),
     "gravity_wave": (cases.run_gravity_wave,
                      [(f"{n}x4 cells", {"n_along": n}) for n in (150, 300, 600)],
