@@ -23,9 +23,8 @@ One signature per helper (each one compiles on a cold start, ``benchmarks/cold_s
 
 A helper called once per ring entry takes numbers, tuples of numbers and arrays, not records
 (``records.py``), and reads no per-entry view (``a[e]`` of a 3D array): where LLVM does not
-inline it, each call copies every array of every record it is given. Measured on
-``continuity.edge_fluxes`` (bunny_pour, one thread): 1.43 ms a call with the velocity fit's
-helper reading the records, 0.52 ms with it taking numbers, bit for bit the same.
+inline it, each call copies every array of every record it is given, which in a flux walk
+costs more than the walk's arithmetic.
 """
 
 import functools

@@ -481,10 +481,11 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
                 inflow += weight
                 face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
                                           neighbor_coords, shift)
-                m = edge_transforms  # j's face velocity into i's frame
-                part0, part1 = surface_part(e, i, j, rings, fluxes)
-                pull0 += weight * (m[e, 0, 0] * face0 + m[e, 0, 1] * face1 + part0)
-                pull1 += weight * (m[e, 1, 0] * face0 + m[e, 1, 1] * face1 + part1)
+                part0, part1 = surface_part(e, i, j, rings, fluxes)  # j's face into i's frame
+                pull0 += weight * (edge_transforms[e, 0, 0] * face0
+                                   + edge_transforms[e, 0, 1] * face1 + part0)
+                pull1 += weight * (edge_transforms[e, 1, 0] * face0
+                                   + edge_transforms[e, 1, 1] * face1 + part1)
         if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b
             inflow -= flux_b
             pull0 -= boundary_momentum[i, 0]
