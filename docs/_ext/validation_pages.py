@@ -55,7 +55,7 @@ TITLES = {
     "gravity_wave": "Gravity-wave speed",
     "cosine_bell": "Williamson's cosine bell (dye transport)",
     "cosine_bell_first_order": "Cosine bell, first-order tracer transport (for comparison)",
-    "dye_bell": "A 5-cell dye bell carried 49 cells (peak and shape kept)",
+    "dye_bell": "A 5-cell cosine bell of dye carried 49 cells (peak and shape kept)",
     "dye_stripe": "A sharp dye stripe carried 49 cells (edge width)",
     "turntable": "A film at rest in the world on a spinning disc (Coriolis)",
     "spinning_bowl": "A lake at rest in the world in a spinning bowl (Coriolis, shoreline)",
@@ -149,10 +149,10 @@ def _profile(name: str, run: dict):
         start = (dye_cases.START_CELLS + dye_cases.TRAVEL_CELLS) * cell
         if name == "dye_bell":
             band = np.abs(V[:, 1] - 0.5) < cell
-            sigma = dye_cases.BELL_CELLS * cell
+            radius = dye_cases.BELL_CELLS * cell
             return ("x (m), vertices within a cell of the bell's axis", "dye concentration",
                     x[band], run["dye"][band, 0], line,
-                    np.exp(-(line - start) ** 2 / (2.0 * sigma ** 2)))
+                    dye_cases.cosine_bell(np.abs(line - start) / radius))
         stripe = (line > start) & (line < start + dye_cases.STRIPE_CELLS * cell)
         return ("x (m)", "dye concentration", x, run["dye"][:, 1], line, stripe.astype(float))
     if name in ("turntable", "spinning_bowl"):
