@@ -19,6 +19,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests"))
 
+import body_cases  # noqa: E402
 import dye_cases  # noqa: E402
 import validation_cases as cases  # noqa: E402
 
@@ -81,6 +82,11 @@ CASES = {
                [("200x4 cells", {"n_along": 200, "n_across": 4})],
                [("error", stoker_bound, "below"), ("middle_error", 0.01, "below"),
                 ("bore_cells", 1.0, "below")]),
+    "supercritical_slope": (cases.run_supercritical_slope,
+                            [(f"{n}x4 cells, 20 s", {"n_along": n}) for n in (100, 400)],
+                            [("100x4 cells, 20 s", {"n_along": 100})],
+                            [("head_spread", 1e-3, "below"), ("head_across", 1e-3, "below"),
+                             ("head_drop", None, "report"), ("outflow_ratio", None, "report")]),
     "transcritical_bump": (cases.run_transcritical_bump,
                            [(f"{n}x4 cells, 200 s", {"n_along": n}) for n in (100, 200)],
                            [("100x4 cells, 200 s", {"n_along": 100})],
@@ -108,6 +114,10 @@ CASES = {
                    [(f"{n}x{n // 10} cells, 49 cells", {"n_along": n}) for n in (100, 200)],
                    [("100x10 cells, 49 cells", {"n_along": 100})],
                    [("edge_cells", 4.0, "below"), ("dye_drift", 1e-12, "below")]),
+    "floating_box": (body_cases.run_floating_box,
+                     [("24x24 cells, r = 0.2 ... 0.9", {})],
+                     [("24x24 cells, r = 0.2 ... 0.9", {})],
+                     [("draft_error", 0.005, "below")]),
     "turntable": (cases.run_turntable,
                   [(f"{n} rings, one turn", {"n_rings": n}) for n in (12, 24)],
                   [("12 rings, one turn", {"n_rings": 12})],

@@ -51,12 +51,14 @@ TITLES = {
     "nusselt": "Nusselt film on an incline",
     "draining_film": "Draining film on a sphere",
     "stoker": "Stoker's wet dam break",
+    "supercritical_slope": "Frictionless supercritical flow down a slope (energy head kept)",
     "transcritical_bump": "SWASHES' transcritical bump with a hydraulic jump",
     "gravity_wave": "Gravity-wave speed",
     "cosine_bell": "Williamson's cosine bell (dye transport)",
     "cosine_bell_first_order": "Cosine bell, first-order tracer transport (for comparison)",
     "dye_bell": "A 5-cell cosine bell of dye carried 49 cells (peak and shape kept)",
     "dye_stripe": "A sharp dye stripe carried 49 cells (edge width)",
+    "floating_box": "A floating box's draft (Archimedes), density ratios 0.2 to 0.9",
     "turntable": "A film at rest in the world on a spinning disc (Coriolis)",
     "spinning_bowl": "A lake at rest in the world in a spinning bowl (Coriolis, shoreline)",
     "spinning_sphere": "A film at rest in the world on a sphere turning about a tilted axis",
@@ -135,6 +137,19 @@ def _profile(name: str, run: dict):
     if name == "gravity_wave":
         return ("x (m)", "surface perturbation d - d0 (m)", x, d - 1.0, line,
                 exact.linear_wave_surface(line, run["time"], 10.0, 1e-3, 1.0, 1.0))
+    if name == "supercritical_slope":
+        angle = np.arctan(0.15)  # run_supercritical_slope's slope
+        downhill = x / np.cos(angle)
+        head = V[:, 2] + d * np.cos(angle) + np.sum(run["velocity"] ** 2, axis=1) / (2.0 * exact.G)
+        upper = (downhill >= 1.0) & (downhill < 2.0)
+        grid = np.array([0.0, downhill.max()])
+        return ("distance down the slope (m)", "energy head less its mean over 1-2 m (m)",
+                downhill, head - head[upper].mean(), grid, np.zeros(2))
+    if name == "floating_box":
+        ratios = np.array(run["figures"]["ratios"])
+        error = 100.0 * (np.array(run["figures"]["drafts"]) - ratios)
+        return ("density ratio r", "draft - r x height (% of the height)", ratios, error,
+                ratios, np.zeros_like(ratios))
     if name == "transcritical_bump":
         return ("x (m)", "depth (m)", x, d, line, exact.transcritical_bump(line, 0.18, 0.33)[0])
     if name.startswith("cosine_bell"):
@@ -183,7 +198,8 @@ def plot_case(name: str, runs: dict, path: Path) -> None:
         if "figures" not in run:
             continue
         xlabel, ylabel, x, y, xr, yr = _profile(name, run)
-        ax.plot(x, y, ".", ms=2, color=color, alpha=0.6, label=f"surfflow, {scheme}")
+        ax.plot(x, y, ".", ms=2 if len(x) > 50 else 8, color=color, alpha=0.6,
+                label=f"surfflow, {scheme}")
         if not reference_drawn:
             ax.plot(xr, yr, "k-", lw=1.2, label="exact / reference")
             reference_drawn = True
