@@ -13,6 +13,7 @@ from scipy.spatial.transform import Rotation
 import surfflow as sf
 from surfflow.bodies.coupling import BodyCoupling, cell_samples, vertex_corners
 from surfflow.bodies.dynamics import ADDED_MASS
+from surfflow.kernels.bodies import add_rows
 
 
 @pytest.mark.parametrize("scheme, ratio", [("conservative", 0.5), ("momentum", 0.3)])
@@ -326,3 +327,53 @@ def test_a_dropped_box_makes_waves():
     x = calm.geometry.vertices
     ring = np.abs(np.linalg.norm(x[:, :2], axis=1) - 0.12) < 0.03
     assert np.ptp(calm.state.depth[ring]) > 1e-3          # waves, not a still pool
+
+
+def test_contact_rows_add_the_jacobian_form_of_the_implicit_step():
+    """``kernels.bodies.add_rows`` against its definition, sum_r J_r^T S_r J_r and
+    sum_r J_r^T (f_r + C_r u_r) with J_r = [I, -[r]x] written out as (3, 6) matrices, on random
+    rows."""
+    rng = np.random.default_rng(5)
+    k, dt, centre = 40, 2e-3, rng.normal(size=3)
+    points, forces, targets = rng.normal(size=(3, k, 3))
+    normals = rng.normal(size=(k, 3))
+    normals /= np.linalg.norm(normals, axis=1)[:, None]
+    stiffness, normal_damping, tangent_damping = rng.uniform(0.0, 5.0, (3, k))
+    expected_system, expected_rhs = np.zeros((6, 6)), np.zeros(6)
+    for i in range(k):
+        r = points[i] - centre
+        cross = np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
+        jacobian = np.hstack([np.eye(3), -cross])
+        nn = np.outer(normals[i], normals[i])
+        damping = normal_damping[i] * nn + tangent_damping[i] * (np.eye(3) - nn)
+        expected_system += jacobian.T @ (dt * dt * stiffness[i] * nn + dt * damping) @ jacobian
+        expected_rhs += jacobian.T @ (forces[i] + damping @ targets[i])
+    system, rhs = np.zeros((6, 6)), np.zeros(6)
+    add_rows(points, normals, forces, stiffness, normal_damping, tangent_damping, targets,
+             centre, dt, system, rhs)
+    assert np.allclose(system, expected_system, rtol=1e-12, atol=1e-15)
+    assert np.allclose(rhs, expected_rhs, rtol=1e-12, atol=1e-12)
+    assert np.allclose(system, system.T, rtol=1e-12, atol=1e-15)
+
+
+def test_a_line_through_a_box_spans_its_faces():
+    """``Convex.span`` of a 2 x 4 x 6 box: along z through the centre, s from -3 to 3; along a
+    diagonal, where the first face is left; parallel to a face outside it, empty; and random
+    lines against the half-spaces tested point by point."""
+    shape = sf.RigidBody.box(extents=(2.0, 4.0, 6.0), density=1.0).shape
+    low, high = shape.span(np.zeros((1, 3)), np.array([[0.0, 0.0, 1.0]]))
+    assert low[0] == -3.0 and high[0] == 3.0
+    direction = np.array([[1.0, 1.0, 1.0]]) / np.sqrt(3.0)
+    low, high = shape.span(np.zeros((1, 3)), direction)
+    assert np.isclose(high[0], np.sqrt(3.0)) and np.isclose(low[0], -np.sqrt(3.0))
+    low, high = shape.span(np.array([[5.0, 0.0, 0.0]]), np.array([[0.0, 0.0, 1.0]]))
+    assert low[0] >= high[0]
+    rng = np.random.default_rng(2)
+    points = rng.uniform(-4.0, 4.0, (200, 3))
+    directions = rng.normal(size=(200, 3))
+    directions /= np.linalg.norm(directions, axis=1)[:, None]
+    low, high = shape.span(points, directions)
+    half = np.array([1.0, 2.0, 3.0])
+    for s in np.linspace(-10.0, 10.0, 81):
+        inside = np.all(np.abs(points + s * directions) < half, axis=1)
+        assert np.array_equal(inside, (low < s) & (s < high))

@@ -28,9 +28,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..kernels.bodies import add_rows
 from .rotation import turn
 
 ADDED_MASS = 0.5  # C_a: the added mass is C_a rho V_sub
+ROW_FIELDS = ("points", "normals", "forces", "stiffness", "normal_damping", "tangent_damping",
+              "targets")
 
 
 @dataclass
@@ -49,20 +52,10 @@ class Rows:
     @staticmethod
     def join(parts: list) -> Rows:
         """All rows of ``parts`` (a list of Rows) in one."""
-        fields = ("points", "normals", "forces", "stiffness", "normal_damping",
-                  "tangent_damping", "targets")
         if not parts:
             return Rows(*(np.zeros((0, 3)) if f in ("points", "normals", "forces", "targets")
-                          else np.zeros(0) for f in fields))
-        return Rows(*(np.concatenate([getattr(p, f) for p in parts]) for f in fields))
-
-
-def skew(r: np.ndarray) -> np.ndarray:
-    """(k, 3, 3) cross-product matrices [r]x of r (k, 3)."""
-    out = np.zeros(r.shape[:-1] + (3, 3))
-    out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -r[..., 2], r[..., 1], -r[..., 0]
-    out[..., 1, 0], out[..., 2, 0], out[..., 2, 1] = r[..., 2], -r[..., 1], r[..., 0]
-    return out
+                          else np.zeros(0) for f in ROW_FIELDS))
+        return Rows(*(np.concatenate([getattr(p, f) for p in parts]) for f in ROW_FIELDS))
 
 
 def advance_body(body, rows: Rows, gravity: np.ndarray, added_mass: float, dt: float) -> None:
@@ -77,17 +70,8 @@ def advance_body(body, rows: Rows, gravity: np.ndarray, added_mass: float, dt: f
     u = np.concatenate([v, w])
     force = np.concatenate([body.mass * gravity, -np.cross(w, inertia @ w)])
     system = mass.copy()
-    if len(rows.points):
-        jacobian = np.concatenate([np.broadcast_to(np.eye(3), (len(rows.points), 3, 3)),
-                                   -skew(rows.points - body._position)], axis=2)   # (k, 3, 6)
-        nn = rows.normals[:, :, None] * rows.normals[:, None, :]
-        damping = (rows.normal_damping[:, None, None] * nn
-                   + rows.tangent_damping[:, None, None] * (np.eye(3) - nn))
-        stiff = dt * dt * rows.stiffness[:, None, None] * nn + dt * damping
-        flat = jacobian.reshape(-1, 6)
-        system += flat.T @ (stiff @ jacobian).reshape(-1, 6)
-        pushed = rows.forces + (damping @ rows.targets[:, :, None])[:, :, 0]
-        force += flat.T @ pushed.reshape(-1)
+    add_rows(*(np.ascontiguousarray(getattr(rows, f)) for f in ROW_FIELDS),
+             np.ascontiguousarray(body._position), dt, system, force)
     u = np.linalg.solve(system, mass @ u + dt * force)
     body._velocity, body._angular_velocity = u[:3], u[3:]
     body._position = body._position + dt * u[:3]

@@ -16,6 +16,7 @@ import numpy as np
 import trimesh
 
 from ..errors import ParameterError
+from ..kernels.bodies import convex_span
 
 
 class Convex:
@@ -24,20 +25,18 @@ class Convex:
 
     def __init__(self, planes: np.ndarray, offsets: np.ndarray, corners: np.ndarray,
                  mesh: trimesh.Trimesh):
-        self.planes, self.offsets, self.corners, self.mesh = planes, offsets, corners, mesh
+        self.planes = np.ascontiguousarray(planes, dtype=np.float64)
+        self.offsets = np.ascontiguousarray(offsets, dtype=np.float64)
+        self.corners, self.mesh = corners, mesh
         self.radius = float(np.linalg.norm(corners, axis=1).max())
 
     def span(self, points: np.ndarray, directions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(s_lo, s_hi) (k,) each: points (k, 3) + s directions (k, 3) lies inside for s_lo < s
         < s_hi (both in the body frame)."""
-        rate = directions @ self.planes.T                                  # (k, p)
-        room = self.offsets[None, :] - points @ self.planes.T              # (k, p)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            cut = room / rate
-        s_lo = np.where(rate < 0.0, cut, -np.inf).max(axis=1)
-        s_hi = np.where(rate > 0.0, cut, np.inf).min(axis=1)
-        outside = ((rate == 0.0) & (room < 0.0)).any(axis=1)
-        s_hi = np.where(outside, -np.inf, s_hi)
+        s_lo, s_hi = np.empty(len(points)), np.empty(len(points))
+        convex_span(np.ascontiguousarray(points, dtype=np.float64),
+                    np.ascontiguousarray(directions, dtype=np.float64), self.planes,
+                    self.offsets, s_lo, s_hi)
         return s_lo, s_hi
 
     def distance(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -9,7 +9,8 @@ the references compare these summaries instead, each with a scale it is measured
 
 * the clock: ``time`` (scale: itself);
 * the ledger: every ``ledger_*`` volume (scale: the run's volume, the largest entry);
-* the film: its volume, wet area (scale: the surface's area), mean and largest depth (scale: the
+* the film: its volume, wet area (the vertices at least ``min_depth`` deep; scale: the
+  surface's area), mean and largest depth (scale: the
   largest depth), the liquid's centroid (scale: the mesh's diameter), its kinetic energy per
   density sum A d |u|^2 / 2 and largest speed (scale: themselves), every dye's volume and the
   soluble layer's (scale: the run's volume);
@@ -38,7 +39,8 @@ def summarize(sim) -> dict[str, tuple[float, float]]:
     out = {"time": _own(float(state["time"]))}
     out.update({k: (v, volume_scale) for k, v in ledger.items()})
     if "depth" in state:
-        out.update(_film(state, area, geom.vertices, diameter, volume_scale))
+        out.update(_film(state, area, geom.vertices, diameter, volume_scale,
+                         sim.params.min_depth))
     if "ripple_height" in state:
         height = np.asarray(state["ripple_height"])
         out["ripple_volume"] = _own(float(area @ height))
@@ -54,10 +56,10 @@ def _own(value: float) -> tuple[float, float]:
     return value, max(abs(value), np.finfo(float).tiny)
 
 
-def _film(state, area, vertices, diameter, volume_scale) -> dict:
+def _film(state, area, vertices, diameter, volume_scale, min_depth) -> dict:
     depth = np.asarray(state["depth"])
     speed2 = np.einsum("ij,ij->i", state["velocity"], state["velocity"])
-    wet = depth > 0.0
+    wet = depth >= min_depth  # the model's wet: a residue of round-off (1e-20 m) is not
     volume = float(area @ depth)
     weight = area * depth / volume if volume > 0.0 else np.zeros_like(depth)
     largest = float(depth.max())
