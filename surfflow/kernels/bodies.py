@@ -41,7 +41,7 @@ def convex_span(points, directions, planes, offsets, low, high):
                 s_lo = max(s_lo, room / rate)
             elif rate > 0.0:
                 s_hi = min(s_hi, room / rate)
-            elif room < 0.0:
+            elif rate == 0.0 and room < 0.0:
                 outside = True
         low[i] = s_lo
         high[i] = -math.inf if outside else s_hi
