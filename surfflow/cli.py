@@ -103,9 +103,19 @@ def command_run(args) -> int:
         print(f"stopped at frame {runner.frame}; checkpoint written to {runner.checkpoint_path} "
               f"(continue with --resume {runner.checkpoint_path})", file=sys.stderr)
         return 130
-    print(f"wrote {scene.n_frames + 1} frames to {runner.output_dir}; liquid volume {volume:.6g} m^3")
+    print(f"wrote {scene.n_frames + 1} frames to {runner.output_dir}; {volume_words(runner.simulation)} "
+          f"{volume:.6g} m^3")
     print(output_summary(runner.output, time.perf_counter() - started))
     return 0
+
+
+def volume_words(simulation) -> str:
+    """What ``total_volume()`` measures: the liquid on the surface, or, in ripple mode (a height
+    field about a rest level), the water raised above that level, negative where floating bodies
+    press it down."""
+    from .ripples.model import Ripples
+
+    return "water raised above the rest level" if isinstance(simulation, Ripples) else "liquid volume"
 
 
 def output_summary(output, wall: float) -> str:

@@ -115,3 +115,17 @@ def test_ctrl_c_writes_a_checkpoint_and_resume_finishes(tmp_path):
                  str(tmp_path / "out" / "checkpoint.npz")]) == 0
     assert len(read_pvd(tmp_path / "out" / "frames.pvd")) == stopped + 3
     assert frame_volume(tmp_path / "out", stopped + 2) == pytest.approx(1e-6 * (stopped + 2) / 10, rel=1e-12)
+
+
+def test_run_says_what_its_closing_volume_is(tmp_path, capsys):
+    """A film's run ends with the volume of liquid on the surface; a ripple scene's with the
+    water raised above the rest level (``Ripples.total_volume``: negative where its floating
+    bodies press the surface down), not as a volume of liquid."""
+    scene = write_scene(tmp_path)
+    assert main(["run", str(scene), "-o", str(tmp_path / "film"), "-q",
+                 "--cache-dir", str(tmp_path / "c")]) == 0
+    assert "; liquid volume " in capsys.readouterr().out
+    assert main(["run", "--example", "pond", "--duration", "0.1", "-o", str(tmp_path / "pond"),
+                 "-q", "--cache-dir", str(tmp_path / "c")]) == 0
+    out = capsys.readouterr().out
+    assert "; water raised above the rest level " in out and "liquid volume" not in out
