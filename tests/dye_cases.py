@@ -24,7 +24,7 @@ STRIPE_CELLS = 10  # the stripe's width
 def cosine_bell(r):
     """c = (1 + cos(pi r)) / 2 for r < 1, else 0: Williamson et al.'s bell, r the distance from
     its centre over its radius."""
-    return np.where(r < 1.0, 0.5 * (1.0 + np.cos(np.pi * np.minimum(r, 1.0))), 0.0)
+    return np.where(r < 1.0, 0.5 * (1.0 + np.cos(np.pi * r)), 0.0)
 
 
 def carry_patterns(n_along: int = 100, scheme: str | None = None, seed: int = 7,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
-from body_cases import POOL_DEPTH, far_level, pool, settled_box
+from body_cases import BOX_HEIGHT, POOL_DEPTH, far_level, pool, settled_box
 from builders import rectangle
 from scipy.optimize import curve_fit
 from scipy.spatial.transform import Rotation
@@ -53,7 +53,7 @@ def test_archimedes_box_floats_at_its_density_ratio_within_half_a_percent(ratio)
     height for r = 0.2 ... 0.9, the volume exact (``body_cases.settled_box``). Measured:
     within 0.24 % of the height (the conservative scheme's, on the validation page: 0.25 %)."""
     draft, monitor = settled_box(ratio)
-    assert abs(draft - ratio * 0.05) < 0.005 * 0.05
+    assert abs(draft - ratio * BOX_HEIGHT) < 0.005 * BOX_HEIGHT
     assert monitor.volume_drift < 1e-12 and monitor.finite
 
 

@@ -313,7 +313,8 @@ def run_supercritical_slope(n_along: int = 100, n_across: int = 4, duration: flo
     9.5 m, s the downhill distance), head_drop (m, the mean head over 1 m < s < 2 m minus that
     over 8 m < s < 9 m), head_across (m, the largest over those bands of the area-weighted rms
     of the head about its band's mean: the heads across the flow), outflow_ratio (what left
-    through the bottom edge during the last second over what came in) and the invariants.
+    through the bottom edge during the last second over what came in), the vertices' downhill
+    distances s and heads H (n,) (downhill, head) and the invariants.
     ``expansion``: the momentum scheme's ``Params.expansion``."""
     angle, length = np.arctan(slope), 10.0
     width = n_across * length / n_along
@@ -344,7 +345,8 @@ def run_supercritical_slope(n_along: int = 100, n_across: int = 4, duration: flo
 
     bands = [band(start, start + 1.0) for start in np.arange(0.5, 9.0, 1.0)]
     means = [mean for mean, _ in bands]
-    return {"n_vertices": len(V), "head_spread": max(means) - min(means),
+    return {"n_vertices": len(V), "downhill": downhill, "head": head,
+            "head_spread": max(means) - min(means),
             "head_drop": band(1.0, 2.0)[0] - band(8.0, 9.0)[0],
             "head_across": max(across for _, across in bands),
             "outflow_ratio": ((after["outflow"] - before["outflow"])

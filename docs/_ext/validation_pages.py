@@ -138,9 +138,7 @@ def _profile(name: str, run: dict):
         return ("x (m)", "surface perturbation d - d0 (m)", x, d - 1.0, line,
                 exact.linear_wave_surface(line, run["time"], 10.0, 1e-3, 1.0, 1.0))
     if name == "supercritical_slope":
-        angle = np.arctan(0.15)  # run_supercritical_slope's slope
-        downhill = x / np.cos(angle)
-        head = V[:, 2] + d * np.cos(angle) + np.sum(run["velocity"] ** 2, axis=1) / (2.0 * exact.G)
+        downhill, head = run["figures"]["downhill"], run["figures"]["head"]
         upper = (downhill >= 1.0) & (downhill < 2.0)
         grid = np.array([0.0, downhill.max()])
         return ("distance down the slope (m)", "energy head less its mean over 1-2 m (m)",
