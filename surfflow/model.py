@@ -138,7 +138,8 @@ class SurfaceModel:
 
     @property
     def velocity(self) -> np.ndarray:
-        """(n, 3) world-space velocity (m/s), a copy."""
+        """(n, 3) world-space velocity (m/s), a copy; below ``Params.min_depth`` the residue's
+        (the default scheme keeps the velocity it came with, kernels/riemann.py)."""
         return np.einsum("ia,iaj->ij", self.state.velocity, self.geometry.tangent_frames)
 
     def set_velocity(self, velocity) -> None:

@@ -365,7 +365,8 @@ class Simulation(SurfaceModel):
         self._run_and_book("transport", g, f, s, bottom, dt)  # 6. walls, d, dye (conservative:
                                                            #    3-6 on d u in each RK stage), s
         self._run_and_book("exchange", g, s, dt)           #    droplets absorb, emit; booked
-        bad = clear_dry_find_nonfinite(s.depth, self.params.min_depth, s.velocity, s.dye)
+        rest_depth = 0.0 if self.scheme.carries_residues else self.params.min_depth
+        bad = clear_dry_find_nonfinite(s.depth, rest_depth, s.velocity, s.dye)
         s.time += dt                                       # 7. wet/dry cleanup and 8. NaN check
         s.step_count += 1                                  #    in one pass; a bad vertex writes
         if bad >= 0:                                       #    the last good state

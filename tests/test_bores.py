@@ -92,6 +92,31 @@ def test_region_follows_a_dry_bed_front_and_only_it():
     assert seen and all(region is None for region in seen)
 
 
+def test_a_dry_bed_fronts_residue_keeps_its_momentum():
+    """Ritter's dam break: ahead of the tip the liquid below min_depth moves on at the speed it
+    came with (the front's, towards the dry bed; not at rest), the public velocity is the
+    film's (0 there), and the conservative scheme counts the residue at rest."""
+    V, F = builders.strip(10.0, 0.1, 200, 2, seed=2)
+    for scheme in ("momentum", "conservative"):
+        sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
+        x = geom.vertices[:, 0]
+        sim.set_depth(np.where(x < DAM, LEFT, 0.0))
+        sim.advance(2.0)
+        depth, state = np.asarray(sim.depth), sim.state.velocity
+        residue = (depth > 0.0) & (depth < sim.params.min_depth)
+        assert residue.any(), "no residue ahead of the front"
+        world = np.einsum("ia,iaj->ij", state, geom.tangent_frames)
+        assert np.all(sim.velocity[residue] == 0.0)
+        wet = ~residue
+        assert np.array_equal(sim.velocity[wet], world[wet])
+        if scheme == "conservative":
+            assert np.all(state[residue] == 0.0)
+            continue
+        front_speed = 2.0 * np.sqrt(exact.G * LEFT)
+        assert np.all(world[residue, 0] > 0.5 * front_speed), world[residue]
+        assert np.all(world[residue, 0] < 1.1 * front_speed), world[residue]
+
+
 def test_no_bore_in_smooth_waves_at_rest_or_where_capillarity_rules():
     V, F = builders.strip(30.0, 0.4, 300, 4, seed=5)
     sim, geom = make_simulation(V, F, max_dt=1.0, **INVISCID)

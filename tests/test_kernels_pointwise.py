@@ -81,6 +81,12 @@ def test_clear_dry_find_nonfinite_zeroes_dry_velocities():
     assert np.array_equal(velocity, [[1, 1], [0, 0], [0, 0]])
 
 
+def test_clear_dry_find_nonfinite_keeps_a_carried_residues_velocity():
+    velocity, dye = np.ones((3, 2)), np.zeros((3, 1))
+    assert clear_dry_find_nonfinite(np.array([1e-3, 1e-7, 0.0]), 0.0, velocity, dye) == -1
+    assert np.array_equal(velocity, [[1, 1], [1, 1], [0, 0]])
+
+
 def test_clear_dry_find_nonfinite_finds_the_first_bad_vertex():
     depth, velocity, dye = np.ones(6), np.zeros((6, 2)), np.zeros((6, 1))
     assert clear_dry_find_nonfinite(depth, 1e-6, velocity, dye) == -1

@@ -396,8 +396,9 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
     slope, over a crest or at a dry-bed front, whose thin, fast tip the mass weight, divided by
     its small new depth, would tie to the slower liquid behind it). The switch between the two
     turns over a small opening (``expansion_share``), so c_ij is continuous in the state. The cap
-    by w_ij keeps u_i' a convex combination wherever the outflow limiter holds. A dry i (its
-    velocity cleared: its residue below d_min counts at rest) never expands.
+    by w_ij keeps u_i' a convex combination wherever the outflow limiter holds. A dry i (below
+    d_min: its residue keeps its velocity, which the inflow mixes with by volume) never
+    expands.
 
     The faces u_f are the velocities half a step on (u_f,ij = u_i + S_i (c_ij / 2 - dt u_i / 2),
     the MUSCL-Hancock shift), and u_i is the step's. Where the weights balance the mass

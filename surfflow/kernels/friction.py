@@ -51,7 +51,7 @@ def apply_friction(moving, friction_tensors, depth, damping, linear_coefficient,
     moving (m,) int64: the vertices solved (schemes/active.py; every vertex, or every wet one
     and its neighbours where the others are at rest); friction_tensors (n, 2, 2); depth (n,);
     damping (n,) 1/s; velocity (n, 2) in each frame. A vertex at rest stays at rest: its row is
-    not read (every dry vertex, as the schemes leave them).
+    not read (every vertex without liquid, as the schemes leave them).
     """
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]

@@ -16,10 +16,15 @@ edge N_ij between the states reconstructed at the edge midpoint (``reconstructio
     G = L (s_R q_L a_L - s_L q_R a_R + s_L s_R (q_R - q_L)) / (s_R - s_L)           s_R <= 0)
 
 a the normal velocities from i towards j, L = (|N_ij| + |N_ji|) / 2, q_R carried into i's frame
-by M_ij; a dry end gets the dry-bed speeds s = a -+ 2 c of the other (Toro). A cell that was dry
-(d < d_min) has no momentum of its own: when wetted it takes the velocity of the liquid flowing
-in, the sum of -G over its inflowing edges over the sum of -F there (otherwise the liquid left
-below d_min at a front's tip would stop the water arriving behind it). The mass diffusion
+by M_ij; a dry end gets the dry-bed speeds s = a -+ 2 c of the other (Toro). Below the wet/dry
+threshold d_min no force acts (a_i = 0, no gradient). What liquid lies there, the residue, is
+either at rest (``carries_residues`` False: the conservative scheme; a cell that was dry, when
+wetted, takes the velocity of the liquid flowing in, the sum of -G over its inflowing edges
+over the sum of -F there) or carried (True: the momentum scheme's stages around fronts,
+schemes/bores.py): it keeps the velocity of the liquid it came from, sends as a first-order
+state, and mixes with what flows in, d_i' u_i' = d_i u_i + dt / A_i sum_in (-G); counted at
+rest, the residue at a dry-bed front's tip would hold every vertex the front wets until it
+has filled to d_min, a lag that does not shrink with the cell. The mass diffusion
 Delta = minmod(d_R - d_L, (H_j - H_i) / (e . n)_ij) is the depth jump limited by the jump of the
 free surface: zero for a lake at rest on any bottom (well balanced), the depth jump on a flat one.
 On a moving surface (acceleration a_i) c and Delta feel the felt gravity g - a (kernels/inertia.py):
@@ -78,10 +83,14 @@ def minmod(x, y):
 
 
 @serial_kernel
-def midpoint_state(k, e, coords, depth, velocity, grad_depth, grad_velocity, min_depth):
+def midpoint_state(k, e, coords, depth, velocity, grad_depth, grad_velocity, min_depth,
+                   carries_residues):
     """Depth and velocity (k's frame) of vertex k reconstructed at the midpoint of the edge
-    whose ring vector from k is coords[e]; zero for a dry vertex."""
+    whose ring vector from k is coords[e]; below min_depth its own (d_k, u_k), first order,
+    where residues are carried, else zero (module docstring)."""
     if depth[k] < min_depth:
+        if carries_residues:
+            return depth[k], velocity[k, 0], velocity[k, 1]
         return 0.0, 0.0, 0.0
     h0, h1 = 0.5 * coords[e, 0], 0.5 * coords[e, 1]
     d = depth[k] + grad_depth[k, 0] * h0 + grad_depth[k, 1] * h1
@@ -183,6 +192,15 @@ def side_momentum_flux(length, mass, capillary, own, other):
 
 
 @serial_kernel
+def at_rest_below(k, depth, velocity, min_depth, carries_residues):
+    """Whether vertex k has nothing to send: below min_depth, and at rest where residues are
+    carried."""
+    if depth[k] >= min_depth:
+        return False
+    return not carries_residues or (velocity[k, 0] == 0.0 and velocity[k, 1] == 0.0)
+
+
+@serial_kernel
 def store_side(k, closed, mass, g0, g1, mass_flux, momentum_flux):
     """Write F and G (g0, g1) at CSR entry k, or zeros where it is ``closed`` (a wall)."""
     mass_flux[k] = 0.0 if closed else mass
@@ -191,10 +209,12 @@ def store_side(k, closed, mass, g0, g1, mass_flux, momentum_flux):
 
 
 @parallel_kernel
-def hll_edge_fluxes(reached, rings, wall, levels, motion, state, pressing, min_depth, fluxes):
+def hll_edge_fluxes(reached, rings, wall, levels, motion, state, pressing, min_depth,
+                    carries_residues, fluxes):
     """F_ij (nnz,) and G_ij (nnz, 2, in i's frame) of the CSR entries whose lower-index end is
     among ``reached`` (m,) int64 (every vertex, or those a bore's stages reach); zero through a
-    wall and between two dry vertices (both below min_depth). Listing a set's vertices and their
+    wall and between two vertices with nothing to send (``at_rest_below``; residues below
+    min_depth carried or not, module docstring). Listing a set's vertices and their
     ring computes every entry of the set.
 
     Each edge is computed once, by its lower-index end i, which writes both its entries: e = (i,
@@ -231,15 +251,16 @@ def hll_edge_fluxes(reached, rings, wall, levels, motion, state, pressing, min_d
             r = reverse_edges[e]
             length_i = dual_edge_lengths[e]
             length_j = reverse_dual_edge_lengths[e]
-            dry = depth[i] < min_depth and depth[j] < min_depth  # dry ground: nothing to carry
+            dry = (at_rest_below(i, depth, velocity, min_depth, carries_residues)
+                   and at_rest_below(j, depth, velocity, min_depth, carries_residues))
             if dry or (wall[e] and wall[r]) or length_i == 0.0 or length_j == 0.0:
                 store_side(e, True, 0.0, 0.0, 0.0, mass_flux, momentum_flux)
                 store_side(r, True, 0.0, 0.0, 0.0, mass_flux, momentum_flux)
                 continue
             d_i, ui0, ui1 = midpoint_state(i, e, neighbor_coords, depth, velocity, grad_depth,
-                                           grad_velocity, min_depth)
+                                           grad_velocity, min_depth, carries_residues)
             d_j, uj0, uj1 = midpoint_state(j, e, reverse_coords, depth, velocity, grad_depth,
-                                           grad_velocity, min_depth)
+                                           grad_velocity, min_depth, carries_residues)
             out_i = (ui0 * dual_edge_vectors[e, 0] + ui1 * dual_edge_vectors[e, 1]) / length_i
             out_j = (uj0 * reverse_dual_edge_vectors[e, 0]
                      + uj1 * reverse_dual_edge_vectors[e, 1]) / length_j
@@ -354,9 +375,11 @@ def outflow_factors(reached, offsets, dual_areas, depth, mass_flux, boundary_mas
 
 @parallel_kernel
 def conservative_stage(reached, rings, wall_projections, depth, velocity, acceleration,
-                       term_acceleration, fluxes, min_depth, dt, out):
+                       term_acceleration, fluxes, min_depth, carries_residues, dt, out):
     """One forward-Euler stage of d and d u with the limited fluxes (module docstring) at the
     vertices ``reached`` (m,) int64; the dyes ride on the same mass fluxes (kernels/tracers.py).
+    Below min_depth, before or after, a carried residue's velocity is the mean of its own and
+    the inflow's by volume (``carries_residues``; else a cell wetted takes the inflow's).
 
     rings a ``records.Rings`` (offsets, indices, edge_transforms, dual_areas read);
     wall_projections (n, 2, 2) (state.wall_projections); depth (n,), velocity (n, 2);
@@ -408,10 +431,14 @@ def conservative_stage(reached, rings, wall_projections, depth, velocity, accele
             new_depth = 0.0
         depth_out[i] = new_depth
         u0, u1 = 0.0, 0.0
-        if new_depth >= min_depth:
-            if depth[i] >= min_depth:
+        if new_depth >= min_depth or (carries_residues and new_depth > 0.0):
+            if depth[i] >= min_depth and new_depth >= min_depth:
                 m0 = (depth[i] * (velocity[i, 0] + dt * acceleration[i, 0]) - scale * q0) / new_depth
                 m1 = (depth[i] * (velocity[i, 1] + dt * acceleration[i, 1]) - scale * q1) / new_depth
+            elif carries_residues:  # a residue, before or after: its own velocity and the inflow's
+                held = depth[i] + scale * inflow
+                m0 = (depth[i] * velocity[i, 0] + scale * in0) / held
+                m1 = (depth[i] * velocity[i, 1] + scale * in1) / held
             elif inflow > 0.0:  # a dry cell wetted: the velocity of the liquid flowing in
                 m0, m1 = in0 / inflow, in1 / inflow
             else:
@@ -425,24 +452,18 @@ def conservative_stage(reached, rings, wall_projections, depth, velocity, accele
 
 
 @parallel_kernel
-def average_stages(depth, velocity, dye, depth_2, velocity_2, dye_2, min_depth, dry_flows_in,
-                   depth_out, velocity_out, dye_out):
-    """Heun's (SSP-RK2) last step: U = (U^n + U^(2)) / 2 for d, d u and the dye volumes d c.
-    With ``dry_flows_in`` (the momentum scheme's bore patch, schemes/bores.py) a vertex dry at
-    the start (d^n < d_min, its velocity cleared) counts its residue at the second stage's
-    velocity, the velocity of the liquid that wetted it: counted at rest, it would pull each
-    vertex a dry-bed front wets back towards 0 once, a lag per vertex crossed that does not
-    shrink with refinement. Without it (the conservative scheme) the residue counts at rest
-    and sum A d u is Heun's exactly. All arrays (n,), (n, 2), (n, n_dyes)."""
+def average_stages(depth, velocity, dye, depth_2, velocity_2, dye_2, min_depth,
+                   carries_residues, depth_out, velocity_out, dye_out):
+    """Heun's (SSP-RK2) last step: U = (U^n + U^(2)) / 2 for d, d u and the dye volumes d c, so
+    sum A d u is Heun's exactly; the velocity u = q / d where d >= d_min, or d > 0 where
+    residues are carried (module docstring), else 0. All arrays (n,), (n, 2), (n, n_dyes)."""
     for i in numba.prange(0, depth.shape[0]):
         d = 0.5 * (depth[i] + depth_2[i])
         depth_out[i] = d
-        wet = d >= min_depth
-        takes_second = dry_flows_in and depth[i] < min_depth
+        moves = d >= min_depth or (carries_residues and d > 0.0)
         for a in range(2):
-            start = velocity_2[i, a] if takes_second else velocity[i, a]
-            q = 0.5 * (depth[i] * start + depth_2[i] * velocity_2[i, a])
-            velocity_out[i, a] = q / d if wet else 0.0
+            q = 0.5 * (depth[i] * velocity[i, a] + depth_2[i] * velocity_2[i, a])
+            velocity_out[i, a] = q / d if moves else 0.0
         for n in range(dye.shape[1]):
             volume = 0.5 * (depth[i] * dye[i, n] + depth_2[i] * dye_2[i, n])
             dye_out[i, n] = min(1.0, max(0.0, volume / d)) if d > 0.0 else 0.0

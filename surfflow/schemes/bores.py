@@ -65,7 +65,7 @@ class BoreFluxes:
     def __init__(self, geom, params):
         self.params = params
         n = geom.n_vertices
-        self.heun = HllStage(geom, params)
+        self.heun = HllStage(geom, params, carries_residues=True)
         self.start_depth, self.start_velocity = np.zeros(n), np.zeros((n, 2))
         self.first_depth, self.first_velocity = np.zeros(n), np.zeros((n, 2))
         self.second_depth, self.second_velocity = np.zeros(n), np.zeros((n, 2))
@@ -167,7 +167,8 @@ class BoreFluxes:
             flux = h.mass_flux[near]
             heun_flux += 0.5 * h.outflow_factor[np.where(flux > 0.0, rows, columns)] * flux
         average_stages(self.start_depth, self.start_velocity, self.no_dye, self.second_depth,
-                       self.second_velocity, self.no_dye, self.params.min_depth, True, self.depth,
+                       self.second_velocity, self.no_dye, self.params.min_depth,
+                       self.heun.carries_residues, self.depth,
                        self.velocity, self.no_dye)
         share = np.maximum(self.weight[rows], self.weight[columns])  # w_ij, the same both ways
         blended = (1.0 - share) * edge_flux[near] + share * heun_flux

@@ -24,6 +24,7 @@ class ConservativeScheme:
 
     stages = ("transport",)  # advection, gravity and friction act inside each Runge-Kutta stage
     skips_dry_ground = False  # the state's active set stays every vertex (model._share_friction)
+    carries_residues = False  # the liquid below min_depth counts at rest (kernels/riemann.py)
 
     def __init__(self, geom, params, n_dyes: int):
         self.params = params
@@ -89,7 +90,7 @@ class ConservativeScheme:
         h.outflow_volume *= 0.5
         s.outflow_volume += h.outflow_volume
         average_stages(s.depth, s.velocity, s.dye, self.stage_depth, self.stage_velocity,
-                       self.stage_dye, self.params.min_depth, False, s.depth_next,
+                       self.stage_dye, self.params.min_depth, h.carries_residues, s.depth_next,
                        s.velocity_next, s.dye_next)
         s.swap_depth()
         s.swap_velocity()

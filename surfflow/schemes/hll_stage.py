@@ -47,10 +47,12 @@ class HllStage:
     (nnz, 2), outflow_factor (n,), the walls of the stage's fluxes, walls (nnz,) (its own: the
     bore patch's stages leave the momentum scheme's walls as its continuity found them), and
     the volumes that left and entered through the boundary in the last stage, outflow_volume
-    and inflow_volume (n,)."""
+    and inflow_volume (n,). ``carries_residues``: the liquid below min_depth is carried at its
+    own velocity, or counts at rest (kernels/riemann.py)."""
 
-    def __init__(self, geom, params):
+    def __init__(self, geom, params, carries_residues: bool = False):
         self.params = params
+        self.carries_residues = carries_residues
         n, nnz = geom.n_vertices, len(geom.neighbor_indices)
         self.grad_depth = np.zeros((n, 2))
         self.grad_velocity = np.zeros((n, 2, 2))
@@ -143,7 +145,7 @@ class HllStage:
                         SurfaceMotion(self.surface_acceleration, moving, g.vertices, g.normals),
                         Reconstruction(depth, velocity, self.grad_depth, self.grad_velocity),
                         Pressing(self.surface_pressure, self.sigma_over_density,
-                                 1.0 / p.density), p.min_depth, fluxes)
+                                 1.0 / p.density), p.min_depth, self.carries_residues, fluxes)
         o = self.boundary
         if o.open:
             boundary_fluxes(Openings(o.kind, o.value, o.normals), levels, depth, velocity,
@@ -152,7 +154,8 @@ class HllStage:
         outflow_factors(reach.outflow, g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
                         self.boundary_mass, dt, self.outflow_factor)
         conservative_stage(reach.moving, rings_of(g, f), f.wall_projections, depth, velocity,
-                           self.acceleration, self.term_acceleration, fluxes, p.min_depth, dt,
+                           self.acceleration, self.term_acceleration, fluxes, p.min_depth,
+                           self.carries_residues, dt,
                            StageUpdate(depth_out, velocity_out, self.outflow_volume,
                                        self.inflow_volume))
         keep_speed_bound(reach.moving, g.neighbor_offsets, g.neighbor_indices, depth, velocity,

@@ -45,6 +45,9 @@ class MomentumScheme:
     """Velocity form: the push, then the continuity carrying d and d u on the same fluxes."""
 
     stages = ("push", "apply_friction", "transport")
+    # the liquid below min_depth keeps the velocity it came with: no force acts on it and the
+    # continuity sends nothing from it, but Heun's stages at a front carry it (schemes/bores.py)
+    carries_residues = True
 
     def __init__(self, geom, params, n_dyes: int):
         self.params = params

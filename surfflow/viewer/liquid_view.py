@@ -100,7 +100,8 @@ class LiquidView:
     def draw(self, depth, bottom, dye, min_depth: float, time: float, velocity=None,
              wetness=None) -> None:
         """Move the liquid mesh to depth (n,) over bottom (n,) at simulated ``time`` and refresh
-        its opacity, its colours (dye (n, k)), the wet object and the velocity arrows (n, 3).
+        its opacity, its colours (dye (n, k)), the wet object and the velocity arrows (n, 3),
+        drawn where the film is (d >= min_depth).
         The object is darkened by the larger of the drawn film's wetness and ``wetness`` (n,),
         the surface's own (``sim.wetness``: it stays dark after the film has gone, drying over
         ``drying_time``); None: the drawn film's alone."""
@@ -129,8 +130,9 @@ class LiquidView:
                     else np.tile(self.liquid_color, (len(depth), 1)))
             self._show(liquid, "color", "color", depth_tint(base, film.thickness, look.tint_depth),
                        fresh=recolored, enabled=True)
-        if velocity is not None:
-            self._show(liquid, "vector", "velocity", velocity, enabled=True, vectortype="ambient",
+        if velocity is not None:  # the film's: none on the residue below min_depth
+            arrows = np.where((depth >= min_depth)[:, None], velocity, 0.0)
+            self._show(liquid, "vector", "velocity", arrows, enabled=True, vectortype="ambient",
                        color=(0.1, 0.1, 0.1))
         elif (LIQUID_NAME, "velocity") in self._added:
             liquid.remove_quantity("velocity")
