@@ -36,6 +36,19 @@ def test_structures_and_quantities(app):
         app.view.liquid_mesh.get_quantity_buffer("velocity", "values")
 
 
+def test_velocity_arrows_only_where_the_film_is(app):
+    """A vertex below min_depth keeps its residue's velocity in the state (kernels/riemann.py);
+    the viewer draws no arrow there."""
+    n = len(app.simulation.depth)
+    depth = np.where(np.arange(n) % 2 == 0, 1e-3, 1e-7)
+    app.view.draw(depth, np.zeros(n), np.zeros((n, 0)), 1e-6, 0.0, velocity=np.ones((n, 3)))
+    arrows = app.view.liquid_mesh.get_quantity_buffer("velocity", "values")
+    drawn = np.array([arrows.get_value(i).as_tuple() for i in range(arrows.size())])
+    assert np.array_equal(drawn[::2], np.ones((len(drawn[::2]), 3)))
+    assert np.array_equal(drawn[1::2], np.zeros((len(drawn[1::2]), 3)))
+    app.view.update(app.simulation)
+
+
 def test_scripted_pour_through_the_callback(app):
     """A click pours from a spout above the point (the plate's normal is +y, gravity -y), at
     the scene's pour rate; the stream lands around the point."""
