@@ -92,10 +92,11 @@ StageUpdate = namedtuple("StageUpdate", ["depth", "velocity", "outflow_volume",
 StageUpdate.__doc__ = """An HLL stage writes: depth (n,), velocity (n, 2), and the volumes
 (m^3) that left and entered through the boundary, outflow_volume and inflow_volume (n,)."""
 
-Openings = namedtuple("Openings", ["kind", "value", "normals"])
+Openings = namedtuple("Openings", ["kind", "value", "normals", "vertices"])
 Openings.__doc__ = """The open boundary segments (schemes/segments.py): kind (n,) int64
 (kernels/riemann.py's NO_BOUNDARY, TRANSMISSIVE, LEVEL, DISCHARGE), value (n,) and the
-segments' N_b (n, 2), length times outward normal in each vertex's frame."""
+segments' N_b (n, 2), length times outward normal in each vertex's frame; vertices (m,) int64
+those with a kind, in increasing order."""
 
 Capillarity = namedtuple("Capillarity", ["wetting_depth", "sigma", "cos_contact_angle",
                                          "ramp_tension"])

@@ -337,16 +337,19 @@ def boundary_flux(i, kind, value, segment_0, segment_1, vertex_height, normal_ri
 @parallel_kernel
 def boundary_fluxes(openings, levels, depth, velocity, min_depth, push_in_flux, boundary_mass,
                     boundary_momentum, boundary_push):
-    """F_b (n,), G_b (n, 2) and P_b (n,) of every vertex (``boundary_flux``); openings a
-    ``records.Openings``, levels a ``records.Levels``, depth (n,), velocity (n, 2).
-    ``push_in_flux``: G_b includes the push's momentum flux P_b N_b (the conservative scheme),
-    else G_b is the carried momentum alone and P_b acts as an acceleration (the momentum
-    scheme's push)."""
+    """F_b (n,), G_b (n, 2) and P_b (n,) (``boundary_flux``), written at the vertices with a
+    kind (``openings.vertices``; the others' stay zero: the caller clears them when the
+    segments change); openings a ``records.Openings``, levels a ``records.Levels``, depth (n,),
+    velocity (n, 2). ``push_in_flux``: G_b includes the push's momentum flux P_b N_b (the
+    conservative scheme), else G_b is the carried momentum alone and P_b acts as an
+    acceleration (the momentum scheme's push)."""
     boundary_kind, boundary_value, boundary_segments = (openings.kind, openings.value,
                                                         openings.normals)
     vertex_height, normal_rise, bottom = levels.vertex_height, levels.normal_rise, levels.bottom
     gravity_magnitude = levels.gravity_magnitude
-    for i in numba.prange(0, depth.shape[0]):
+    vertices = openings.vertices
+    for k in numba.prange(0, vertices.shape[0]):
+        i = vertices[k]
         flux, q0, q1, push = boundary_flux(i, boundary_kind[i], boundary_value[i],
                                            boundary_segments[i, 0], boundary_segments[i, 1],
                                            vertex_height, normal_rise, gravity_magnitude, bottom,

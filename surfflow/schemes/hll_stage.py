@@ -108,10 +108,12 @@ class HllStage:
         self.reverse_edge_lengths = np.ascontiguousarray(self.edge_lengths[geom.reverse_edges])
         self.normal_gravity = self.params.gravity_magnitude * fields.normal_rise  # g_n (n,)
         self.boundary.use_geometry(geom, fields)
+        self.boundary.clear(self.boundary_mass, self.boundary_momentum, self.boundary_push)
 
     def set_boundary(self, segment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
         self.boundary.add(segment, geom, fields)
+        self.boundary.clear(self.boundary_mass, self.boundary_momentum, self.boundary_push)
 
     def stage(self, geom, fields, state, bottom, depth, velocity, dt, depth_out, velocity_out,
               reach=None, dyes=None) -> None:
@@ -148,9 +150,9 @@ class HllStage:
                                  1.0 / p.density), p.min_depth, self.carries_residues, fluxes)
         o = self.boundary
         if o.open:
-            boundary_fluxes(Openings(o.kind, o.value, o.normals), levels, depth, velocity,
-                            p.min_depth, True, self.boundary_mass, self.boundary_momentum,
-                            self.boundary_push)
+            boundary_fluxes(Openings(o.kind, o.value, o.normals, o.vertices), levels, depth,
+                            velocity, p.min_depth, True, self.boundary_mass,
+                            self.boundary_momentum, self.boundary_push)
         outflow_factors(reach.outflow, g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
                         self.boundary_mass, dt, self.outflow_factor)
         conservative_stage(reach.moving, rings_of(g, f), f.wall_projections, depth, velocity,

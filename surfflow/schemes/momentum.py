@@ -113,6 +113,7 @@ class MomentumScheme:
         (kernels/continuity.py), g_n = |g| (e . n) the normal gravity and s the ring spacing,
         (pi / s) the mesh's shortest wave's number."""
         self.boundary.use_geometry(geom, fields)
+        self.boundary.clear(self.boundary_mass, self.boundary_momentum, self.boundary_push)
         p = self.params
         self.normal_gravity = p.gravity_magnitude * fields.normal_rise
         self.wave_stiffness = (self.normal_gravity
@@ -134,12 +135,13 @@ class MomentumScheme:
     def set_boundary(self, segment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
         self.boundary.add(segment, geom, fields)
+        self.boundary.clear(self.boundary_mass, self.boundary_momentum, self.boundary_push)
         self.bores.set_boundary(segment, geom, fields)
 
     def open_fluxes(self, fields, state, bottom) -> None:
         """F_b, G_b (the carried momentum alone) and P_b of the open segments at the state."""
         p, b = self.params, self.boundary
-        boundary_fluxes(Openings(b.kind, b.value, b.normals),
+        boundary_fluxes(Openings(b.kind, b.value, b.normals, b.vertices),
                         Levels(fields.vertex_height, fields.normal_rise, bottom,
                                p.gravity_magnitude), state.depth, state.velocity, p.min_depth,
                         False, self.boundary_mass, self.boundary_momentum, self.boundary_push)

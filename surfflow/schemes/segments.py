@@ -28,6 +28,13 @@ class OpenSegments:
         self.open = False
         self.vertices = np.zeros(0, dtype=np.int64)  # those with a kind
 
+    def clear(self, *fluxes) -> None:
+        """Zero the callers' boundary fluxes (n,) or (n, 2), which ``riemann.boundary_fluxes``
+        writes at ``vertices`` alone: after the segments change, a vertex that left them keeps
+        no flux."""
+        for values in fluxes:
+            values.fill(0.0)
+
     def use_geometry(self, geom, fields) -> None:
         """Reset the arrays from the global boundary kind, then place the segments again."""
         outflow = self.global_outflow and self.params.boundary in OPEN_BOUNDARIES
