@@ -9,6 +9,8 @@ import naive
 from runtime_cases import curved_patch, random_state
 from surfflow.kernels.boundaries import apply_wall_slip
 from surfflow.kernels.checks import clear_dry_find_nonfinite
+from surfflow.kernels.records import Levels, Openings
+from surfflow.kernels.riemann import DISCHARGE, LEVEL, TRANSMISSIVE, boundary_fluxes
 from surfflow.kernels.sources import add_footprint, apply_sources
 from surfflow.kernels.timestep import cfl_time_step
 from surfflow.state import empty_surface_fields, surface_fields, update_surface_fields
@@ -96,6 +98,27 @@ def test_clear_dry_find_nonfinite_finds_the_first_bad_vertex():
     depth[1], velocity[0, 0] = np.nan, np.nan
     depth[0] = 0.0                  # dry: its velocity is cleared before the check
     assert clear_dry_find_nonfinite(depth, 1e-6, velocity, dye) == 1
+
+
+def test_boundary_fluxes_write_at_the_open_vertices_alone():
+    """F_b, G_b and P_b at the listed vertices are those of a walk over every vertex; the
+    others keep what they hold (zeros, as the schemes clear them: OpenSegments.clear)."""
+    n = 8
+    rng = np.random.default_rng(3)
+    kind = np.array([0, TRANSMISSIVE, 0, LEVEL, DISCHARGE, 0, TRANSMISSIVE, 0])
+    openings = (kind, rng.uniform(0.1, 0.2, n), rng.normal(size=(n, 2)))
+    levels = Levels(np.zeros(n), np.ones(n), np.zeros(n), 9.81)
+    depth, velocity = rng.uniform(0.01, 0.1, n), rng.normal(size=(n, 2))
+    every = [np.zeros(n), np.zeros((n, 2)), np.zeros(n)]
+    boundary_fluxes(Openings(*openings, np.arange(n)), levels, depth, velocity, 1e-6, True, *every)
+    listed = np.flatnonzero(kind)
+    some = [np.full(n, 7.0), np.full((n, 2), 7.0), np.full(n, 7.0)]
+    boundary_fluxes(Openings(*openings, listed), levels, depth, velocity, 1e-6, True, *some)
+    for all_of_them, written in zip(every, some):
+        assert np.array_equal(written[listed], all_of_them[listed])
+        assert np.all(written[kind == 0] == 7.0)
+        assert np.all(all_of_them[kind == 0] == 0.0)
+    assert np.all(every[0][listed] != 0.0)
 
 
 def test_wall_slip_keeps_only_the_velocity_along_the_wall(geom):
