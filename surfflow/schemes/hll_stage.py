@@ -21,9 +21,9 @@ import numpy as np
 from ..kernels.friction import apply_friction
 from ..kernels.invariant_domain import keep_speed_bound
 from ..kernels.reconstruction import limited_gradients
-from ..kernels.records import (HllRings, Levels, Openings, Pressing, Reconstruction,
+from ..kernels.records import (HllRings, Levels, Pressing, Reconstruction,
                                StageFluxes, StageUpdate, SurfaceMotion, rings_of)
-from ..kernels.riemann import (boundary_fluxes, conservative_stage, hll_edge_fluxes,
+from ..kernels.riemann import (conservative_stage, hll_edge_fluxes,
                                outflow_factors)
 from .active import everything
 from .segments import OpenSegments
@@ -61,15 +61,14 @@ class HllStage:
         self.mass_flux = np.zeros(nnz)
         self.momentum_flux = np.zeros((nnz, 2))
         self.walls = np.zeros(nnz, dtype=bool)
-        self.boundary_mass = np.zeros(n)
-        self.boundary_momentum = np.zeros((n, 2))
-        self.boundary_push = np.zeros(n)
         self.outflow_factor = np.zeros(n)
         self.outflow_volume = np.zeros(n)
         self.inflow_volume = np.zeros(n)
         every, none = everything(n)
         self.everywhere = StageReach(every, every, every, every, none)
         self.boundary = OpenSegments(n, params, global_outflow=True)
+        b = self.boundary  # F_b, G_b and P_b of the open segments (``OpenSegments.fluxes``)
+        self.boundary_mass, self.boundary_momentum = b.mass, b.momentum
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
         self.sigma_over_density = params.surface_tension / params.density
         self.summed_pressure = np.zeros(n)  # the pressing terms' sum (zeros without)
@@ -108,12 +107,10 @@ class HllStage:
         self.reverse_edge_lengths = np.ascontiguousarray(self.edge_lengths[geom.reverse_edges])
         self.normal_gravity = self.params.gravity_magnitude * fields.normal_rise  # g_n (n,)
         self.boundary.use_geometry(geom, fields)
-        self.boundary.clear(self.boundary_mass, self.boundary_momentum, self.boundary_push)
 
     def set_boundary(self, segment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
         self.boundary.add(segment, geom, fields)
-        self.boundary.clear(self.boundary_mass, self.boundary_momentum, self.boundary_push)
 
     def stage(self, geom, fields, state, bottom, depth, velocity, dt, depth_out, velocity_out,
               reach=None, dyes=None) -> None:
@@ -150,9 +147,7 @@ class HllStage:
                                  1.0 / p.density), p.min_depth, self.carries_residues, fluxes)
         o = self.boundary
         if o.open:
-            boundary_fluxes(Openings(o.kind, o.value, o.normals, o.vertices), levels, depth,
-                            velocity, p.min_depth, True, self.boundary_mass,
-                            self.boundary_momentum, self.boundary_push)
+            o.fluxes(levels, depth, velocity, p.min_depth, True)
         outflow_factors(reach.outflow, g.neighbor_offsets, g.dual_areas, depth, self.mass_flux,
                         self.boundary_mass, dt, self.outflow_factor)
         conservative_stage(reach.moving, rings_of(g, f), f.wall_projections, depth, velocity,

@@ -30,9 +30,8 @@ from ..kernels.boundaries import shoreline_corner_share, slip_along_shorelines
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
 from ..kernels.records import (STILL_SURFACE, ContinuityFluxes, DepthUpdate, FluxInputs, Levels,
-                               Openings, rings_of)
+                               rings_of)
 from ..geometry.topology import CORNER_ANGLE
-from ..kernels.riemann import boundary_fluxes
 from .bores import BoreFluxes
 from .segments import OpenSegments
 from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
@@ -53,9 +52,8 @@ class MomentumScheme:
         self.params = params
         n = geom.n_vertices
         self.boundary = OpenSegments(n, params, global_outflow=False)  # that one: the continuity
-        self.boundary_mass = np.zeros(n)  # F_b, G_b and P_b of the open segments
-        self.boundary_momentum = np.zeros((n, 2))
-        self.boundary_push = np.zeros(n)
+        b = self.boundary  # F_b, G_b and P_b of the open segments (``OpenSegments.fluxes``)
+        self.boundary_mass, self.boundary_momentum, self.boundary_push = b.mass, b.momentum, b.push
         self.slopes = np.zeros((n, 2, 2))  # the momentum's faces (momentum_faces.donor_slopes)
         self.excess = np.zeros((n, 2))
         self.no_head = np.zeros(0)  # update_depth's head_stiffness: momentum everywhere
@@ -113,7 +111,6 @@ class MomentumScheme:
         (kernels/continuity.py), g_n = |g| (e . n) the normal gravity and s the ring spacing,
         (pi / s) the mesh's shortest wave's number."""
         self.boundary.use_geometry(geom, fields)
-        self.boundary.clear(self.boundary_mass, self.boundary_momentum, self.boundary_push)
         p = self.params
         self.normal_gravity = p.gravity_magnitude * fields.normal_rise
         self.wave_stiffness = (self.normal_gravity
@@ -135,16 +132,14 @@ class MomentumScheme:
     def set_boundary(self, segment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
         self.boundary.add(segment, geom, fields)
-        self.boundary.clear(self.boundary_mass, self.boundary_momentum, self.boundary_push)
         self.bores.set_boundary(segment, geom, fields)
 
     def open_fluxes(self, fields, state, bottom) -> None:
         """F_b, G_b (the carried momentum alone) and P_b of the open segments at the state."""
-        p, b = self.params, self.boundary
-        boundary_fluxes(Openings(b.kind, b.value, b.normals, b.vertices),
-                        Levels(fields.vertex_height, fields.normal_rise, bottom,
-                               p.gravity_magnitude), state.depth, state.velocity, p.min_depth,
-                        False, self.boundary_mass, self.boundary_momentum, self.boundary_push)
+        p = self.params
+        self.boundary.fluxes(Levels(fields.vertex_height, fields.normal_rise, bottom,
+                                    p.gravity_magnitude), state.depth, state.velocity,
+                             p.min_depth, False)
 
     def push_boundary(self, geom, state, dt: float) -> None:
         """u_i -= dt (1 - phi_i) P_b,i N_b,i / (A_i d_i) at the wet segment vertices: the ghost's

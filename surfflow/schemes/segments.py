@@ -1,6 +1,6 @@
 """The open boundary segments a scheme carries (``surfflow/boundaries.py``, SPEC §10): each
-vertex's boundary kind, value and boundary normal N_b, as ``kernels/riemann.py``'s
-``boundary_fluxes`` reads them, placed the same way for both schemes."""
+vertex's boundary kind, value and boundary normal N_b, placed the same way for both schemes,
+and the fluxes through them that ``kernels/riemann.py``'s ``boundary_fluxes`` computes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 
 from ..boundaries import BOUNDARY_KINDS, BoundarySegment, segment_normals
 from ..config import OPEN_BOUNDARIES
-from ..kernels.riemann import NO_BOUNDARY, TRANSMISSIVE
+from ..kernels.records import Openings
+from ..kernels.riemann import NO_BOUNDARY, TRANSMISSIVE, boundary_fluxes
 
 
 class OpenSegments:
@@ -27,12 +28,22 @@ class OpenSegments:
         self.segments: tuple[BoundarySegment, ...] = ()
         self.open = False
         self.vertices = np.zeros(0, dtype=np.int64)  # those with a kind
+        self.mass = np.zeros(n_vertices)  # F_b, G_b and P_b (``fluxes``)
+        self.momentum = np.zeros((n_vertices, 2))
+        self.push = np.zeros(n_vertices)
 
-    def clear(self, *fluxes) -> None:
-        """Zero the callers' boundary fluxes (n,) or (n, 2), which ``riemann.boundary_fluxes``
-        writes at ``vertices`` alone: after the segments change, a vertex that left them keeps
-        no flux."""
-        for values in fluxes:
+    def fluxes(self, levels, depth, velocity, min_depth: float, push_in_flux: bool) -> None:
+        """``mass``, ``momentum`` and ``push`` at the state (``riemann.boundary_fluxes``, which
+        writes them at ``vertices`` alone; the others stay zero, as ``place_all`` leaves them)."""
+        boundary_fluxes(Openings(self.kind, self.value, self.normals, self.vertices), levels,
+                        depth, velocity, min_depth, push_in_flux, self.mass, self.momentum,
+                        self.push)
+
+    def place_all(self) -> None:
+        """The vertices with a kind, after the kinds changed; the fluxes cleared, so a vertex
+        that left the segments keeps none."""
+        self.vertices = np.flatnonzero(self.kind)
+        for values in (self.mass, self.momentum, self.push):
             values.fill(0.0)
 
     def use_geometry(self, geom, fields) -> None:
@@ -43,7 +54,7 @@ class OpenSegments:
         self.value[:] = 0.0
         for segment in self.segments:
             self.place(segment, geom, fields)
-        self.vertices = np.flatnonzero(self.kind)
+        self.place_all()
         self.open = bool(self.vertices.size)
 
     def add(self, segment: BoundarySegment, geom, fields) -> None:
@@ -61,7 +72,7 @@ class OpenSegments:
         self.kind[v] = BOUNDARY_KINDS[segment.kind]
         self.normals[v] = open_normals
         self.value[v] = segment.value_at(0.0)
-        self.vertices = np.flatnonzero(self.kind)
+        self.place_all()
         self.open = True
         if not self.global_outflow:
             fields.boundary_outflow_normals[v] = 0.0
