@@ -245,10 +245,12 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     ends; the momentum A d u rides on the same limited fluxes with the donor's velocity (carried
     into the receiver's frame), so a vertex with inflow takes the new momentum over the new
     volume; with ``expansion_head``, a wet receiver
-    whose edge opens (a + b < 0 seen from it) takes instead dt / A c / d' (M u_donor - u) from
-    that inflow w, c = (1 - theta) w + theta min(w, d' max(0, (b - a) / 2)) (d' its new depth,
-    theta = min(1, -(a + b) / (EXPANSION_RAMP |N| (c^2 + |u|^2)^(1/2))), the means of the two
-    ends); dyes ride on the limited fluxes with the donor's ``tracer_faces``.
+    whose edge opens (a + b < 0 seen from it) takes instead dt / A c / d' (v - u) from
+    that inflow w, v = M u_donor, c = (1 - theta) w + theta min(w, d' max(0, (b - a) / 2)) (d' its
+    new depth, theta = min(1, -(a + b) / (EXPANSION_RAMP |N| (c^2 + |u|^2)^(1/2))), the means of
+    the two ends), raised, to at most w, until w (|u|^2 - |v|^2) / 2 - c u . (u - v)
+    + (w - w_c) |g| (L_receiver - L_donor) <= 0, w_c = 0.5 (d_donor b - d_receiver a) alpha_donor;
+    dyes ride on the limited fluxes with the donor's ``tracer_faces``.
     Returns (depth, velocity, dye, outflow volume per vertex)."""
     n = geom.n_vertices
     wet = depth >= min_depth
@@ -259,6 +261,7 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
             return height[dry_end] > height[wet_end]
     level = height + level_shift
     stiffness = -(geom.normals @ gravity)  # |g| (e . n), the normal gravity
+    gravity_size = np.linalg.norm(gravity)
     sensor = np.zeros(n) if sensor is None else sensor
     edges = []
     for i in range(n):
@@ -339,7 +342,14 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
                 flow2 = 0.5 * (velocity[receiver] @ velocity[receiver] + velocity[donor] @ velocity[donor])
                 theta = min(1.0, -(a + b) / (EXPANSION_RAMP * np.sqrt(size2 * (wave2 + flow2))))
                 energy = min(weight, new_depth[receiver] * max(0.5 * (b - a), 0.0))
-                weight = (1.0 - theta) * weight + theta * energy
+                energy = (1.0 - theta) * weight + theta * energy
+                centred = 0.5 * (depth[donor] * b - depth[receiver] * a) * alpha[donor]
+                released = (weight - centred) * gravity_size * (level[receiver] - level[donor])
+                u = velocity[receiver]
+                made = 0.5 * weight * (u @ u - carried @ carried) - energy * (u @ (u - carried))
+                if made + released > 0.0 and u @ (u - carried) > 0.0:
+                    energy = min(weight, energy + (made + released) / (u @ (u - carried)))
+                weight = energy
             pulls.setdefault(receiver, []).append(weight * (carried - velocity[receiver]))
         for receiver, pull in pulls.items():
             new_velocity[receiver] = velocity[receiver] + dt * np.sum(pull, axis=0) / new_volume[receiver]

@@ -9,7 +9,8 @@ import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
-from surfflow.kernels.records import (CarrierFluxes, ContinuityFluxes, DepthUpdate, FluxInputs, TracerUpdate)
+from surfflow.kernels.records import (CarrierFluxes, ContinuityFluxes, DepthUpdate, EnergyHead,
+                                      FluxInputs, TracerUpdate)
 from surfflow.kernels.tracers import carry, limited_faces
 from surfflow.schemes.active import ActiveSet
 from surfflow.state import surface_fields
@@ -60,9 +61,10 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     edge_fluxes(moving, resting, rings, inputs, depth, velocity, share, MIN_DEPTH, dt, fluxes)
     depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
     velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)
-    head = inputs.wave_stiffness if expansion_head else np.zeros(0)
+    energy = (EnergyHead(inputs.wave_stiffness, np.linalg.norm(GRAVITY) * inputs.head)
+              if expansion_head else EnergyHead(np.zeros(0), np.zeros(0)))
     update_depth(moving, resting, rings, depth, velocity, velocity, fluxes, np.zeros((n, 2)),
-                 MIN_DEPTH, head, dt, DepthUpdate(depth_out, velocity_out, leaving))
+                 MIN_DEPTH, energy, dt, DepthUpdate(depth_out, velocity_out, leaving))
     faces = np.zeros((nnz, dye.shape[1]))
     carrier = CarrierFluxes(flux, boundary, alpha)
     dye_rings = rings._replace(neighbor_coords=geom.neighbor_coords, fit_weights=fields.fit_weights)

@@ -13,7 +13,8 @@ from surfflow.schemes.active import ActiveSet
 from surfflow.kernels.continuity import edge_fluxes, update_depth
 from surfflow.kernels.momentum_faces import (NO_UPSTREAM, supercritical_fits, upstream_entry,
                                              upstream_gradient)
-from surfflow.kernels.records import ContinuityFluxes, DepthUpdate, FluxInputs, Rings
+from surfflow.kernels.records import (ContinuityFluxes, DepthUpdate, EnergyHead, FluxInputs,
+                                      Rings)
 from surfflow.kernels.ring_fit import ring_fit_weights
 from validation_cases import ANUGA_STOKER, run_stoker
 from validation_harness import assert_invariants
@@ -51,7 +52,8 @@ def continuity_step(geom, depth, velocity, share, dt, expansion_head=True,
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, rings, depth, velocity, velocity, fluxes,
                  np.zeros((n, 2)), MIN_DEPTH,
-                 inputs.wave_stiffness if expansion_head else np.zeros(0), dt,
+                 EnergyHead(inputs.wave_stiffness, GRAVITY * inputs.head) if expansion_head
+                 else EnergyHead(np.zeros(0), np.zeros(0)), dt,
                  DepthUpdate(depth_out, velocity_out, np.zeros(n)))
     second_order = np.any(slopes != 0.0, axis=(1, 2))  # faces weighted by 1 - phi (friction)
     assert second_order.any() == bool(np.any(share < 1.0)), second_order.sum()

@@ -5,10 +5,11 @@ VALIDATION.md's target is a relative L1 error of the depth below 0.05 at 2,000 v
 the strip (the slow test); the fast test asks the same of 500 vertices along. Because that L1
 norm also counts the 3.7 m of undisturbed lake, a front stuck half-way would still pass it, so
 the tests also check the wet front, the largest x with d > 1e-4 m: at 2,000 vertices along it
-must lie within 0.1 m (5 % of the 2.1 m it travels) of the exact 7.09 m, and from 250 to 500
-vertices along its error must shrink (a strict xfail: a nose behind the wet tip keeps it about
-0.1 m ahead at both). (The thin tip is where a first-order upwind scheme lags: measured 0.55 m
-behind at 500 vertices along, 0.08 m at 2,000.)
+must lie within 0.1 m (5 % of the 2.1 m it travels) of the exact 7.09 m, and at 250, 500 and
+1,000 vertices along within a cell (10 m / n along) of it: the front is read at the vertices,
+so an error below a cell is not resolved, and a bound of one cell falls at first order.
+Measured 0.0057 / 0.0117 / 0.0057 m (cells 0.04 / 0.02 / 0.01 m). (The thin tip is where a
+first-order upwind scheme lags: measured 0.55 m behind at 500 vertices along, 0.08 m at 2,000.)
 """
 
 import pytest
@@ -34,11 +35,11 @@ def test_ritter_error_decreases_with_refinement():
     assert fine["error"] < coarse["error"], (coarse["error"], fine["error"])
 
 
-def test_ritter_front_lag_decreases_with_refinement():
-    """The d > 1e-4 m front's distance from the exact one. Measured 0.111 / 0.029 / 0.018 m at
-    250 / 500 / 1,000 along."""
-    coarse, fine = run_ritter(n_along=250), run_ritter(n_along=500)
-    assert front_error(fine) < front_error(coarse), (coarse["front"], fine["front"])
+@pytest.mark.parametrize("n_along", [250, 500, 1000])
+def test_ritter_front_within_a_cell_at_every_resolution(n_along):
+    """The d > 1e-4 m front's distance from the exact one, at most a cell (module docstring)."""
+    figures = run_ritter(n_along=n_along)
+    assert front_error(figures) <= 10.0 / n_along, (figures["front"], figures["exact_front"])
 
 
 @pytest.mark.slow

@@ -51,12 +51,13 @@ w_ij = -alpha_j F_ij > 0 the limited inflow from j and M_ij the ``edge_transform
 
 with c_ij the limited mass flux where the flow contracts (a + b >= 0; momentum conserved) and,
 with ``Params.expansion = "energy_head"`` (the default), min(w_ij, d_i' s_ij) where it expands
-(a + b < 0; energy head conserved; the two blended over a small opening, ``carried_weight``).
+(a + b < 0; energy head conserved; the two blended over a small opening, ``carried_weight``),
+an inflow's raised where it would make energy (``energy_stable_weight``).
 The faces are half a step on (the MUSCL-Hancock shift), so where the energy head drops weight
 (c_ij < w_ij) the differences it leaves out are taken from i's own value at that time,
 u_i - S_i dt u_i / 2 (``update_depth``). u_i' is a convex combination of velocities within the
 rings' ranges whenever the limiter holds and i's faces are first order; a dry vertex (its
-residue at rest) takes the momentum that flows in over its new depth.
+residue keeps its velocity) takes the momentum that flows in over its new depth.
 
 On a moving surface the velocity carried is the film's in the world, u + V (V the surface's
 velocity less its mean, ``records.ContinuityFluxes``): each M_ij u_f,ji above reads
@@ -365,9 +366,46 @@ def carried_weight(e, i, j, velocity, rings, weight, new_depth, outward, wave_st
     return (1.0 - theta) * weight + theta * min(weight, new_depth * max(speed, 0.0))
 
 
+@serial_kernel
+def centred_inflow(e, i, j, rings, depth, velocity, outflow_factor_j):
+    """w_c (m^3/s): the centred part of the mass flux from j into i through the dual edge of the
+    entry e = (i, j), 0.5 (d_j b - d_i a) alpha_j, a = u_i . N_ij, b = u_j . N_ji, the part the
+    pressure gradient's work balances (module docstring); rings a ``records.Rings``, depth (n,)
+    and velocity (n, 2) the fluxes'."""
+    forward, backward = rings.dual_edge_vectors, rings.reverse_dual_edge_vectors
+    a = velocity[i, 0] * forward[e, 0] + velocity[i, 1] * forward[e, 1]
+    b = velocity[j, 0] * backward[e, 0] + velocity[j, 1] * backward[e, 1]
+    return 0.5 * (depth[j] * b - depth[i] * a) * outflow_factor_j
+
+
+@serial_kernel
+def energy_stable_weight(weight, head_weight, u0, u1, v0, v1, released):
+    """The energy head's carried weight c raised as far as it must be for the inflow w = weight
+    (m^3/s) into i to make no energy (``update_depth``):
+
+        E(c) = w (|u|^2 - |v|^2) / 2 - c u . (u - v) + R
+
+    is the energy (m^5/s^3, per unit density) the edge's transfer makes: the mass w leaves j at
+    the face velocity v = (v0, v1) and takes i's velocity u = (u0, u1), whose liquid moves by
+    c (v - u) dt / (A_i d_i'), and R = ``released`` = (w - w_c) (Phi_i - Phi_j), the potential
+    energy the mass flux beyond its centred part w_c (``centred_inflow``; the pressure's work
+    balances w_c's) moves between the potentials Phi = |g| L of the two ends. E falls
+    linearly in c (at c = w, the momentum's weight, the first two terms are the mixing loss
+    -w |u - v|^2 / 2), so c = ``head_weight`` where E(c) <= 0, else the root
+    c + E(c) / (u . (u - v)), at most w. In steady flow the energy head's weight makes E = 0
+    (Bernoulli); where the flow expands while it changes (a rarefaction, a dry-bed front) the
+    energy head's weight alone makes E > 0, energy the inviscid equations cannot make."""
+    slope = u0 * (u0 - v0) + u1 * (u1 - v1)
+    made = (0.5 * weight * (u0 * u0 + u1 * u1 - v0 * v0 - v1 * v1) - head_weight * slope
+            + released)
+    if made <= 0.0 or slope <= 0.0:
+        return head_weight
+    return min(weight, head_weight + made / slope)
+
+
 @parallel_kernel
 def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes,
-                 boundary_momentum, min_depth, head_stiffness, dt, out):
+                 boundary_momentum, min_depth, energy, dt, out):
     """Pass 2: apply the limited fluxes to the depth and carry the momentum A d u on them.
 
     With w_ij = -alpha_j F_ij > 0 the limited inflow from j, w_b = -F_b,i > 0 an inflow through
@@ -381,7 +419,7 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
     and u_f,ij - u_i is zero where i's faces are first order) the mass flux itself where the flow
     contracts from j to i (a + b >= 0, a = u_i . N_ij, b = u_j . N_ji: the normal velocities
     close on each other, as at a bore or a hydraulic jump), so that what leaves j is what enters
-    i and sum_i A_i d_i u_i is conserved; and, with ``head_stiffness``, where the flow expands
+    i and sum_i A_i d_i u_i is conserved; and, with the ``energy`` head, where the flow expands
     (a + b < 0: i runs away from j faster than j comes on) c_ij = min(w_ij, d_i' s_ij), s_ij =
     (b - a) / 2 the mean normal speed into i through the dual edge (m^2/s; out of i, (a - b) / 2
     and the cap alpha_i F_ij), a and b from the step's starting velocity (before the push:
@@ -399,6 +437,13 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
     by w_ij keeps u_i' a convex combination wherever the outflow limiter holds. A dry i (below
     d_min: its residue keeps its velocity, which the inflow mixes with by volume) never
     expands.
+
+    The inviscid equations make no energy: where the flow expands while it changes (a
+    rarefaction, a dry-bed front) the energy head's weight alone would. So an inflow's weight
+    is raised, no further than w_ij, to the smallest for which its transfer's kinetic energy
+    and the potential energy its mass flux moves beyond what the pressure's work balances sum
+    to no more than zero (``energy_stable_weight``); in steady flow the energy head's weight
+    already does (Bernoulli).
 
     The faces u_f are the velocities half a step on (u_f,ij = u_i + S_i (c_ij / 2 - dt u_i / 2),
     the MUSCL-Hancock shift), and u_i is the step's. Where the weights balance the mass
@@ -418,9 +463,10 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
     the ``records.ContinuityFluxes`` of ``edge_fluxes`` (slopes S and excess from
     ``momentum_faces.donor_slopes``: u_f,ij = u_i + S_i (c_ij / 2 - dt u_i / 2));
     boundary_momentum (n, 2) G_b, the momentum an inflow carries (read where F_b < 0;
-    kernels/riemann.py ``boundary_fluxes`` without the push); head_stiffness (n,) the wave
-    stiffness K of ``expansion_share``: the energy head where the flow expands, or (0,):
-    momentum everywhere. Writes the ``records.DepthUpdate``
+    kernels/riemann.py ``boundary_fluxes`` without the push); energy the
+    ``records.EnergyHead`` (the wave stiffness K of ``expansion_share`` and the potential
+    |g| L): the energy head where the flow expands, or (0,) arrays: momentum everywhere. Writes
+    the ``records.DepthUpdate``
     out: depth, velocity and the volume that left through the boundary (m^3).
     """
     offsets, indices, reverse_edges = rings.offsets, rings.indices, rings.reverse_edges
@@ -452,7 +498,8 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
         outflow_volume[i] = dt * leaving
         u0 = velocity[i, 0]
         u1 = velocity[i, 1]
-        expands = head_stiffness.shape[0] > 0 and depth[i] >= min_depth
+        expands = energy.wave_stiffness.shape[0] > 0 and depth[i] >= min_depth
+        own0, own1 = own_surface_part(i, fluxes)
         inflow = 0.0
         dropped = 0.0  # sum_in (w - c) - sum_out (w - c): the weight the energy head takes off
         pull0 = 0.0
@@ -467,26 +514,35 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
             flux = edge_flux[e]
             if flux > 0.0 and sent:
                 weight = carried_weight(e, i, indices[e], start_velocity, rings, alpha_i * flux,
-                                        new_depth, True, head_stiffness, depth)
+                                        new_depth, True, energy.wave_stiffness, depth)
                 dropped -= alpha_i * flux - weight
                 excess0 += weight * offset_dot(s00, s01, neighbor_coords, e, back0, back1)
                 excess1 += weight * offset_dot(s10, s11, neighbor_coords, e, back0, back1)
             elif flux < 0.0:
                 j = indices[e]
                 weight = -flux * outflow_factor[j]
-                if expands:
-                    carried = carried_weight(e, i, j, start_velocity, rings, weight, new_depth,
-                                             False, head_stiffness, depth)
-                    dropped += weight - carried
-                    weight = carried
-                inflow += weight
                 face0, face1 = donor_face(j, e, reverse_edges, velocity, slopes,
                                           neighbor_coords, shift)
                 part0, part1 = surface_part(e, i, j, rings, fluxes)  # j's face into i's frame
-                pull0 += weight * (edge_transforms[e, 0, 0] * face0
-                                   + edge_transforms[e, 0, 1] * face1 + part0)
-                pull1 += weight * (edge_transforms[e, 1, 0] * face0
-                                   + edge_transforms[e, 1, 1] * face1 + part1)
+                carried0 = edge_transforms[e, 0, 0] * face0 + edge_transforms[e, 0, 1] * face1
+                carried1 = edge_transforms[e, 1, 0] * face0 + edge_transforms[e, 1, 1] * face1
+                carried0 += part0
+                carried1 += part1
+                if expands:
+                    head_weight = carried_weight(e, i, j, start_velocity, rings, weight,
+                                                 new_depth, False, energy.wave_stiffness, depth)
+                    if head_weight < weight:  # else no weight can make less energy
+                        released = (weight - centred_inflow(e, i, j, rings, depth, velocity,
+                                                            outflow_factor[j])) * (
+                            energy.potential[i] - energy.potential[j])
+                        head_weight = energy_stable_weight(weight, head_weight, u0 + own0,
+                                                           u1 + own1, carried0, carried1,
+                                                           released)
+                    dropped += weight - head_weight
+                    weight = head_weight
+                inflow += weight
+                pull0 += weight * carried0
+                pull1 += weight * carried1
         if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b
             inflow -= flux_b
             pull0 -= boundary_momentum[i, 0]
@@ -495,12 +551,11 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
             excess0, excess1 = alpha_i * excess0, alpha_i * excess1
         if new_depth > 0.0 and (inflow > 0.0 or excess0 != 0.0 or excess1 != 0.0):
             share = dt / (dual_areas[i] * new_depth)
-            part0, part1 = own_surface_part(i, fluxes)
             if sent:  # the dropped weight's differences from i's half-step value u_i - S_i back
                 excess0 += dropped * (s00 * back0 + s01 * back1)
                 excess1 += dropped * (s10 * back0 + s11 * back1)
-            u0 += share * (pull0 - inflow * (u0 + part0) - excess0)
-            u1 += share * (pull1 - inflow * (u1 + part1) - excess1)
+            u0 += share * (pull0 - inflow * (u0 + own0) - excess0)
+            u1 += share * (pull1 - inflow * (u1 + own1) - excess1)
         velocity_out[i, 0] = u0
         velocity_out[i, 1] = u1
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others

@@ -39,6 +39,12 @@ and the tangent frames (n, 2, 3) and normals (n, 3) with which i reads the norma
 its neighbours' (``momentum_faces.surface_part``, ``SurfaceMotion.frame_velocity``)."""
 STILL_SURFACE = np.zeros((0, 3))  # ContinuityFluxes.surface_velocity of a surface at rest
 
+EnergyHead = namedtuple("EnergyHead", ["wave_stiffness", "potential"])
+EnergyHead.__doc__ = """What the continuity's second pass reads to carry the energy head where the flow
+expands (kernels/continuity.py ``update_depth``): wave_stiffness K (n,) m/s^2 of
+``expansion_share`` and the potential |g| L (n,) m^2/s^2, the head L of ``FluxInputs`` times the
+felt gravity; both (0,): momentum carried on every edge."""
+
 DepthUpdate = namedtuple("DepthUpdate", ["depth", "velocity", "outflow_volume"])
 DepthUpdate.__doc__ = """The continuity's second pass writes: depth d' (n,), velocity u' (n, 2)
 and outflow_volume (n,) m^3, what left through the boundary."""

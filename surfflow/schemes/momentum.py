@@ -29,8 +29,8 @@ import numpy as np
 from ..kernels.boundaries import shoreline_corner_share, slip_along_shorelines
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.friction import apply_friction
-from ..kernels.records import (STILL_SURFACE, ContinuityFluxes, DepthUpdate, FluxInputs, Levels,
-                               rings_of)
+from ..kernels.records import (STILL_SURFACE, ContinuityFluxes, DepthUpdate, EnergyHead,
+                               FluxInputs, Levels, rings_of)
 from ..geometry.topology import CORNER_ANGLE
 from .bores import BoreFluxes
 from .segments import OpenSegments
@@ -56,10 +56,11 @@ class MomentumScheme:
         self.boundary_mass, self.boundary_momentum, self.boundary_push = b.mass, b.momentum, b.push
         self.slopes = np.zeros((n, 2, 2))  # the momentum's faces (momentum_faces.donor_slopes)
         self.excess = np.zeros((n, 2))
-        self.no_head = np.zeros(0)  # update_depth's head_stiffness: momentum everywhere
+        self.no_head = EnergyHead(np.zeros(0), np.zeros(0))  # update_depth's: momentum everywhere
         self.start_velocity = np.zeros((n, 2))  # the step's, before the push (update_depth)
         self.sensor = np.zeros(n)  # the push's shock sensor, the continuity's Landshoff term's
         self.level, self.head_part = np.zeros(n), np.zeros(n)  # its head L (``head``)
+        self.potential_energy = np.zeros(n)  # |g| L (``potential``)
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
@@ -211,6 +212,15 @@ class MomentumScheme:
                                  out=self.head_part)
         return level
 
+    def potential(self, geom, head) -> np.ndarray:
+        """The potential |g| L (n,) m^2/s^2 of the head L (n,) m (``head``), into a buffer; on a
+        surface accelerating at a (n, 3), |g - a| L."""
+        p = self.params
+        if self.surface_accelerations and p.gravity_magnitude > 0.0:
+            felt = np.linalg.norm(np.asarray(p.gravity) - self.surface_accelerations[0], axis=1)
+            return np.multiply(head, felt, out=self.potential_energy)
+        return np.multiply(head, p.gravity_magnitude, out=self.potential_energy)
+
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
         """The head L and the walls, then the continuity on d and d u (and the dyes) on the fluxes
         of u at the vertices the push's active set moves (the depth and the shock sensor are
@@ -238,9 +248,11 @@ class MomentumScheme:
         if bores:
             self.bores.blend_fluxes(geom, f, s, bottom, dt, s.edge_flux, s.boundary_flux,
                                     s.outflow_factor)
+        energy = self.no_head
+        if p.expansion == "energy_head":
+            energy = EnergyHead(stiffness, self.potential(geom, head))
         update_depth(a.moving, a.resting, rings, s.depth, s.velocity, self.start_velocity, fluxes,
-                     self.boundary_momentum, p.min_depth,
-                     stiffness if p.expansion == "energy_head" else self.no_head, dt,
+                     self.boundary_momentum, p.min_depth, energy, dt,
                      DepthUpdate(s.depth_next, s.velocity_next, s.outflow_volume))
         if bores:
             self.bores.take_velocity(s.velocity_next)
