@@ -4,10 +4,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import trimesh
 from scene_helpers import TINY_SCENE, write_scene
 
 from surfflow.cli import EXAMPLES_DIR
-from surfflow.errors import SceneError
+from surfflow.errors import MeshWarning, SceneError
 from surfflow.scene.presets import LIQUID_PRESETS
 from surfflow.scene.scene import load_scene, parse_scene
 from surfflow.scene.scene_setup import initial_depth, scene_geometry, scene_mesh, scene_simulation
@@ -154,6 +155,28 @@ def test_missing_mesh_file_lists_search_path(tmp_path):
                                                     'resolution = [6, 6]', 'path = "nowhere.obj"'))
     with pytest.raises(SceneError, match="nowhere.obj.*not found.*SURFFLOW_MESH_PATH"):
         scene_mesh(load_scene(path).mesh)
+
+
+def test_a_mesh_reached_through_other_folders_is_named_by_its_own_path(tmp_path):
+    """A scene written into an output folder reaches the mesh by a relative path
+    (``output/cow/../../meshes/cow.obj``); the loader's repair warning names the file itself,
+    absolute, with no ``..`` in it."""
+    meshes, output = tmp_path / "meshes", tmp_path / "output" / "cow"
+    meshes.mkdir()
+    output.mkdir(parents=True)
+    mesh = trimesh.creation.icosphere(subdivisions=1)
+    vertices = np.vstack([mesh.vertices, mesh.vertices[:1]])  # a duplicate, merged at load
+    faces = mesh.faces.copy()
+    faces[0, 0] = len(vertices) - 1
+    trimesh.Trimesh(vertices, faces, process=False).export(meshes / "ball.obj")
+    scene = load_scene(write_scene(output, TINY_SCENE.replace(
+        'procedural = "plane"\nsize = [0.2, 0.2]\nresolution = [6, 6]',
+        'path = "../../meshes/ball.obj"')))
+    with pytest.warns(MeshWarning) as caught:
+        scene_mesh(scene.mesh)
+    named = str((meshes / "ball.obj").resolve())
+    assert all(named in str(w.message) and ".." not in str(w.message) for w in caught), [
+        str(w.message) for w in caught]
 
 
 def test_placement_and_initial_region(tmp_path):

@@ -35,11 +35,12 @@ def mesh_search_path(path: Path) -> list[Path]:
 
 
 def resolve_mesh_path(path: Path) -> Path:
-    """The first existing candidate of :func:`mesh_search_path`, or a SceneError listing them."""
+    """The first existing candidate of :func:`mesh_search_path`, as an absolute path without
+    ``..`` (what the loader's warnings and errors name), or a SceneError listing them."""
     candidates = mesh_search_path(path)
     for candidate in candidates:
         if candidate.is_file():
-            return candidate
+            return candidate.resolve()
     raise SceneError(f"mesh file {path.name!r} not found; looked in "
                      f"{', '.join(str(c) for c in candidates)}; fix [mesh] path or set SURFFLOW_MESH_PATH")
 
