@@ -342,6 +342,16 @@ def expansion_share(a, b, size2, wave_stiffness, depth, velocity, i, j):
 
 
 @serial_kernel
+def normal_speeds(e, i, j, rings, velocity):
+    """(a, b) = (u_i . N_ij, u_j . N_ji) (m^2/s) of the CSR entry e = (i, j): each end's normal
+    velocity through the dual edge towards the other; rings a ``records.Rings``, velocity
+    (n, 2)."""
+    forward, backward = rings.dual_edge_vectors, rings.reverse_dual_edge_vectors
+    return (velocity[i, 0] * forward[e, 0] + velocity[i, 1] * forward[e, 1],
+            velocity[j, 0] * backward[e, 0] + velocity[j, 1] * backward[e, 1])
+
+
+@serial_kernel
 def carried_weight(e, i, j, velocity, rings, weight, new_depth, outward, wave_stiffness, depth):
     """The weight (m^3/s) with which the dual edge of the entry e = (i, j) carries a velocity
     difference into the wet vertex i (``update_depth``):
@@ -355,11 +365,10 @@ def carried_weight(e, i, j, velocity, rings, weight, new_depth, outward, wave_st
     (m^2/s, 0 if the velocities run against the flux), d_i' i's new depth. velocity (n, 2) the
     step's starting velocity; rings a ``records.Rings``; wave_stiffness K, depth d (n,) the
     step's."""
-    forward, backward = rings.dual_edge_vectors, rings.reverse_dual_edge_vectors
-    a = velocity[i, 0] * forward[e, 0] + velocity[i, 1] * forward[e, 1]
-    b = velocity[j, 0] * backward[e, 0] + velocity[j, 1] * backward[e, 1]
-    theta = expansion_share(a, b, mean_size2(forward, backward, e), wave_stiffness, depth,
-                            velocity, i, j)
+    a, b = normal_speeds(e, i, j, rings, velocity)
+    theta = expansion_share(a, b, mean_size2(rings.dual_edge_vectors,
+                                             rings.reverse_dual_edge_vectors, e),
+                            wave_stiffness, depth, velocity, i, j)
     if theta == 0.0:
         return weight
     speed = 0.5 * (a - b) if outward else 0.5 * (b - a)
@@ -372,9 +381,7 @@ def centred_inflow(e, i, j, rings, depth, velocity, outflow_factor_j):
     entry e = (i, j), 0.5 (d_j b - d_i a) alpha_j, a = u_i . N_ij, b = u_j . N_ji, the part the
     pressure gradient's work balances (module docstring); rings a ``records.Rings``, depth (n,)
     and velocity (n, 2) the fluxes'."""
-    forward, backward = rings.dual_edge_vectors, rings.reverse_dual_edge_vectors
-    a = velocity[i, 0] * forward[e, 0] + velocity[i, 1] * forward[e, 1]
-    b = velocity[j, 0] * backward[e, 0] + velocity[j, 1] * backward[e, 1]
+    a, b = normal_speeds(e, i, j, rings, velocity)
     return 0.5 * (depth[j] * b - depth[i] * a) * outflow_factor_j
 
 

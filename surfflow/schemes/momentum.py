@@ -61,6 +61,7 @@ class MomentumScheme:
         self.sensor = np.zeros(n)  # the push's shock sensor, the continuity's Landshoff term's
         self.level, self.head_part = np.zeros(n), np.zeros(n)  # its head L (``head``)
         self.potential_energy = np.zeros(n)  # |g| L (``potential``)
+        self.felt_size = np.zeros(n)  # |g - a| on an accelerating surface (``head``)
         self.dye_faces = np.zeros((len(geom.neighbor_indices), n_dyes))
         self.dye_outflow = np.zeros((geom.n_vertices, n_dyes))
         self.linear_friction, self.laminar_friction = friction_coefficients(params)
@@ -202,8 +203,9 @@ class MomentumScheme:
         if self.surface_accelerations and p.gravity_magnitude > 0.0:
             effective = np.asarray(p.gravity) - self.surface_accelerations[0]
             points = geom.vertices + (bottom + depth)[:, None] * geom.normals
+            self.felt_size[:] = np.linalg.norm(effective, axis=1)  # |g - a| (``potential``)
             return np.divide(pressure / p.density - np.einsum("ij,ij->i", effective, points),
-                             np.linalg.norm(effective, axis=1), out=self.level)
+                             self.felt_size, out=self.level)
         level = np.add(bottom, depth, out=self.level)
         level *= fields.normal_rise
         level += fields.vertex_height
@@ -212,13 +214,13 @@ class MomentumScheme:
                                  out=self.head_part)
         return level
 
-    def potential(self, geom, head) -> np.ndarray:
-        """The potential |g| L (n,) m^2/s^2 of the head L (n,) m (``head``), into a buffer; on a
-        surface accelerating at a (n, 3), |g - a| L."""
+    def potential(self, head) -> np.ndarray:
+        """The potential |g| L (n,) m^2/s^2 of the head L (n,) m that ``head`` just returned,
+        into a buffer; on a surface accelerating at a (n, 3), |g - a| L with the |g - a| that
+        ``head`` divided by."""
         p = self.params
         if self.surface_accelerations and p.gravity_magnitude > 0.0:
-            felt = np.linalg.norm(np.asarray(p.gravity) - self.surface_accelerations[0], axis=1)
-            return np.multiply(head, felt, out=self.potential_energy)
+            return np.multiply(head, self.felt_size, out=self.potential_energy)
         return np.multiply(head, p.gravity_magnitude, out=self.potential_energy)
 
     def transport(self, geom, fields, state, bottom, dt: float) -> dict:
@@ -250,7 +252,7 @@ class MomentumScheme:
                                     s.outflow_factor)
         energy = self.no_head
         if p.expansion == "energy_head":
-            energy = EnergyHead(stiffness, self.potential(geom, head))
+            energy = EnergyHead(stiffness, self.potential(head))
         update_depth(a.moving, a.resting, rings, s.depth, s.velocity, self.start_velocity, fluxes,
                      self.boundary_momentum, p.min_depth, energy, dt,
                      DepthUpdate(s.depth_next, s.velocity_next, s.outflow_volume))
