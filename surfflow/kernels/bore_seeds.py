@@ -30,7 +30,7 @@ import math
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
-from .continuity import mean_size2
+from .continuity import mean_size2, normal_speeds
 from .tuning import BORE_CLOSING, BORE_SENSOR, INERTIAL_SHARE
 
 
@@ -77,13 +77,12 @@ def mark_seeds(moving, rings, depth, velocity, ruled, friction_share, sensor, wa
                 if not (front or (sensed > 0.0 and flowing(j, depth, ruled, friction_share,
                                                            min_depth))):
                     continue  # a wet neighbour, and no bore at i to close on
-                a = velocity[i, 0] * forward[e, 0] + velocity[i, 1] * forward[e, 1]
+                a, b = normal_speeds(e, i, j, rings, velocity)
                 size = math.sqrt(mean_size2(forward, backward, e))
                 if front:
                     celerity = math.sqrt(max(wave_stiffness[i] * depth[i], 0.0))
                     sigma = max(sigma, exceeds(a, BORE_CLOSING * size * celerity))
                 else:
-                    b = velocity[j, 0] * backward[e, 0] + velocity[j, 1] * backward[e, 1]
                     stiffness = max(wave_stiffness[i] + wave_stiffness[j], 0.0)
                     wave = size * math.sqrt(0.25 * stiffness * (depth[i] + depth[j]))
                     sigma = max(sigma, sensed * exceeds(a + b, BORE_CLOSING * wave)
