@@ -34,15 +34,20 @@ def quickest(c, nu):
     return c - nu * (face - np.roll(face, 1))
 
 
+def ssp_rk3(rate, c, nu):
+    """One step of the SSP Runge-Kutta 3 steps of dc/dt = rate(c), at Courant number nu."""
+    first = c + nu * rate(c)
+    second = 0.75 * c + 0.25 * (first + nu * rate(first))
+    return c / 3.0 + 2.0 / 3.0 * (second + nu * rate(second))
+
+
 def fifth_order(c, nu):
     def rate(v):
         face = (2 * np.roll(v, 2) - 13 * np.roll(v, 1) + 47 * v + 27 * np.roll(v, -1)
                 - 3 * np.roll(v, -2)) / 60.0
         return -(face - np.roll(face, 1))
 
-    first = c + nu * rate(c)
-    second = 0.75 * c + 0.25 * (first + nu * rate(first))
-    return c / 3.0 + 2.0 / 3.0 * (second + nu * rate(second))
+    return ssp_rk3(rate, c, nu)
 
 
 def seventh_order(c, nu):
@@ -51,9 +56,7 @@ def seventh_order(c, nu):
                 + 214 * np.roll(v, -1) - 38 * np.roll(v, -2) + 4 * np.roll(v, -3)) / 420.0
         return -(face - np.roll(face, 1))
 
-    first = c + nu * rate(c)
-    second = 0.75 * c + 0.25 * (first + nu * rate(first))
-    return c / 3.0 + 2.0 / 3.0 * (second + nu * rate(second))
+    return ssp_rk3(rate, c, nu)
 
 
 def cip(state, nu):
