@@ -50,6 +50,7 @@ from ..terms.base import Term, Volumes
 from .budget import check_budget_fits_mesh
 from .droplets import Droplets
 from .dynamics import sphere_radius
+from .records import Emissions, Film, ShedSurface
 from .release import EmitterSet
 from .shedding import pendant_depth
 from .triangle_grid import TriangleGrid
@@ -76,10 +77,10 @@ class ParticleCoupling(Term):
         self.up = -gravity / magnitude if magnitude > 0.0 else np.zeros(3)
         droplets.gravity = gravity
         droplets.use_dyes(n_dyes)
-        self.emitting = np.zeros(geom.n_vertices, dtype=np.int64)
-        self.emit_count = np.zeros(geom.n_vertices, dtype=np.int64)
-        self.emit_volume = np.zeros(geom.n_vertices)
-        self.emit_offset = np.zeros(geom.n_vertices + 1, dtype=np.int64)
+        self.emissions = Emissions(np.zeros(geom.n_vertices, dtype=np.int64),
+                                   np.zeros(geom.n_vertices, dtype=np.int64),
+                                   np.zeros(geom.n_vertices),
+                                   np.zeros(geom.n_vertices + 1, dtype=np.int64))
         self.landing = np.zeros((geom.n_vertices, 3 + n_dyes))
         self.edge_drops = np.zeros(geom.n_vertices)  # D_i, m^3: the drops forming at free edges
         self.still = np.zeros((geom.n_vertices, 3))
@@ -172,42 +173,43 @@ class ParticleCoupling(Term):
     def emit(self, state) -> tuple[float, float]:
         """Step 3: move what cannot stay into new particles; returns their volume and the part
         of it that ran over free edges (m^3)."""
-        g, p, drops = self.geometry, self.params, self.droplets
+        g, p, drops, emissions = self.geometry, self.params, self.droplets, self.emissions
         most = drops.max_particles // 2
         m, runoff = count_emissions(state.depth, g.dual_areas, self.emit_threshold, p.keep_depth,
                                     self.free_edge, state.outflow_volume, self.edge_drops,
-                                    drops.max_volume, most,
-                                    self.emitting, self.emit_count, self.emit_offset,
-                                    self.emit_volume)
-        total = int(self.emit_offset[m])
+                                    drops.max_volume, most, emissions)
+        total = int(emissions.offsets[m])
         if total == 0:
             return 0.0, runoff  # the run-off went into the drops forming at the edges
-        counts = self.emit_count[:m]
+        counts = emissions.counts[:m]
         if total > most:
             thin_emissions(counts, total, int(np.count_nonzero(counts)), most)
-            np.cumsum(counts, out=self.emit_offset[1:m + 1])
-            total = int(self.emit_offset[m])
+            np.cumsum(counts, out=emissions.offsets[1:m + 1])
+            total = int(emissions.offsets[m])
         first = drops.reserve(total)
+        surface = ShedSurface(g.vertices, g.normals, g.tangent_frames, self.surface_velocity,
+                              state.bottom)
         with serial_when_small(m):
-            emit_particles(g.vertices, g.normals, g.tangent_frames, self.surface_velocity,
-                           state.bottom, self.emit_threshold, p.keep_depth, self.emitting[:m],
-                           counts, self.emit_volume, self.emit_offset, first, state.depth,
-                           state.velocity, state.dye, *drops.buffers)
+            emit_particles(surface, Film(state.depth, state.velocity, state.dye),
+                           self.emit_threshold, p.keep_depth, emissions._replace(
+                               vertices=emissions.vertices[:m]), first, drops.buffers)
         return float(drops.volumes[first:].sum()), runoff
 
 
 @serial_kernel
 def count_emissions(depth, dual_areas, threshold, keep_depth, free_edge, outflow_volume,
-                    edge_drops, drop_volume, most, emitting, emit_count, emit_offset, emit_volume):
-    """The m vertices that shed, ascending, in emitting[:m]: deeper than their pendant limit
-    (d_i > h_p,i: (d_i - eps2) A_i) or on a free edge (``free_edge``, ascending) whose forming
-    drop, grown by what ran out through the edge (D_i += W_i, W_i = outflow_volume[i]), makes a
-    parcel (D_i >= P_i, then shed and D_i = 0); their volume V_i in emit_volume[:m],
-    how many particles each emits in emit_count[:m], ceil(V_i / P_i) with
-    P_i = max(V_drop, pi/6 A_i^(3/2)) and at most ``most``, and their prefix sum in
-    emit_offset[:m + 1] (each one's first slot, then the total); returns m and the sum of the
-    W_i. One serial pass: a vertex is one comparison unless it sheds, cheaper than waking the
-    threads."""
+                    edge_drops, drop_volume, most, out):
+    """The m vertices that shed, ascending, in out.vertices[:m] (out a ``records.Emissions``):
+    deeper than their pendant limit (d_i > h_p,i: (d_i - eps2) A_i) or on a free edge
+    (``free_edge``, ascending) whose forming drop, grown by what ran out through the edge
+    (D_i += W_i, W_i = outflow_volume[i]), makes a parcel (D_i >= P_i, then shed and D_i = 0);
+    their volume V_i in out.volumes[:m], how many particles each emits in out.counts[:m],
+    ceil(V_i / P_i) with P_i = max(V_drop, pi/6 A_i^(3/2)) and at most ``most``, and their
+    prefix sum in out.offsets[:m + 1] (each one's first slot, then the total); returns m and
+    the sum of the W_i. One serial pass: a vertex is one comparison unless it sheds, cheaper
+    than waking the threads."""
+    emitting, emit_count = out.vertices, out.counts
+    emit_volume, emit_offset = out.volumes, out.offsets
     m = 0
     runoff = 0.0
     edge = 0
@@ -246,13 +248,20 @@ def thin_emissions(emit_count, total, emitters, most):
 
 
 @parallel_kernel
-def emit_particles(vertices, normals, tangent_frames, surface_velocity, bottom, threshold,
-                   keep_depth, emitting, emit_count, emit_volume, emit_offset, first, depth,
-                   velocity, dye, positions, previous, velocities, volumes, dyes):
-    """Fill the slots first + emit_offset[k] + j, j < emit_count[k], of each shedding vertex
-    i = emitting[k] with emit_volume[k] shared equally, moving at the film's world velocity
-    T_i^T u_i + V_i (surface_velocity (n, 3) V) and carrying the film's dyes there, and set
-    d_i = eps2 where d_i > threshold_i."""
+def emit_particles(surface, film, threshold, keep_depth, emissions, first, particles):
+    """Fill the ``records.ParticleBuffers`` particles' slots first + offsets[k] + j,
+    j < counts[k], of each shedding vertex i = vertices[k] of the ``records.Emissions``
+    emissions (k < the length of its vertices) with volumes[k] shared equally, placed on the
+    ``records.ShedSurface`` surface at x_i + (b_i + d_i) n_i, moving at the film's world
+    velocity T_i^T u_i + V_i and carrying the film's dyes there, and set d_i = eps2
+    (``keep_depth``) where d_i > threshold_i (the ``records.Film`` film's depth, written)."""
+    vertices, normals, tangent_frames = surface.vertices, surface.normals, surface.tangent_frames
+    surface_velocity, bottom = surface.velocity, surface.bottom
+    depth, velocity, dye = film.depth, film.velocity, film.dye
+    emitting, emit_count = emissions.vertices, emissions.counts
+    emit_volume, emit_offset = emissions.volumes, emissions.offsets
+    positions, previous, velocities = particles.positions, particles.previous, particles.velocities
+    volumes, dyes = particles.volumes, particles.dyes
     for k in numba.prange(emitting.shape[0]):
         i = emitting[k]
         m = emit_count[k]

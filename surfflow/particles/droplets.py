@@ -29,6 +29,7 @@ from ..kernels._jit import serial_when_small
 from .budget import check_max_particles, default_max_particles
 from .dynamics import (apply_interaction, build_buckets, compact, fly, interact, list_wide,
                        mark_removed, merge_pairs, sphere_radius)
+from .records import NeighbourGrid, ParticleBuffers
 
 WATER_DROP_VOLUME = 5e-8  # m^3: a pendant water drop detaches at ~0.05 mL (Tate's law)
 MOST_WIDE = 27
@@ -200,10 +201,11 @@ class Droplets:
             cell *= 2.0
 
     @property
-    def buffers(self) -> tuple:
+    def buffers(self) -> ParticleBuffers:
         """The full-capacity arrays (positions, previous_positions, velocities, volumes, dyes)
         that kernels fill in place after :meth:`reserve`; rows past ``count`` are unused."""
-        return self._positions, self._previous, self._velocities, self._volumes, self._dyes
+        return ParticleBuffers(self._positions, self._previous, self._velocities, self._volumes,
+                               self._dyes)
 
     def remove(self, mask) -> None:
         """Remove the particles where the (p,) bool ``mask`` is set, keeping the others' order."""
@@ -234,8 +236,9 @@ class Droplets:
             n_wide = list_wide(self._radius, n, cell, self._wide)
         build_buckets(self._positions, n, cell, self._table_mask, self._bucket,
                       self._bucket_start, self._sorted)
-        interact(self._positions, self._velocities, self._radius, n, cell, self._table_mask,
-                 self._bucket_start, self._sorted, self._wide, n_wide, self.separation,
+        grid = NeighbourGrid(cell, self._table_mask, self._bucket_start, self._sorted,
+                             self._wide, n_wide)
+        interact(self._positions, self._velocities, self._radius, n, grid, self.separation,
                  self.smoothing, dt, self._shift, self._velocity_change)
         apply_interaction(self._positions, self._velocities, self._shift, self._velocity_change, n)
 

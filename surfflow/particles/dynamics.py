@@ -143,13 +143,16 @@ def pair_effect(positions, velocities, radius, i, j, separation, dt):
 
 
 @parallel_kernel
-def interact(positions, velocities, radius, n, cell, table_mask, bucket_start, sorted_particles,
-             wide, n_wide, separation, smoothing, dt, shift, velocity_change):
+def interact(positions, velocities, radius, n, grid, separation, smoothing, dt, shift,
+             velocity_change):
     """The Jacobi pass of the module docstring over a step dt: shift (n, 3) and velocity_change
     (n, 3) (the separation's and the smoothing's) of each particle [0, n) (radii (n,)) from its
     neighbours' current positions and velocities.
-    Narrow neighbours (4 r <= cell) come from the grid, the cells within reach of i (the next
-    ones, or as many as a wide i reaches); the wide ones (``wide[:n_wide]``) from their list."""
+    Narrow neighbours (4 r <= cell) come from the ``records.NeighbourGrid`` grid, the cells
+    within reach of i (the next ones, or as many as a wide i reaches); the wide ones
+    (``wide[:n_wide]``) from their list."""
+    cell, table_mask, wide, n_wide = grid.cell, grid.table_mask, grid.wide, grid.n_wide
+    bucket_start, sorted_particles = grid.bucket_start, grid.sorted_particles
     for i in numba.prange(0, n):
         reach = max(1, int(math.ceil((2.0 * radius[i] + 0.5 * cell) / cell)))
         cx, cy, cz = cell_of(positions[i], cell)
