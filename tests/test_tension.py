@@ -434,8 +434,8 @@ def test_drop_started_as_its_cap_comes_to_rest():
 def test_coarse_right_angle_drop_beads(cells):
     """``released_drop``'s 90 degree drop on a coarse mesh (5.9 / 7.4 cells across its base
     radius at 16 / 20 cells; 13 at the suite's 36) still beads: 6 s after its release its
-    deepest vertex stands at least 0.8 of its exact cap's height (a / sin(90) = a), where a
-    film spread from it would be a fraction of that. Measured: 0.19 / 0.96."""
+    deepest vertex stands at least 0.8 of its exact cap's height (at 90 degrees the base radius
+    a), where a film spread from it would be a fraction of that. Measured: 0.19 / 0.96."""
     sim, _ = released_drop(90.0, cells)
     height = exact_cap_base_radius(sim.total_volume(), 90.0)
     sim.advance(6.0)
