@@ -369,7 +369,7 @@ def settled_angle(sim, theta, longest=8.0, rate=0.1):
 
 PINNED_RIM = ("issue 40: the released 90 degree drop leaves a foot outside its cap's base "
               "(vertices 3 to 7 mm deep at r = 0.52 m, the base 0.483 m) whose concave corner "
-              "holds its pressure below the drop's (3.8 against 4.07 Pa), so it drains only at "
+              "holds its pressure below the drop's (3.8 against 4.07 Pa); it drains only at "
               "a thin film's mobility d^3 / (3 nu): 87.4 degrees at 42 cells once its angle "
               "changes by less than 0.1 a second, 87.6 at 15 s (88.9 / "
               "89.0 / 90.3 / 88.3 / 88.6 / 88.3 at 24 / 30 / 33 / 36 / 39 / 48; the conservative "
