@@ -143,9 +143,11 @@ class SurfaceModel:
         return np.einsum("ia,iaj->ij", self.state.velocity, self.geometry.tangent_frames)
 
     def set_velocity(self, velocity) -> None:
-        """Set the velocity from (n, 3) world vectors, projected onto the tangent planes."""
+        """Set the velocity from (n, 3) world vectors, projected onto the tangent planes; the
+        last step's advective increment (``state.advection``) is cleared with the old flow."""
         world = check_vertex_array("velocity", velocity, self.geometry.n_vertices, columns=3)
         self.state.velocity[:] = np.einsum("iaj,ij->ia", self.geometry.tangent_frames, world)
+        self.state.advection.fill(0.0)
 
     def set_bottom(self, bottom) -> None:
         """Set the bottom height b (n,) in metres along the normal (under the soluble layer).

@@ -112,8 +112,11 @@ class Simulation(SurfaceModel):
 
     def set_depth(self, depth) -> None:
         """Set the depth (n,) >= 0 and restart the ledger with the new volume as ``initial``;
-        the surface under the new film is wet (wetness 1), elsewhere it goes on drying."""
+        the surface under the new film is wet (wetness 1), elsewhere it goes on drying. The
+        last step's advective increment is cleared (``state.advection``): it belongs to the old
+        flow."""
         self.state.depth[:] = check_vertex_array("depth", depth, self.geometry.n_vertices, minimum=0.0)
+        self.state.advection.fill(0.0)
         self._run("record", self.geometry, self.state, 0.0)
         self.state.ledger = dict.fromkeys(self.state.ledger, 0.0)
         self.state.ledger["initial"] = self.total_volume() + self._airborne_volume()

@@ -20,7 +20,7 @@ from .schemes.active import ActiveSet
 LEDGER_ENTRIES = ("initial", "poured", "rained", "inflow", "sunk", "outflow", "solute_outflow",
                   "emitted", "absorbed", "lost", "dripped")
 PROGNOSTIC_ARRAYS = ("depth", "velocity", "dye", "bottom", "damping", "soluble_layer", "dissolved",
-                     "solute_velocity")
+                     "solute_velocity", "advection")
 
 
 class SurfaceFields(NamedTuple):
@@ -98,10 +98,12 @@ class SimulationState:
     Prognostic: depth (n,), velocity (n, 2), dye (n, n_dyes) concentrations, bottom (n,)
     (including the soluble layer), damping (n,), time, ledger (volumes booked since the last
     ``set_depth``); dissolution: soluble_layer m (n,), dissolved depth s (n,), solute_velocity
-    u_s (n, 2).
+    u_s (n, 2); advection (n, 2), the last step's advective increment of the velocity, which the
+    momentum scheme's continuity adds to the pushed velocity (kernels/continuity_velocity.py).
     Double buffers: depth_next, velocity_next, dye_next, solute_velocity_next (swapped by the
     step).
-    Last good state: saved_depth, saved_velocity, saved_dye, saved_time (for the crash file).
+    Last good state: saved_depth, saved_velocity, saved_dye, saved_advection, saved_time (for the
+    crash file).
     Scratch: edge_flux, shoreline_wall (nnz,: the walls of the flux at wet/dry faces),
     boundary_flux, outflow_factor, outflow_volume, inflow_rate, sink_rate, removed_depth,
     cell_volume, friction_share (n,), dye_inflow_rate (n, n_dyes).
@@ -121,7 +123,7 @@ class SimulationState:
                      "dissolved"):
             setattr(self, name, np.zeros(n))
         for name in ("velocity", "velocity_next", "saved_velocity", "solute_velocity",
-                     "solute_velocity_next"):
+                     "solute_velocity_next", "advection", "saved_advection"):
             setattr(self, name, np.zeros((n, 2)))
         for name in ("dye", "dye_next", "saved_dye", "dye_inflow_rate"):
             setattr(self, name, np.zeros((n, n_dyes)))
@@ -149,6 +151,7 @@ class SimulationState:
         np.copyto(self.saved_depth, self.depth)
         np.copyto(self.saved_velocity, self.velocity)
         np.copyto(self.saved_dye, self.dye)
+        np.copyto(self.saved_advection, self.advection)
         self.saved_time = self.time
 
     def volume(self, dual_areas: np.ndarray, depth: np.ndarray | None = None) -> float:
@@ -172,12 +175,16 @@ class SimulationState:
             "soluble_layer": self.soluble_layer.copy(),
             "dissolved": self.dissolved.copy(),
             "solute_velocity": self.solute_velocity.copy(),
+            "advection": (self.saved_advection if saved else self.advection).copy(),
             **{f"ledger_{key}": np.float64(value) for key, value in self.ledger.items()},
         }
 
     def load_dict(self, data: dict) -> None:
         """Restore what :meth:`to_dict` wrote, after checking that every array is there with this
-        state's shape."""
+        state's shape. A state without ``advection`` (written before the state kept it)
+        continues with none: its first step's continuity takes the pushed velocity alone."""
+        if "advection" not in data:
+            data = {**data, "advection": np.zeros_like(self.advection)}
         for name in PROGNOSTIC_ARRAYS:
             if name not in data:
                 raise ParameterError(f"state dict has no {name!r}; pass what Simulation.state_dict() returned")

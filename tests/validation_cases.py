@@ -416,7 +416,9 @@ def run_transcritical_bump(n_along: int = 100, n_across: int = 4, end_time: floa
     (area-weighted relative L1 of the depth), jump and exact_jump (m: the first x past the crest
     where the depth exceeds the mean of the supercritical depth at b = 0 and the outflow depth,
     numerical; the conjugate-depth position, exact), cell (m, the spacing along), inflow (the
-    ledger's inflow over discharge x width x time) and the invariants."""
+    ledger's inflow over discharge x width x time), head_upstream (m: the vertices' mean energy head
+    b + d + u^2 / (2 g) over 2 m < x < 7 m less the critical head the crest passes the flow on,
+    1.5 (q^2 / g)^(1/3) + 0.2 m, the exact upstream head) and the invariants."""
     discharge, outflow_depth, length = 0.18, 0.33, 25.0
     width = n_across * length / n_along
     V, F = builders.strip(length, width, n_along, n_across, seed=6)
@@ -435,7 +437,11 @@ def run_transcritical_bump(n_along: int = 100, n_across: int = 4, end_time: floa
     jump_level = 0.5 * (exact.bernoulli_depth(1.5 * (discharge ** 2 / exact.G) ** (1 / 3) + 0.2,
                                               0.0, discharge, True) + outflow_depth)
     risen = downstream[depth[downstream] > jump_level]
+    upstream = (x > 2.0) & (x < 7.0)
+    head = bottom + depth + np.sum(sim.velocity ** 2, axis=1) / (2.0 * exact.G)
+    critical_head = 1.5 * (discharge ** 2 / exact.G) ** (1 / 3) + 0.2
     return {"n_vertices": len(V), "error": relative_l1(depth, reference, geom.dual_areas),
+            "head_upstream": float(head[upstream].mean() - critical_head),
             "jump": float(x[risen].min()) if risen.size else float("nan"),
             "exact_jump": exact_jump, "cell": length / n_along,
             "inflow": sim.ledger()["inflow"] / (discharge * width * end_time),

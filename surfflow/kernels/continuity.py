@@ -30,6 +30,8 @@ N_ji the reverse entry's, between two wet vertices (d >= d_min):
   quadratic compression flux leaves behind a bore.
 
 Computed from j's side the same expression gives exactly -F_ij, so what leaves i enters j.
+The velocity u these fluxes (and the momentum faces' slopes) read is the continuity velocity
+w = u* + delta (kernels/continuity_velocity.py); the momentum they carry is the pushed u*.
 
 Wet/dry edges: a dry vertex sends nothing, the wet side's own normal velocity carries its
 depth, F = d_wet max(0, u_wet . N), unless the dry vertex is a wall (F = 0): without surface

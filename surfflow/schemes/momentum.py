@@ -4,11 +4,13 @@ It acts in three stages of the step: the well-balanced gravity-pressure accelera
 u += dt a, then the terms' accelerations (their ``accelerate``, evaluated once on the step's
 depth and velocity) and their ``hold``s (4), implicit friction and damping (5), and the
 continuity (6, kernels/continuity.py) across the walls the bound ``find_walls`` writes: the
-depth moves on the limited mass fluxes of the new velocity, and in the same pass the momentum
-A d u rides on the same fluxes with the donor's velocity (Stelling & Duinmeijer 2003; Kramer &
-Stelling 2008): where the flow contracts momentum is conserved and a bore keeps its jump
-conditions; with ``Params.expansion = "energy_head"`` (the default) the edges along which the
-flow expands carry the energy head instead (``continuity.update_depth``, from the step's
+depth moves on the limited mass fluxes of the continuity velocity (the pushed one plus the last
+step's advective increment, ``state.advection``, kernels/continuity_velocity.py, written after
+the transport), and in the same pass the momentum A d u rides on the same fluxes with the
+donor's velocity (Stelling & Duinmeijer 2003; Kramer & Stelling 2008): where the flow contracts
+momentum is conserved and a bore keeps its jump conditions; with
+``Params.expansion = "energy_head"`` (the default) the edges along which the flow expands
+carry the energy head instead (``continuity.update_depth``, from the step's
 starting velocity ``start_velocity``); the dyes ride on them too. Around a gravity bore the edges take two HLL
 stages' fluxes, averaged as Heun's (``schemes/bores.py``, ``schemes/hll_stage.py``), which keep
 it one column wide. Open boundary segments (``surfflow/boundaries.py``: inflow, level,
@@ -28,10 +30,11 @@ import numpy as np
 
 from ..kernels.boundaries import shoreline_corner_share, slip_along_shorelines
 from ..kernels.continuity import edge_fluxes, update_depth
+from ..kernels.continuity_velocity import advective_increment
 from ..kernels.friction import apply_friction
 from ..kernels.records import (STILL_SURFACE, ContinuityFluxes, DepthUpdate, EnergyHead,
                                FluxInputs, Levels, rings_of)
-from ..geometry.topology import CORNER_ANGLE
+from ..geometry.topology import CORNER_ANGLE, ring_entries
 from .bores import BoreFluxes
 from .segments import OpenSegments
 from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
@@ -70,6 +73,7 @@ class MomentumScheme:
         self.bores = BoreFluxes(geom, params)  # the conservative scheme's fluxes around bores
         self.frame = None  # a moving surface's term (``follow_surface``)
         self.surface_velocity = np.zeros((n, 3))
+        self.continuity_velocity = np.zeros((n, 2))  # u* + delta (``transport``)
         self.bind([], None, [], [])
 
     def bind(self, accelerations, find_walls, holds, pressures) -> None:
@@ -244,7 +248,8 @@ class MomentumScheme:
         fluxes = ContinuityFluxes(s.edge_flux, s.boundary_flux, s.outflow_factor, self.slopes,
                                   self.excess, surface_velocity, geom.tangent_frames,
                                   geom.normals)
-        edge_fluxes(a.moving, a.resting, rings, inputs, s.depth, s.velocity, s.friction_share,
+        velocity = np.add(s.velocity, s.advection, out=self.continuity_velocity)
+        edge_fluxes(a.moving, a.resting, rings, inputs, s.depth, velocity, s.friction_share,
                     p.min_depth, dt, fluxes)
         bores = self.bores.find(geom, f, s, self.sensor, stiffness)
         if bores:
@@ -256,7 +261,13 @@ class MomentumScheme:
         update_depth(a.moving, a.resting, rings, s.depth, s.velocity, self.start_velocity, fluxes,
                      self.boundary_momentum, p.min_depth, energy, dt,
                      DepthUpdate(s.depth_next, s.velocity_next, s.outflow_volume))
-        if bores:
+        advective_increment(a.moving, a.resting, rings, s.depth, s.depth_next, s.velocity,
+                            s.velocity_next, stiffness, s.friction_share, p.min_depth,
+                            s.advection)
+        if bores:  # no increment where a vertex of the ring is in the patch (Heun's velocities)
+            patch = np.flatnonzero(self.bores.region)
+            s.advection[patch] = 0.0
+            s.advection[geom.neighbor_indices[ring_entries(geom.neighbor_offsets, patch)]] = 0.0
             self.bores.take_velocity(s.velocity_next)
         slip_along_shorelines(a.moving, geom.neighbor_offsets, geom.dual_edge_vectors,
                               s.shoreline_wall, SHORELINE_CORNER, s.velocity_next)
