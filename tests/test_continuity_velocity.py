@@ -31,8 +31,8 @@ def ring(geom, i):
 def test_increment_is_the_transports_change_where_the_ring_stays_wet_and_subcritical():
     """delta = u' - u where a vertex and its ring are wet before and after the step and the
     flow is inertial and subcritical; 0 where the vertex or a neighbour is dry before or after
-    (a front, a contact line); half of it at a Froude number of 1.5 (the supercritical share over FROUDE_RAMP = 1),
-    and 0.3 of it at a friction share of 0.7."""
+    (a front, a contact line); half of it at a Froude number of 1.5 (the supercritical share
+    over FROUDE_RAMP = 1), and 0.3 of it at a friction share of 0.7."""
     geom = curved_patch()
     n = geom.n_vertices
     rng = np.random.default_rng(3)

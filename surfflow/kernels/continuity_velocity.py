@@ -18,11 +18,12 @@ delta_i is kept only where the transport alone made i's velocity, so that it pre
 step's: i and every vertex of its ring wet before and after the step (at a front or a contact
 line the walls and the contact line's holds set the velocity) and outside the bore patch
 (Heun's stages set the velocity there, and a bore's increment changes from step to step as the
-bore moves; ``MomentumScheme.transport``). It fades with i's upwind share phi_i = max(k_i, clamp((Fr_i - 1)
-/ FROUDE_RAMP, 0, 1)), Fr_i^2 = |u_i|^2 / (K_i d_i), the share with which the flux turns upwind
-(kernels/continuity.py): where friction slaves the velocity (k the friction share) the step's
-velocity is the friction balance's, and where the flow is supercritical a lagged increment in
-the upwind flux feeds back on itself and leaves a two-step oscillation of the velocity.
+bore moves; ``MomentumScheme.transport`` clears the ends of the patch's entries). It fades
+with i's upwind share phi_i = max(k_i, clamp((Fr_i - 1) / FROUDE_RAMP, 0, 1)),
+Fr_i^2 = |u_i|^2 / (K_i d_i), the share with which the flux turns upwind (kernels/continuity.py):
+where friction slaves the velocity (k the friction share) the step's velocity is the friction
+balance's, and where the flow is supercritical a lagged increment in the upwind flux feeds back
+on itself and leaves a two-step oscillation of the velocity.
 """
 
 import numba
@@ -64,9 +65,8 @@ def advective_increment(moving, resting, rings, depth, depth_next, velocity, vel
             increment[i, 1] = 0.0
             continue
         u0, u1 = velocity_next[i, 0], velocity_next[i, 1]
-        upwind = max(friction_share[i],
-                     supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth_next[i]))
-        keep = 1.0 - min(upwind, 1.0)
+        keep = 1.0 - max(friction_share[i],  # both shares lie in [0, 1]
+                         supercritical_ramp(u0 * u0 + u1 * u1, wave_stiffness[i] * depth_next[i]))
         increment[i, 0] = keep * (u0 - velocity[i, 0])
         increment[i, 1] = keep * (u1 - velocity[i, 1])
     for k in range(resting.shape[0]):

@@ -75,6 +75,7 @@ class BoreFluxes:
         self.strength = np.zeros(n)  # the seeds' sigma (kernels/bore_seeds.py)
         self.weight = np.zeros(n)  # w: the largest sigma within BORE_RINGS rings
         self.velocity = np.zeros((n, 2))
+        self.touched = np.zeros(n, dtype=bool)  # the ends of the blended entries (blend_fluxes)
         self.usable = True  # False while the terms hold more than one moving surface
         self.ruled = np.zeros(n, dtype=bool)
         self.any_ruled = False
@@ -174,7 +175,8 @@ class BoreFluxes:
         blended = (1.0 - share) * edge_flux[near] + share * heun_flux
         near = np.concatenate([near, geom.reverse_edges[near]])  # R's entries, both ways
         edge_flux[near] = np.concatenate([blended, -blended])
-        touched = np.zeros_like(moving)
+        touched = self.touched
+        touched.fill(False)
         touched[self.rows[near]] = True
         outflow_factors_at(np.flatnonzero(touched), geom.neighbor_offsets, geom.dual_areas,
                            state.depth, edge_flux, boundary_flux, dt, outflow_factor)

@@ -34,7 +34,7 @@ from ..kernels.continuity_velocity import advective_increment
 from ..kernels.friction import apply_friction
 from ..kernels.records import (STILL_SURFACE, ContinuityFluxes, DepthUpdate, EnergyHead,
                                FluxInputs, Levels, rings_of)
-from ..geometry.topology import CORNER_ANGLE, ring_entries
+from ..geometry.topology import CORNER_ANGLE
 from .bores import BoreFluxes
 from .segments import OpenSegments
 from .shared import carry_dyes, friction_coefficients, gravity_pressure, summed_pressure
@@ -265,9 +265,7 @@ class MomentumScheme:
                             s.velocity_next, stiffness, s.friction_share, p.min_depth,
                             s.advection)
         if bores:  # no increment where a vertex of the ring is in the patch (Heun's velocities)
-            patch = np.flatnonzero(self.bores.region)
-            s.advection[patch] = 0.0
-            s.advection[geom.neighbor_indices[ring_entries(geom.neighbor_offsets, patch)]] = 0.0
+            s.advection[self.bores.touched] = 0.0
             self.bores.take_velocity(s.velocity_next)
         slip_along_shorelines(a.moving, geom.neighbor_offsets, geom.dual_edge_vectors,
                               s.shoreline_wall, SHORELINE_CORNER, s.velocity_next)
