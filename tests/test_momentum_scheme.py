@@ -16,7 +16,8 @@ from surfflow.kernels.momentum_faces import (NO_UPSTREAM, supercritical_fits, up
 from surfflow.kernels.records import (ContinuityFluxes, DepthUpdate, EnergyHead, FluxInputs,
                                       Rings)
 from surfflow.kernels.ring_fit import ring_fit_weights
-from validation_cases import ANUGA_STOKER, run_stoker, run_transcritical_bump
+from validation_cases import (ANUGA_STOKER, ANUGA_STOKER_WEAKER, run_stoker,
+                              run_transcritical_bump)
 from validation_harness import assert_invariants
 
 MIN_DEPTH = 1e-6
@@ -189,20 +190,70 @@ def test_stoker_at_anugas_error_or_better(n_along, n_across):
     strips; the 1,600 x 16 rung, 8.91e-4, runs there): the default scheme's relative L1 error at
     most ANUGA's. Measured: 5.63e-3 / 2.55e-3 / 1.30e-3 against 5.70e-3 / 3.04e-3 / 1.53e-3."""
     figures = run_stoker(n_along=n_along, n_across=n_across, scheme="momentum")
-    assert figures["error"] <= ANUGA_STOKER[(n_along, n_across)], figures
+    assert figures["error"] <= ANUGA_STOKER[(n_along, n_across, 0.1, 2)], figures
     assert_invariants(figures)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("n_along, n_across, width, seed", [
+    (200, 4, 0.1, 7), (400, 8, 0.1, 7), (800, 16, 0.1, 7),
+    pytest.param(150, 3, 0.2, 11, marks=pytest.mark.xfail(
+        strict=True, reason="issue 40: 6.55e-3 against ANUGA's 6.49e-3. The dam, set vertex "
+        "by vertex, starts a seiche across the strip's three cells, which the default keeps and "
+        "ANUGA's and the conservative scheme's upwind fluxes damp")),
+    (300, 6, 0.2, 11), (100, 2, 0.15, 13),
+    pytest.param(200, 4, 0.15, 13, marks=pytest.mark.xfail(
+        strict=True, reason="issue 40: 5.46e-3 against ANUGA's 4.69e-3 (the conservative "
+        "scheme 5.13e-3). A column of vertices stands within half a cell of the bore at 6 s and "
+        "holds the mean of its two sides: one cell wide, the bore costs 1.8e-3, ANUGA's "
+        "triangles, twice as many points, 1.1e-3")),
+    (400, 8, 0.15, 13), (150, 5, 0.3, 5), (300, 10, 0.3, 5)])
+def test_stoker_at_anugas_error_or_better_on_other_strips(n_along, n_across, width, seed):
+    """The Stoker row on the other strips of the Ritter ladder (tests/test_validation_expansion.py):
+    seeds 7, 11, 13 and 5, 0.1 to 0.3 m wide, cells 2:1 to square, against ANUGA 4.2 on the same
+    meshes (anuga_compare.py --seed --width). Measured: 4.96e-3 / 2.49e-3 / 1.60e-3 against
+    5.93e-3 / 3.25e-3 / 2.10e-3 (seed 7), 6.55e-3 / 3.81e-3 against 6.49e-3 / 3.86e-3 (seed
+    11), 9.87e-3 / 5.46e-3 / 2.56e-3 against 1.06e-2 / 4.69e-3 / 2.93e-3 (seed 13), 5.65e-3 /
+    3.23e-3 against 6.58e-3 / 3.69e-3 (seed 5)."""
+    figures = run_stoker(n_along=n_along, n_across=n_across, width=width, seed=seed,
+                         scheme="momentum")
+    assert figures["error"] <= ANUGA_STOKER[(n_along, n_across, width, seed)], figures
+    assert_invariants(figures)
+
+
+@pytest.mark.parametrize("right", list(ANUGA_STOKER_WEAKER))
+@pytest.mark.xfail(strict=True, reason="issue 40: a weaker bore is first-order wide in the "
+                   "default: the bore patch's closing rule (BORE_CLOSING) takes it only in part, "
+                   "and its own flux spreads it over three to four cells ahead and leaves a "
+                   "ripple behind")
+def test_stoker_with_a_weaker_bore_at_anugas_error_or_better(right):
+    """Stoker's dam break with 2 or 3 mm right of the dam (5 mm left) on the 400 x 4 strip,
+    against ANUGA 4.2 on the same mesh. Measured: 2.35e-3 / 1.93e-3 against ANUGA's 2.12e-3 /
+    1.47e-3 (the conservative scheme 1.74e-3 / 1.18e-3; the default with the closing rule at
+    half its share 1.98e-3 / 1.81e-3, but the 200 x 2 strip's Stoker at ANUGA's 5.70e-3)."""
+    figures = run_stoker(n_along=400, n_across=4, scheme="momentum", right=right)
+    assert figures["error"] <= ANUGA_STOKER_WEAKER[right], figures
+    assert figures["middle_error"] < 0.01 and figures["bore_cells"] < 1.0, figures
+    assert_invariants(figures)
+
+
+@pytest.mark.slow
 def test_bump_upstream_keeps_the_crests_critical_head():
-    """SWASHES' transcritical bump at 100 cells, default scheme, at its steady state: upstream
-    the energy head is the critical head the crest passes the flow on, within 1 mm. The depth
-    moves with the continuity velocity, the pushed one plus the last step's advective increment
-    (kernels/continuity_velocity.py). Measured 0.28 mm low (0.89 mm at a Courant number of
-    0.25); with the pushed velocity alone the vertices run slow by dt (u . grad) u along the
-    approach and the head is 2.8 mm low (2.2 mm at 0.25)."""
-    figures = run_transcritical_bump(n_along=100, end_time=200.0, scheme="momentum")
-    assert abs(figures["head_upstream"]) < 1e-3, figures
-    assert_invariants(figures)
+    """SWASHES' transcritical bump at 100 cells, default scheme, at its steady state, on eight
+    meshes (seeds 1 to 8): upstream the energy head is the critical head the crest passes the
+    flow on, within 0.5 mm on average. The depth moves with the continuity velocity, the pushed
+    one plus the last step's advective increment (kernels/continuity_velocity.py). Measured: the
+    mean 0.09 mm low, each mesh 1.24 mm low to 1.92 mm high (at this resolution the crest's
+    cells set the critical control, so the head scatters by the mesh; 0.1 to 0.8 mm at 250
+    cells); with the pushed velocity alone the vertices run slow by dt (u . grad) u along the
+    approach and the head is 1.7 to 4.0 mm low, 2.9 mm on average."""
+    heads = []
+    for seed in range(1, 9):
+        figures = run_transcritical_bump(n_along=100, end_time=200.0, scheme="momentum",
+                                         seed=seed)
+        assert_invariants(figures)
+        heads.append(figures["head_upstream"])
+    assert abs(np.mean(heads)) < 5e-4, heads
 
 
 def test_the_former_name_is_refused_naming_the_new_one():

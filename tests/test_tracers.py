@@ -153,7 +153,8 @@ def test_cosine_bell_around_a_sphere_converges(scheme):
 
 def test_bell_carried_49_cells_keeps_90_percent_of_its_peak():
     """VALIDATION.md's dye row (a cosine bell of radius 5 cells), default scheme. Measured: 0.96
-    (conservative 0.86)."""
+    (conservative 0.86); on the same strip from seeds 3 / 5 / 9 / 13, 0.924 / 0.980 / 0.943 /
+    0.967: the peak depends on the mesh under it."""
     row = run_dye_bell()
     assert row["peak_ratio"] >= 0.9, row
     assert row["dye_drift"] < 1e-13 and row["c_min"] >= 0.0 and row["c_max"] <= 1.0, row

@@ -32,7 +32,9 @@ def thacker_bound(kwargs: dict) -> float:
 def stoker_bound(kwargs: dict) -> float | None:
     """At most ANUGA's error on the same mesh (VALIDATION.md): ``cases.ANUGA_STOKER`` on
     anuga_compare.py's strips, no verdict on the others."""
-    return cases.ANUGA_STOKER.get((kwargs["n_along"], kwargs["n_across"]))
+    n_along, n_across = kwargs["n_along"], kwargs["n_across"]
+    width = kwargs.get("width") or n_across * 10.0 / n_along
+    return cases.ANUGA_STOKER.get((n_along, n_across, width, kwargs.get("seed", 2)))
 
 
 def bound(target, kwargs: dict):
