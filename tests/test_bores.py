@@ -8,14 +8,14 @@ import exact_solutions as exact
 import surfflow as sf
 from runtime_cases import numba_threads
 from surfflow.geometry.topology import entry_rows, ring_entries
-from validation_cases import INVISCID, make_simulation
+from validation_cases import INVISCID, make_simulation, strip_width
 
 DAM, LEFT, RIGHT = 5.0, 0.005, 0.001
 
 
 def dam_break(scheme="momentum", n_along=200, n_across=2):
     """Stoker's dam break on the 603-vertex strip of benchmarks/validation/anuga_compare.py."""
-    V, F = builders.strip(10.0, n_across * 10.0 / n_along, n_along, n_across, seed=2)
+    V, F = builders.strip(10.0, strip_width(n_along, n_across), n_along, n_across, seed=2)
     sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
     sim.set_depth(np.where(geom.vertices[:, 0] < DAM, LEFT, RIGHT))
     return sim, geom

@@ -192,6 +192,12 @@ def run_spinning_sphere(subdivisions: int = 3, turns: float = 0.25, radius: floa
             "depth_change": float(np.abs(sim.depth - depth).max() / depth), **monitor.figures()}
 
 
+def strip_width(n_along: int, n_across: int, width: float | None = None) -> float:
+    """The width (m) of a 10 m dam-break strip: ``width`` if given, else the one that makes its
+    n_along x n_across cells square (n_across 10 / n_along)."""
+    return n_across * 10.0 / n_along if width is None else width
+
+
 def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,
         scheme: str = "momentum", expansion: str = DEFAULT_EXPANSION, seed: int = 2,
         width: float | None = None) -> dict:
@@ -202,7 +208,7 @@ def run_ritter(n_along: int = 2000, n_across: int = 4, end_time: float = 6.0,
     depth exceeds FRONT_DEPTH, numerical and exact), tip (m: the largest wet x, d >= min_depth)
     and the invariants. ``expansion``: the momentum scheme's ``Params.expansion``."""
     dam, left_depth = 5.0, 0.005
-    width = n_across * 10.0 / n_along if width is None else width
+    width = strip_width(n_along, n_across, width)
     V, F = builders.strip(10.0, width, n_along, n_across, seed=seed)
     sim, geom = make_simulation(V, F, scheme=scheme, expansion=expansion, max_dt=1.0,
                                 **INVISCID)
@@ -476,7 +482,7 @@ def run_stoker(n_along: int = 800, n_across: int = 8, end_time: float = 6.0,
     bore's position error in cells along: the largest x where the depth exceeds the mean of the
     middle and right depths) and the invariants."""
     dam, left = 5.0, 0.005
-    width = n_across * 10.0 / n_along if width is None else width
+    width = strip_width(n_along, n_across, width)
     V, F = builders.strip(10.0, width, n_along, n_across, seed=seed)
     sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
     x = geom.vertices[:, 0]

@@ -33,7 +33,7 @@ def stoker_bound(kwargs: dict) -> float | None:
     """At most ANUGA's error on the same mesh (VALIDATION.md): ``cases.ANUGA_STOKER`` on
     anuga_compare.py's strips, no verdict on the others."""
     n_along, n_across = kwargs["n_along"], kwargs["n_across"]
-    width = kwargs.get("width") or n_across * 10.0 / n_along
+    width = cases.strip_width(n_along, n_across, kwargs.get("width"))
     return cases.ANUGA_STOKER.get((n_along, n_across, width, kwargs.get("seed", 2)))
 
 
