@@ -16,10 +16,11 @@ approach, its head low with it).
 
 delta_i is kept only where the transport alone made i's velocity, so that it predicts this
 step's: i and every vertex of its ring wet before and after the step (at a front or a contact
-line the walls and the contact line's holds set the velocity) and outside the bore patch
-(Heun's stages set the velocity there, and a bore's increment changes from step to step as the
-bore moves; ``MomentumScheme.transport`` clears the ends of the patch's entries). It fades
-with i's upwind share phi_i = max(k_i, clamp((Fr_i - 1) / FROUDE_RAMP, 0, 1)),
+line the walls and the contact line's holds set the velocity). In the bore patch it fades by
+the share of the fluxes Heun's stages make, to (1 - r_i) delta_i at the ends of the patch's
+entries (``BoreFluxes.fade_increment``; a bore's increment changes from step to step as the
+bore moves), continuous in the state as the patch's weights are. It also fades with i's upwind
+share phi_i = max(k_i, clamp((Fr_i - 1) / FROUDE_RAMP, 0, 1)),
 Fr_i^2 = |u_i|^2 / (K_i d_i), the share with which the flux turns upwind (kernels/continuity.py):
 where friction slaves the velocity (k the friction share) the step's velocity is the friction
 balance's, and where the flow is supercritical a lagged increment in the upwind flux feeds back
@@ -49,7 +50,7 @@ def ring_stays_wet(offsets, indices, depth, depth_next, min_depth, i):
 def advective_increment(moving, resting, rings, depth, depth_next, velocity, velocity_next,
                         wave_stiffness, friction_share, min_depth, increment):
     """delta_i = (1 - phi_i) (u_i' - u_i) (m/s) where ``ring_stays_wet``, else 0, into increment
-    (n, 2) (see the module docstring; the bore patch's rings are cleared after it).
+    (n, 2) (see the module docstring; faded in the bore patch after it).
 
     moving, resting (int64 lists, together every vertex once; schemes/active.py): the vertices
     computed and the others (0 written, on one thread); rings a ``records.Rings`` (offsets,

@@ -35,8 +35,12 @@ the edges around it take those fluxes:
    non-negative.
 5. The vertices of R take (1 - w_i) u_i + w_i u_i^Heun, u^Heun Heun's velocity (d u) / d
    (``take_velocity``).
+6. The continuity velocity's increment delta_i (kernels/continuity_velocity.py), the last
+   step's advective increment, predicts this step's only where the transport alone makes the
+   velocity; at the ends of R's entries it fades to (1 - r_i) delta_i, r_i the largest w_ij of
+   i's entries (``fade_increment``): kept in full outside, cleared where w = 1.
 
-The weights keep the patch continuous in the state: a seed that hovers at its threshold (the
+The weights keep the patch continuous in the state (4 to 6): a seed that hovers at its threshold (the
 shock sensor at the foot of a standing hydraulic jump) fades the Heun fluxes in and out instead
 of switching them, which pumped a standing oscillation into the subcritical flow behind it.
 
@@ -76,6 +80,7 @@ class BoreFluxes:
         self.weight = np.zeros(n)  # w: the largest sigma within BORE_RINGS rings
         self.velocity = np.zeros((n, 2))
         self.touched = np.zeros(n, dtype=bool)  # the ends of the blended entries (blend_fluxes)
+        self.reach = np.zeros(n)  # r_i: the largest w_ij of i's blended entries (blend_fluxes)
         self.usable = True  # False while the terms hold more than one moving surface
         self.ruled = np.zeros(n, dtype=bool)
         self.any_ruled = False
@@ -175,11 +180,18 @@ class BoreFluxes:
         blended = (1.0 - share) * edge_flux[near] + share * heun_flux
         near = np.concatenate([near, geom.reverse_edges[near]])  # R's entries, both ways
         edge_flux[near] = np.concatenate([blended, -blended])
-        touched = self.touched
-        touched.fill(False)
-        touched[self.rows[near]] = True
+        self.reach.fill(0.0)
+        np.maximum.at(self.reach, np.concatenate([rows, columns]), np.concatenate([share, share]))
+        touched = np.greater(self.reach, 0.0, out=self.touched)  # w_ij > 0: an end lies in R
         outflow_factors_at(np.flatnonzero(touched), geom.neighbor_offsets, geom.dual_areas,
                            state.depth, edge_flux, boundary_flux, dt, outflow_factor)
+
+    def fade_increment(self, increment) -> None:
+        """The continuity velocity's increment (n, 2) at the ends of the blended entries,
+        delta_i <- (1 - r_i) delta_i with r_i the largest w_ij of i's entries (6): Heun's
+        stages make that share of the fluxes its velocity moves."""
+        touched = self.touched
+        increment[touched] *= (1.0 - self.reach[touched])[:, None]
 
     def take_velocity(self, velocity_out) -> None:
         """Heun's velocity blended into velocity_out (n, 2) at the region's vertices, by their

@@ -264,8 +264,8 @@ class MomentumScheme:
         advective_increment(a.moving, a.resting, rings, s.depth, s.depth_next, s.velocity,
                             s.velocity_next, stiffness, s.friction_share, p.min_depth,
                             s.advection)
-        if bores:  # no increment where a vertex of the ring is in the patch (Heun's velocities)
-            s.advection[self.bores.touched] = 0.0
+        if bores:  # the increment fades where Heun's stages make the fluxes
+            self.bores.fade_increment(s.advection)
             self.bores.take_velocity(s.velocity_next)
         slip_along_shorelines(a.moving, geom.neighbor_offsets, geom.dual_edge_vectors,
                               s.shoreline_wall, SHORELINE_CORNER, s.velocity_next)
