@@ -3,7 +3,9 @@ shallow-water equations have no length or time of their own, so a flow scaled by
 (the mesh, the depth, ``min_depth``) and sqrt(s) in time (the clock, ``max_dt``; velocities by
 sqrt(s)) is the same flow. A scheme whose switches are ratios of the state and continuous in it
 (docs/model.md, "Assumptions and limits") reproduces it to round-off; a dimensional constant, or a
-switch that round-off can flip (one that jumps where its ratio crosses zero), does not.
+switch that round-off can flip (one that jumps where its ratio crosses zero), does not. These
+dam breaks agree to round-off; run on until their bores reflect from the walls, the default's do
+not yet (docs/model.md, "Known limitations").
 """
 
 import numpy as np
