@@ -236,7 +236,8 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
     centred flux C = 0.5 (d_i a - d_j b) and the upwind flux U = d_up 0.5 (a - b), a = u_i . N_ij,
     b = u_j . N_ji, phi the larger of the mean friction share and ``froude_share``, C plus
-    max(0, a + b) + ``landshoff_speed`` (of ``sensor`` (n,), zeros if None) times the smaller of
+    max(0, a + b) + ``landshoff_speed`` (of ``sensor`` (n,), zeros if None; turned on as
+    min(1, (a + b) / (EXPANSION_RAMP |N| (c^2 + |u|^2)^(1/2)))) times the smaller of
     L_i - L_j and d_i - d_j where they agree in sign and the flow converges (L = H +
     ``level_shift``, H the free-surface height, the shift the surface pressure's head
     p / (rho |g|)); d_wet max(0, u_wet . N) out of a wet vertex into a dry one
@@ -249,7 +250,9 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
     that inflow w, v = M u_donor, c = (1 - theta) w + theta min(w, d' max(0, (b - a) / 2)) (d' its
     new depth, theta = min(1, -(a + b) / (EXPANSION_RAMP |N| (c^2 + |u|^2)^(1/2))), the means of
     the two ends), raised, to at most w, until w (|u|^2 - |v|^2) / 2 - c u . (u - v)
-    + (w - w_c) |g| (L_receiver - L_donor) <= 0, w_c = 0.5 (d_donor b - d_receiver a) alpha_donor;
+    + (w - w_c) |g| (L_receiver - L_donor) <= 0, w_c = 0.5 (d_donor b - d_receiver a) alpha_donor
+    (where even w leaves energy made, the whole raise while it removes at least EXPANSION_RAMP
+    of that energy, tapering beyond);
     dyes ride on the limited fluxes with the donor's ``tracer_faces``.
     Returns (depth, velocity, dye, outflow volume per vertex)."""
     n = geom.n_vertices
@@ -281,8 +284,16 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
                     agree = np.all(drops > 0) or np.all(drops < 0)
                     shared = np.min(np.abs(drops)) * np.sign(drops[0]) if agree else 0.0
                     closing = normal_i + normal_j
-                    if closing > 0.0:
-                        closing += landshoff_speed(geom, e, r, i, j, depth, stiffness, sensor)
+                    if closing > 0.0:  # Landshoff's term, turned on over EXPANSION_RAMP
+                        size2 = 0.5 * (geom.dual_edge_vectors[e] @ geom.dual_edge_vectors[e]
+                                       + geom.dual_edge_vectors[r] @ geom.dual_edge_vectors[r])
+                        wave2 = max(0.25 * (stiffness[i] + stiffness[j]) * (depth[i] + depth[j]),
+                                    0.0)
+                        flow2 = 0.5 * (velocity[i] @ velocity[i] + velocity[j] @ velocity[j])
+                        onset = min(1.0, closing / (EXPANSION_RAMP
+                                                    * np.sqrt(size2 * (wave2 + flow2))))
+                        closing += onset * landshoff_speed(geom, e, r, i, j, depth, stiffness,
+                                                           sensor)
                     compression = max(0.0, closing) * shared
                     flux = (1 - phi) * (centred + compression) + phi * upwind
                 elif wet[i] and not is_wall(i, j):
@@ -346,9 +357,15 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
                 centred = 0.5 * (depth[donor] * b - depth[receiver] * a) * alpha[donor]
                 released = (weight - centred) * gravity_size * (level[receiver] - level[donor])
                 u = velocity[receiver]
-                made = 0.5 * weight * (u @ u - carried @ carried) - energy * (u @ (u - carried))
-                if made + released > 0.0 and u @ (u - carried) > 0.0:
-                    energy = min(weight, energy + (made + released) / (u @ (u - carried)))
+                slope = u @ (u - carried)
+                made = 0.5 * weight * (u @ u - carried @ carried) - energy * slope + released
+                if made > 0.0 and slope > 0.0:
+                    if weight <= energy:
+                        energy = weight
+                    else:  # the share r of the raise that makes no energy, tapered past 1 / eps
+                        share = made / ((weight - energy) * slope)
+                        energy += (weight - energy) * (share if share <= 1.0 else
+                                                       min(1.0, 1.0 / (EXPANSION_RAMP * share)))
                 weight = energy
             pulls.setdefault(receiver, []).append(weight * (carried - velocity[receiver]))
         for receiver, pull in pulls.items():

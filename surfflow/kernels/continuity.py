@@ -8,7 +8,7 @@ N_ji the reverse entry's, between two wet vertices (d >= d_min):
            + phi_ij d_up 0.5 (a - b)
     a = u_i . N_ij,  b = u_j . N_ji,  d_up = d_i if a > b else d_j
     D_ij = minmod(L_i - L_j, d_i - d_j),  L = H + p_s / (rho |g|)            (``compression_drop``)
-    lambda_ij = s_ij sqrt(g_n d) |N|  where a + b > 0 and D_ij != 0, else 0  (``landshoff_speed``)
+    lambda_ij = s_ij sqrt(g_n d) |N| theta'_ij  where D_ij != 0, else 0     (``landshoff_speed``)
     phi_ij = max((k_i + k_j) / 2, clamp((Fr_ij - 1) / FROUDE_RAMP, 0, 1))  (``supercritical_share``)
     Fr_ij = |0.5 (a - b)| / (|N| c),  c^2 = K d                             (means of the two ends)
 
@@ -27,7 +27,10 @@ N_ji the reverse entry's, between two wet vertices (d >= d_min):
 - lambda_ij is Landshoff's linear term, the gravity wave's speed (g_n the felt normal gravity)
   times |N| (|N|^2 the mean of |N_ij|^2 and |N_ji|^2) times the shock sensor s_ij, the larger
   of the two ends' (kernels/shocks.py, summed in the gravity push): it damps the ripple the
-  quadratic compression flux leaves behind a bore.
+  quadratic compression flux leaves behind a bore. It acts where the edge closes, turned on
+  over theta'_ij = clamp((a + b) / (EXPANSION_RAMP v_ij), 0, 1) (``expansion_share`` of the
+  reversed speeds, v_ij its speed scale): continuous in the state, so round-off cannot pick
+  whether it acts.
 
 Computed from j's side the same expression gives exactly -F_ij, so what leaves i enters j.
 The velocity u these fluxes (and the momentum faces' slopes) read is the continuity velocity
@@ -271,10 +274,11 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
                 if normal_i + normal_j > 0.0:  # closing: the compression flux
                     drop = compression_drop(i, j, head, depth)
                     sensor_ij = max(sensor_i, sensor[j]) if drop != 0.0 else 0.0
-                    if sensor_ij > 0.0:
+                    if sensor_ij > 0.0:  # its onset ramped as the edge starts to close
                         landshoff = landshoff_speed(sensor_ij,
                                                     normal_gravity[i] + normal_gravity[j],
-                                                    depth[i] + depth[j], size2)
+                                                    depth[i] + depth[j], size2) * expansion_share(
+                            -normal_i, -normal_j, size2, wave_stiffness, depth, velocity, i, j)
             flux = face_flux(wet_i, wet_j, depth[i], depth[j], normal_i, normal_j, share, drop,
                              landshoff)
             edge_flux[e] = flux
@@ -400,16 +404,27 @@ def energy_stable_weight(weight, head_weight, u0, u1, v0, v1, released):
     energy the mass flux beyond its centred part w_c (``centred_inflow``; the pressure's work
     balances w_c's) moves between the potentials Phi = |g| L of the two ends. E falls
     linearly in c (at c = w, the momentum's weight, the first two terms are the mixing loss
-    -w |u - v|^2 / 2), so c = ``head_weight`` where E(c) <= 0, else the root
-    c + E(c) / (u . (u - v)), at most w. In steady flow the energy head's weight makes E = 0
-    (Bernoulli); where the flow expands while it changes (a rarefaction, a dry-bed front) the
-    energy head's weight alone makes E > 0, energy the inviscid equations cannot make."""
+    -w |u - v|^2 / 2), so c = ``head_weight`` h where E(h) <= 0, else h + r (w - h) with
+    r = E(h) / ((w - h) u . (u - v)) the share of the raise that makes no energy, where r <= 1.
+    Where even c = w leaves energy made (r > 1) the raise is the whole w - h while it removes at
+    least ``EXPANSION_RAMP`` of that energy (r <= 1 / EXPANSION_RAMP), and tapers as
+    1 / (EXPANSION_RAMP r) beyond, to none where u . (u - v) vanishes and raising removes
+    nothing: continuous in the state, so round-off cannot pick the raise. In steady flow the
+    energy head's weight makes E = 0 (Bernoulli); where the flow expands while it changes (a
+    rarefaction, a dry-bed front) the energy head's weight alone makes E > 0, energy the
+    inviscid equations cannot make."""
     slope = u0 * (u0 - v0) + u1 * (u1 - v1)
     made = (0.5 * weight * (u0 * u0 + u1 * u1 - v0 * v0 - v1 * v1) - head_weight * slope
             + released)
     if made <= 0.0 or slope <= 0.0:
         return head_weight
-    return min(weight, head_weight + made / slope)
+    raise_ = weight - head_weight
+    if raise_ <= 0.0:
+        return weight
+    share = made / (raise_ * slope)
+    if share <= 1.0:
+        return head_weight + share * raise_
+    return head_weight + raise_ * min(1.0, 1.0 / (EXPANSION_RAMP * share))
 
 
 @parallel_kernel

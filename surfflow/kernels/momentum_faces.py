@@ -27,7 +27,8 @@ weighted fit is singular (the ring's weight all on one line) the slope is scaled
 instead: first order from Fr = 2 on.
 
 Component by component, phi_i is the largest factor up to 1 for which every face i sends
-through lies within the component's range over i and its one-ring, and theta_i in [0, 1] the
+through lies within the component's range over i and its one-ring (a face whose flux is below
+``EXPANSION_RAMP`` of i's largest counting in proportion, ``sent_entry``), and theta_i in [0, 1] the
 largest for which what stays behind in i lies in it too (the tracers' ``outflow_bound``, the
 staying volume A_i d_i - dt alpha_i (sum_out F_ij + F_b,i)). Next to a dry vertex (no
 velocity to interpolate) and where the ring converges faster than it turns (-tr G_i >
@@ -52,21 +53,25 @@ import math
 
 from ._jit import serial_kernel
 from .tracers import fit_entry, limited_slope
-from .tuning import PIVOT_FLOOR
+from .tuning import EXPANSION_RAMP, PIVOT_FLOOR
 
 NO_UPSTREAM = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # ``upstream_entry``'s sums before any entry
 
 
 @serial_kernel
-def sent_entry(sums, g0, g1, offset0, offset1, flux):
+def sent_entry(sums, g0, g1, offset0, offset1, flux, largest):
     """sums = (0, 0, rise, fall, excess) of a velocity component of gradient (g0, g1) with one
     more ring entry of offset (offset0, offset1) = c_ij / 2 - back and flux F_ij: the extreme
-    changes g . offset over the entries sent through (F_ij > 0), excess = sum F_ij g . offset
-    over them (the tracers' ``limit_entry`` without its misfit share: the cap stays 1)."""
+    changes p_ij g . offset over the entries sent through (F_ij > 0), excess = sum F_ij g . offset
+    over them (the tracers' ``limit_entry`` without its misfit share: the cap stays 1). Each
+    entry's change counts in full once its flux is ``EXPANSION_RAMP`` of the ring's ``largest``
+    outgoing flux, p_ij = min(1, F_ij / (EXPANSION_RAMP largest)), so that an entry whose flux
+    round-off makes just positive cannot switch the bound."""
     if flux <= 0.0:
         return sums
     delta = g0 * offset0 + g1 * offset1
-    return (0.0, 0.0, max(sums[2], delta), min(sums[3], delta), sums[4] + flux * delta)
+    bounded = delta * min(1.0, flux / (EXPANSION_RAMP * largest))
+    return (0.0, 0.0, max(sums[2], bounded), min(sums[3], bounded), sums[4] + flux * delta)
 
 
 @serial_kernel
@@ -203,14 +208,17 @@ def donor_slopes(fit0, fit1, order, start, stop, edge_flux, neighbor_coords, bac
     if order == 0.0 or converges(fit0, fit1):  # the donor's velocity
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     back0, back1 = back
+    largest = 0.0  # the ring's largest outgoing flux: the scale of sent_entry's ramp
+    for e in range(start, stop):
+        largest = max(largest, edge_flux[e])
     sums0 = sums1 = (0.0, 0.0, 0.0, 0.0, 0.0)
     sent0 = sent1 = 0.0  # sum_out F_ij (c_ij / 2 - back)
     for e in range(start, stop):
         flux = edge_flux[e]
         offset0 = 0.5 * neighbor_coords[e, 0] - back0
         offset1 = 0.5 * neighbor_coords[e, 1] - back1
-        sums0 = sent_entry(sums0, fit0[0], fit0[1], offset0, offset1, flux)
-        sums1 = sent_entry(sums1, fit1[0], fit1[1], offset0, offset1, flux)
+        sums0 = sent_entry(sums0, fit0[0], fit0[1], offset0, offset1, flux, largest)
+        sums1 = sent_entry(sums1, fit1[0], fit1[1], offset0, offset1, flux, largest)
         if flux > 0.0:
             sent0 += flux * offset0
             sent1 += flux * offset1

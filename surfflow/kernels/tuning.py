@@ -50,9 +50,12 @@ TUNING = {
                     "of the state"),
     "EXPANSION_RAMP": (EXPANSION_RAMP, "the opening -(a + b) of a dual edge, as a share of its "
                        "speed scale |N| (c^2 + |u|^2)^(1/2), over which the velocity update "
-                       "turns from momentum to energy head: continuous in the state, so "
-                       "round-off cannot pick the branch; the momentum form's loss below it, "
-                       "(du)^2 / 2g, is under 1e-6 of the edge's head"),
+                       "turns from momentum to energy head (and, closing, the Landshoff term "
+                       "turns on): continuous in the state, so round-off cannot pick the "
+                       "branch; the momentum form's loss below it, (du)^2 / 2g, is under 1e-6 "
+                       "of the edge's head. Also the share of the energy made below which the "
+                       "energy-stable weight's raise tapers, and of the ring's largest outflow "
+                       "below which a face's say in the momentum limiter fades"),
     "SENSOR_SMOOTH": (SENSOR_SMOOTH, "nu_0: a ring whose unexplained share nu reads below this "
                       "is smooth flow and gets no Landshoff term"),
     "SENSOR_POWER": (SENSOR_POWER, "the sensor s = ((nu - nu_0)+ / (1 - nu_0))^p: a high power "
