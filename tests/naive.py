@@ -231,6 +231,19 @@ def landshoff_speed(geom, e, r, i, j, depth, normal_gravity, sensor):
     return max(sensor[i], sensor[j]) * np.sqrt(max(support, 0.0)) * size
 
 
+def ramp_share(geom, e, i, j, depth, velocity, stiffness, opening):
+    """min(1, opening / (EXPANSION_RAMP v)) of the dual edge e = (i, j), opening > 0 (m^2/s):
+    v^2 = |N|^2 (c^2 + (|u_i|^2 + |u_j|^2) / 2), |N|^2 the mean of the two dual edge vectors'
+    squares, c^2 = K d with K = ``stiffness`` and d the two ends' means (kernels/continuity.py's
+    ``expansion_share``)."""
+    r = geom.reverse_edges[e]
+    size2 = 0.5 * (geom.dual_edge_vectors[e] @ geom.dual_edge_vectors[e]
+                   + geom.dual_edge_vectors[r] @ geom.dual_edge_vectors[r])
+    wave2 = max(0.25 * (stiffness[i] + stiffness[j]) * (depth[i] + depth[j]), 0.0)
+    flow2 = 0.5 * (velocity[i] @ velocity[i] + velocity[j] @ velocity[j])
+    return min(1.0, opening / (EXPANSION_RAMP * np.sqrt(size2 * (wave2 + flow2))))
+
+
 def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outflow_normals,
                min_depth, dt, is_wall=None, level_shift=0.0, sensor=None, expansion_head=False):
     """Outflow-limited finite volumes: between wet vertices the blend (1 - phi) C + phi U of the
@@ -285,13 +298,7 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
                     shared = np.min(np.abs(drops)) * np.sign(drops[0]) if agree else 0.0
                     closing = normal_i + normal_j
                     if closing > 0.0:  # Landshoff's term, turned on over EXPANSION_RAMP
-                        size2 = 0.5 * (geom.dual_edge_vectors[e] @ geom.dual_edge_vectors[e]
-                                       + geom.dual_edge_vectors[r] @ geom.dual_edge_vectors[r])
-                        wave2 = max(0.25 * (stiffness[i] + stiffness[j]) * (depth[i] + depth[j]),
-                                    0.0)
-                        flow2 = 0.5 * (velocity[i] @ velocity[i] + velocity[j] @ velocity[j])
-                        onset = min(1.0, closing / (EXPANSION_RAMP
-                                                    * np.sqrt(size2 * (wave2 + flow2))))
+                        onset = ramp_share(geom, e, i, j, depth, velocity, stiffness, closing)
                         closing += onset * landshoff_speed(geom, e, r, i, j, depth, stiffness,
                                                            sensor)
                     compression = max(0.0, closing) * shared
@@ -345,13 +352,8 @@ def continuity(geom, bottom, depth, velocity, dye, friction_share, gravity, outf
             b = velocity[donor] @ geom.dual_edge_vectors[geom.reverse_edges[entry]]
             weight = alpha[donor] * flux
             if a + b < 0.0:
-                reverse = geom.reverse_edges[entry]
-                size2 = 0.5 * (geom.dual_edge_vectors[entry] @ geom.dual_edge_vectors[entry]
-                               + geom.dual_edge_vectors[reverse] @ geom.dual_edge_vectors[reverse])
-                wave2 = max(0.25 * (stiffness[receiver] + stiffness[donor])
-                            * (depth[receiver] + depth[donor]), 0.0)
-                flow2 = 0.5 * (velocity[receiver] @ velocity[receiver] + velocity[donor] @ velocity[donor])
-                theta = min(1.0, -(a + b) / (EXPANSION_RAMP * np.sqrt(size2 * (wave2 + flow2))))
+                theta = ramp_share(geom, entry, receiver, donor, depth, velocity, stiffness,
+                                   -(a + b))
                 energy = min(weight, new_depth[receiver] * max(0.5 * (b - a), 0.0))
                 energy = (1.0 - theta) * weight + theta * energy
                 centred = 0.5 * (depth[donor] * b - depth[receiver] * a) * alpha[donor]

@@ -246,6 +246,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
         # its carried velocity's ring fits, and the upwind-weighted fit's sums
         fits = ((0.0, 0.0, w0, w0), (0.0, 0.0, w1, w1), NO_UPSTREAM)
         outgoing = 0.0
+        largest = 0.0  # i's largest outgoing edge flux: the scale of donor_slopes' ramp
         ring_wet = wet_i
         for e in range(offsets[i], offsets[i + 1]):
             j = indices[e]
@@ -284,6 +285,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
             edge_flux[e] = flux
             if flux > 0.0:
                 outgoing += flux
+                largest = max(largest, flux)
         leaving = 0.0
         if wet_i:
             normal_b = (velocity[i, 0] * boundary_outflow_normals[i, 0]
@@ -301,7 +303,7 @@ def edge_fluxes(moving, resting, rings, inputs, depth, velocity, friction_share,
         (slopes[i, 0, 0], slopes[i, 0, 1], slopes[i, 1, 0], slopes[i, 1, 1], excess[i, 0],
          excess[i, 1]) = donor_slopes(fit0, fit1, order, offsets[i], offsets[i + 1], edge_flux,
                                       neighbor_coords, (0.5 * dt * u0, 0.5 * dt * u1), (w0, w1),
-                                      room, dt * alpha)
+                                      room, dt * alpha, largest)
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
         i = resting[k]
         for e in range(offsets[i], offsets[i + 1]):

@@ -190,7 +190,7 @@ def converges(fit0, fit1):
 
 @serial_kernel
 def donor_slopes(fit0, fit1, order, start, stop, edge_flux, neighbor_coords, back, carried,
-                 room, scale):
+                 room, scale, largest):
     """(s00, s01, s10, s11, excess0, excess1): the limited slope S_i = order theta_i phi_i G_i
     of donor i's face velocities u_f,ij = u_i + S_i (c_ij / 2 - back) (module docstring; row:
     the velocity component, column: the direction in i's frame) and what they carry out of i
@@ -203,14 +203,12 @@ def donor_slopes(fit0, fit1, order, start, stop, edge_flux, neighbor_coords, bac
     supercritical ramp where the upwind-weighted fit is singular; 0: the donor's velocity);
     start, stop i's CSR entries; edge_flux (nnz,) F; neighbor_coords (nnz, 2) c; back (2,) the
     half step's travel dt u_i / 2; carried (2,) i's carried velocity w_i; room (m^3) what stays
-    in i, max(A_i d_i - scale sum_out F_ij, 0); scale dt alpha_i.
+    in i, max(A_i d_i - scale sum_out F_ij, 0); scale dt alpha_i; largest (m^3/s) the largest
+    outgoing F_ij, the scale of ``sent_entry``'s ramp (summed in the flux walk).
     """
     if order == 0.0 or converges(fit0, fit1):  # the donor's velocity
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     back0, back1 = back
-    largest = 0.0  # the ring's largest outgoing flux: the scale of sent_entry's ramp
-    for e in range(start, stop):
-        largest = max(largest, edge_flux[e])
     sums0 = sums1 = (0.0, 0.0, 0.0, 0.0, 0.0)
     sent0 = sent1 = 0.0  # sum_out F_ij (c_ij / 2 - back)
     for e in range(start, stop):
