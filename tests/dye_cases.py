@@ -28,18 +28,22 @@ def cosine_bell(r):
 
 
 def carry_patterns(n_along: int = 100, scheme: str | None = None, seed: int = 7,
-                   bell_cells: float = BELL_CELLS):
+                   bell_cells: float = BELL_CELLS, scale: float = 1.0):
     """Carry a cosine bell (radius ``bell_cells`` cells, in the middle of the strip) and a stripe
     (1 on ``STRIPE_CELLS`` cells along x, 0 elsewhere) ``TRAVEL_CELLS`` cells downstream.
+    ``scale`` s: every length (the strip, the layer, ``min_depth``) times s and every time (the
+    run, ``max_dt``) times sqrt(s), the same carriage (tests/test_similarity.py).
     Returns (geom, dyes (n, 2) after, their exact values moved, cell length, invariants
-    monitor, dye volumes before and after)."""
+    monitor, dye volumes before and after); geom and the cell length at scale s."""
     cell = 10.0 / n_along
     V, F = builders.strip(10.0, 1.0, n_along, n_along // 10, seed=seed)
-    geom = sf.precompute((V, F), smoothing_iterations=0)
+    geom = sf.precompute((scale * V, F), smoothing_iterations=0)
     options = {} if scheme is None else {"scheme": scheme}
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, boundary="wall", max_dt=0.1,
-                                        **options), n_dyes=2)
-    x, y = geom.vertices[:, 0], geom.vertices[:, 1]
+    clock = np.sqrt(scale)
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, 0.0), friction=0.0, boundary="wall",
+                                        max_dt=0.1 * clock, min_depth=1e-6 * scale, **options),
+                        n_dyes=2)
+    x, y = geom.vertices[:, 0] / scale, geom.vertices[:, 1] / scale
 
     def patterns(shift):
         start = (START_CELLS + shift) * cell
@@ -47,15 +51,15 @@ def carry_patterns(n_along: int = 100, scheme: str | None = None, seed: int = 7,
         stripe = ((x > start) & (x < start + STRIPE_CELLS * cell)).astype(float)
         return np.stack([bell, stripe], axis=1)
 
-    sim.set_depth(np.full(geom.n_vertices, 0.1))
-    sim.set_velocity(np.tile([SPEED, 0.0, 0.0], (geom.n_vertices, 1)))
+    sim.set_depth(np.full(geom.n_vertices, 0.1 * scale))
+    sim.set_velocity(np.tile([SPEED * clock, 0.0, 0.0], (geom.n_vertices, 1)))
     sim.set_dye(patterns(0))
     monitor = InvariantMonitor(sim)
     before = geom.dual_areas @ (sim.depth[:, None] * sim.dye)
-    sim.advance(TRAVEL_CELLS * cell / SPEED)
+    sim.advance(TRAVEL_CELLS * cell / SPEED * clock)
     monitor.check()
     after = geom.dual_areas @ (sim.depth[:, None] * sim.dye)
-    return geom, sim.dye, patterns(TRAVEL_CELLS), cell, monitor, before, after
+    return geom, sim.dye, patterns(TRAVEL_CELLS), scale * cell, monitor, before, after
 
 
 def edge_cells(x, c, rising_at: float, cell: float, band) -> float:

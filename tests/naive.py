@@ -150,14 +150,15 @@ def friction(geom, depth, velocity, damping, model, gamma, viscosity, laminar_mi
 
 def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt, back):
     """(nnz, k) concentrations of each entry's vertex i at the edge midpoint moved back by
-    back_i (n, 2), c_i + theta phi g . (c_ij / 2 - back_i) on the entries i sends through: g the
+    back_i (n, 2), c_i + p theta phi g . (c_ij / 2 - back_i) on the entries i sends through
+    (p = min(1, F / (EXPANSION_RAMP F_max)) the face's share, F_max i's largest outflow): g the
     ring fit's gradient (zero unless i and its ring are wet), phi the largest factor, at most the
     compression cap (1 where the linear fit explains the ring, up to COMPRESSION where the misfit
     share sum |c_j - c_i - g . c_ij| / sum |c_j - c_i| is large), keeping every such point within
     the ring's range [low, high], theta the largest <= 1 with (V - O) c - theta E within
     (V - O) [low, high], O the carrier volume leaving i (``edges`` (donor, receiver, flux,
     receiver's entry) and the boundary flux, scaled by dt alpha_i), E the same fluxes times the
-    excesses phi g . (c_ij / 2 - back_i)."""
+    excesses p phi g . (c_ij / 2 - back_i)."""
     faces = np.repeat(values, np.diff(geom.neighbor_offsets), axis=0)
     for i in range(geom.n_vertices):
         entries, ring_vertices = zip(*ring(geom, i))
@@ -165,7 +166,10 @@ def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt, back):
         if not (wet[i] and wet[list(ring_vertices)].all()):
             continue
         out = [(geom.reverse_edges[entry], flux) for donor, _, flux, entry in edges if donor == i]
-        sent = [entries.index(e) for e, _ in out]
+        largest = max((flux for _, flux in out), default=0.0)
+        shares = np.zeros(len(entries))  # each face's share p, 0 where i sends nothing
+        for e, flux in out:
+            shares[entries.index(e)] = min(1.0, flux / (EXPANSION_RAMP * largest)) if flux else 0.0
         leaving = dt * alpha[i] * (boundary[i] + sum(flux for _, flux in out))
         for k in range(values.shape[1]):
             c = values[:, k]
@@ -177,9 +181,8 @@ def tracer_faces(geom, values, wet, volume, edges, alpha, boundary, dt, back):
             rise = np.clip((share - tracers.SMOOTH_MISFIT)
                            / (tracers.JUMP_MISFIT - tracers.SMOOTH_MISFIT), 0.0, 1.0)
             cap = 1.0 + (tracers.COMPRESSION - 1.0) * rise
-            excess = (0.5 * geom.neighbor_coords[entries] - back[i]) @ gradient
-            bounds = [(high - c[i]) / x if x > 0 else (low - c[i]) / x
-                      for x in excess[sent] if x != 0]
+            excess = (0.5 * geom.neighbor_coords[entries] - back[i]) @ gradient * shares
+            bounds = [(high - c[i]) / x if x > 0 else (low - c[i]) / x for x in excess if x != 0]
             phi = max(0.0, min([cap, *bounds]))
             pushed = dt * alpha[i] * phi * sum(flux * excess[entries.index(e)] for e, flux in out)
             room = max(0.0, volume[i] - leaving) * ((c[i] - low) if pushed > 0 else (high - c[i]))

@@ -52,8 +52,8 @@ S_j (c_ji / 2 - dt u_j / 2) to the velocity of a donor j whose slope is not zero
 import math
 
 from ._jit import serial_kernel
-from .tracers import fit_entry, limited_slope
-from .tuning import EXPANSION_RAMP, PIVOT_FLOOR
+from .tracers import face_share, fit_entry, limited_slope
+from .tuning import PIVOT_FLOOR
 
 NO_UPSTREAM = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # ``upstream_entry``'s sums before any entry
 
@@ -64,13 +64,16 @@ def sent_entry(sums, g0, g1, offset0, offset1, flux, largest):
     more ring entry of offset (offset0, offset1) = c_ij / 2 - back and flux F_ij: the extreme
     changes p_ij g . offset over the entries sent through (F_ij > 0), excess = sum F_ij g . offset
     over them (the tracers' ``limit_entry`` without its misfit share: the cap stays 1). Each
-    entry's change counts in full once its flux is ``EXPANSION_RAMP`` of the ring's ``largest``
-    outgoing flux, p_ij = min(1, F_ij / (EXPANSION_RAMP largest)), so that an entry whose flux
-    round-off makes just positive cannot switch the bound."""
+    entry's change counts in the bound in proportion to its share p_ij (the tracers'
+    ``face_share``: min(1, F_ij / (EXPANSION_RAMP largest)), ``largest`` the ring's largest
+    outgoing flux), so that an entry whose flux round-off makes just positive cannot switch the
+    bound. The face itself keeps its whole slope (the dyes' fades with p_ij): a velocity has no
+    range it must stay in, and the face can overshoot its ring's range only by as much as the
+    unlimited slope reaches, on a flux under ``EXPANSION_RAMP`` of the largest."""
     if flux <= 0.0:
         return sums
     delta = g0 * offset0 + g1 * offset1
-    bounded = delta * min(1.0, flux / (EXPANSION_RAMP * largest))
+    bounded = delta * face_share(flux, largest)
     return (0.0, 0.0, max(sums[2], bounded), min(sums[3], bounded), sums[4] + flux * delta)
 
 

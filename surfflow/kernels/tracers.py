@@ -8,11 +8,15 @@ the conservative scheme's stages carry their dyes on their HLL mass fluxes the s
 The tracer volume crossing the dual edge is alpha_donor F_ij c_f, with the donor's concentration
 reconstructed at the edge midpoint moved back by half a step's travel (MUSCL-Hancock):
 
-    c_f = c_i + theta_i phi_i g_i . (c_ij / 2 - dt u_i / 2)
+    c_f = c_i + p_ij theta_i phi_i g_i . (c_ij / 2 - dt u_i / 2),
+    p_ij = min(1, F_ij / (EXPANSION_RAMP F_max,i))
 
 u_i the carrier's velocity (the shift makes a one-stage step second order in time; the
 conservative scheme's Heun stages use no shift, dt u_i / 2 -> 0), g_i the one-ring
-least-squares gradient (``ring_fit.py`` weights).
+least-squares gradient (``ring_fit.py`` weights), p_ij the face's share (``face_share``,
+F_max,i the largest of i's outgoing fluxes): a face whose flux is below ``EXPANSION_RAMP`` of
+the largest fades to first order with its flux, so that a face across the flow, whose flux
+round-off makes just positive or just negative, cannot switch the limiter below.
 
 phi_i is a compressive Barth-Jespersen factor: the largest factor, up to a cap, for which every
 face i sends through (F_ij > 0) stays in [low_i, high_i], the range of c over i and its one-ring
@@ -55,6 +59,7 @@ import numba
 
 from ._jit import parallel_kernel, serial_kernel
 from .reconstruction import offset_dot
+from .tuning import EXPANSION_RAMP
 
 COMPRESSION = 2.0  # the cap of phi at a jump
 SMOOTH_MISFIT, JUMP_MISFIT = 0.15, 0.45  # misfit shares r where the cap starts to rise, reaches it
@@ -71,17 +76,26 @@ def fit_entry(fit, weight0, weight1, value, c):
 
 
 @serial_kernel
-def limit_entry(sums, g0, g1, diff, coord0, coord1, offset0, offset1, flux):
+def face_share(flux, largest):
+    """p_ij = min(1, F_ij / (``EXPANSION_RAMP`` largest)) of a face sent through (F_ij > 0),
+    largest the donor's largest outgoing flux; 0 for a face not sent through. A face whose flux
+    round-off makes just positive has no say, so it cannot switch its donor's limiter."""
+    if flux <= 0.0:
+        return 0.0
+    return min(1.0, flux / (EXPANSION_RAMP * largest))
+
+
+@serial_kernel
+def limit_entry(sums, g0, g1, diff, coord0, coord1, offset0, offset1, flux, largest):
     """sums = (misfit, total, rise, fall, excess) of a tracer of gradient (g0, g1) with one more
     ring entry: diff = c_j - c_i, (coord0, coord1) = c_ij, (offset0, offset1) = c_ij / 2 - back,
-    flux F_ij. misfit and total: the share r's sums; rise >= 0 >= fall: the extreme changes
-    g . offset over the entries sent through (F_ij > 0), excess: sum F_ij g . offset over them."""
+    flux F_ij, largest the ring's largest outgoing flux. misfit and total: the share r's sums;
+    rise >= 0 >= fall: the extreme changes p_ij g . offset of the faces (``face_share``: 0 for
+    those not sent through), excess: sum F_ij p_ij g . offset."""
     misfit, total, rise, fall, excess = sums
-    delta = g0 * offset0 + g1 * offset1
-    sent = flux > 0.0
-    return (misfit + abs(diff - g0 * coord0 - g1 * coord1), total + abs(diff),
-            max(rise, delta if sent else 0.0), min(fall, delta if sent else 0.0),
-            excess + (flux * delta if sent else 0.0))
+    delta = face_share(flux, largest) * (g0 * offset0 + g1 * offset1)
+    return (misfit + abs(diff - g0 * coord0 - g1 * coord1), total + abs(diff), max(rise, delta),
+            min(fall, delta), excess + flux * delta)
 
 
 @serial_kernel
@@ -129,18 +143,19 @@ def limited_slope(fit, sums, c, room, scale):
 
 @serial_kernel
 def sender(i, start, stop, indices, carrier, min_carrier, carrier_flux, carrier_boundary):
-    """(sending, leaving, active) of vertex i over its CSR entries start..stop: whether any
-    F_ij > 0, the carrier flux out of it (sum of those and F_b,i > 0; an inflow brings clear
-    liquid), whether i and its whole ring hold at least min_carrier."""
+    """(largest, leaving, active) of vertex i over its CSR entries start..stop: the largest
+    F_ij > 0 (0 where i sends through none), the carrier flux out of it (sum of those and
+    F_b,i > 0; an inflow brings clear liquid), whether i and its whole ring hold at least
+    min_carrier."""
     leaving = max(carrier_boundary[i], 0.0)
-    sending = False
+    largest = 0.0
     active = carrier[i] >= min_carrier
     for e in range(start, stop):
         flux = carrier_flux[e]
-        sending |= flux > 0.0
+        largest = max(largest, flux)
         leaving += flux if flux > 0.0 else 0.0
         active &= carrier[indices[e]] >= min_carrier
-    return sending, leaving, active
+    return largest, leaving, active
 
 
 @parallel_kernel
@@ -165,9 +180,9 @@ def limited_faces(moving, rings, carrier, min_carrier, values, velocity, shift, 
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
         start, stop = offsets[i], offsets[i + 1]
-        sending, leaving, active = sender(i, start, stop, indices, carrier, min_carrier,
+        largest, leaving, active = sender(i, start, stop, indices, carrier, min_carrier,
                                           carrier_flux, carrier_boundary)
-        if not sending:
+        if not largest > 0.0:
             continue
         scale = dt * outflow_factor[i]
         room = max(dual_areas[i] * carrier[i] - scale * leaving, 0.0)
@@ -189,17 +204,20 @@ def limited_faces(moving, rings, carrier, min_carrier, values, velocity, shift, 
                     j, coord0, coord1 = indices[e], neighbor_coords[e, 0], neighbor_coords[e, 1]
                     offset0, offset1 = 0.5 * coord0 - back0, 0.5 * coord1 - back1
                     sums_a = limit_entry(sums_a, fit_a[0], fit_a[1], values[j, a] - c_a, coord0,
-                                         coord1, offset0, offset1, carrier_flux[e])
+                                         coord1, offset0, offset1, carrier_flux[e], largest)
                     if paired:
                         sums_b = limit_entry(sums_b, fit_b[0], fit_b[1], values[j, b] - c_b,
-                                             coord0, coord1, offset0, offset1, carrier_flux[e])
+                                             coord0, coord1, offset0, offset1, carrier_flux[e],
+                                             largest)
                 g0_a, g1_a = limited_slope(fit_a, sums_a, c_a, room, scale)
                 g0_b, g1_b = limited_slope(fit_b, sums_b, c_b, room, scale)
             for e in range(start, stop):
-                faces[e, a] = c_a + offset_dot(g0_a, g1_a, neighbor_coords, e, back0, back1)
+                share = face_share(carrier_flux[e], largest)
+                faces[e, a] = c_a + share * offset_dot(g0_a, g1_a, neighbor_coords, e, back0,
+                                                       back1)
                 if paired:
-                    faces[e, b] = c_b + offset_dot(g0_b, g1_b, neighbor_coords, e, back0,
-                                                   back1)
+                    faces[e, b] = c_b + share * offset_dot(g0_b, g1_b, neighbor_coords, e,
+                                                           back0, back1)
 
 
 @serial_kernel
