@@ -203,11 +203,12 @@ def froude_share(jump, depth_sum, stiffness_sum, normal, reverse_normal):
     return 1.0 if support <= 0.0 else min(1.0, np.sqrt(speed2 / support) - 1.0)
 
 
-def shock_sensor(geom, depth, min_depth, share, gravity):
+def shock_sensor(geom, depth, min_depth, share, gravity, wall_projections):
     """((nu - nu_0)+ / (1 - nu_0))^3 (n,), nu_0 = ``SMOOTH``: nu_i = |sum_j (r_ij - G_i . c_ij)| /
     (sum_j |r_ij| + |G_i . sum_j c_ij| + 1e-12 d_i), r_ij = d_j - d_i, G_i the ring fit's gradient
-    of the depth, at the wet vertices whose whole ring is wet, whose friction share is below 1 and
-    that do not face away from gravity; 0 elsewhere."""
+    of the depth projected along a wall (``wall_projections`` (n, 2, 2)), at the wet vertices
+    whose whole ring is wet, whose friction share is below 1 and that do not face away from
+    gravity; 0 elsewhere."""
     sensor = np.zeros(geom.n_vertices)
     for i in range(geom.n_vertices):
         entries = ring(geom, i)
@@ -215,7 +216,7 @@ def shock_sensor(geom, depth, min_depth, share, gravity):
                 or any(depth[j] < min_depth for _, j in entries)):
             continue
         rises = np.array([depth[j] - depth[i] for _, j in entries])
-        explained = ring_fit_gradient(geom, i, depth) @ geom.neighbor_coords[
+        explained = (wall_projections[i] @ ring_fit_gradient(geom, i, depth)) @ geom.neighbor_coords[
             [e for e, _ in entries]].sum(axis=0)
         spread = np.abs(rises).sum() + abs(explained) + 1e-12 * depth[i]
         nu = abs(rises.sum() - explained) / spread

@@ -34,7 +34,8 @@ def run_pressure(geom, bottom, depth, velocity, gravity, dt, share=0.0, sensor=F
     levels = Levels(fields.vertex_height, fields.normal_rise, bottom,
                     float(np.linalg.norm(gravity)))
     apply_gravity_pressure(np.arange(geom.n_vertices), rings_of(geom, fields), levels,
-                           fields.tangent_gravity, shares, depth, MIN_DEPTH, dt, out, sensed)
+                           fields.tangent_gravity, shares, depth, MIN_DEPTH, dt, out, sensed,
+                           fields.wall_projections)
     return (out, sensed) if sensor else out
 
 
@@ -62,7 +63,8 @@ def test_shock_sensor_matches_naive(geom, wet):
     depth = depth + 1e-3 if wet else depth
     share = np.random.default_rng(7).choice([0.0, 0.3, 1.0], geom.n_vertices)
     _, got = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01, share, sensor=True)
-    expected = naive.shock_sensor(geom, depth, MIN_DEPTH, share, GRAVITY)
+    expected = naive.shock_sensor(geom, depth, MIN_DEPTH, share, GRAVITY,
+                                  surface_fields(geom, GRAVITY, "wall").wall_projections)
     assert np.allclose(got, expected, rtol=1e-9, atol=1e-12)
     with_sensor = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01, share)
     without = run_pressure(geom, bottom, depth, velocity, GRAVITY, 0.01, share, sensor=None)
@@ -72,15 +74,21 @@ def test_shock_sensor_matches_naive(geom, wet):
 
 def test_shock_sensor_is_zero_on_a_plane_and_of_order_one_at_a_step():
     """The sensor of a depth that is a tilted plane is 0 (the ring fit is exact for a linear
-    field, on an irregular mesh too); at a step in the depth the rings that cross it read nu of
-    order 1, those that do not (an even depth) read 0, and it lies in [0, 1] everywhere."""
+    field, on an irregular mesh too), along the walls it slopes along too; at the walls it slopes
+    into, the fitted plane has no slope across them (the wall mirrors the flow: mirrored, the
+    plane has a kink there), so all of the ring's rise is unexplained and the sensor reads 1. At
+    a step in the depth the rings that cross it read nu of order 1, those that do not (an even
+    depth) read 0, and it lies in [0, 1] everywhere."""
     geom = sf.precompute(builders.strip(2.0, 0.4, 40, 8, jitter=0.25, seed=3),
                          smoothing_iterations=0)
     x, n = geom.vertices[:, 0], geom.n_vertices
     still, gravity = np.zeros((n, 2)), (0.0, 0.0, -9.81)
     _, plane = run_pressure(geom, np.zeros(n), 0.01 + 0.002 * x, still, gravity, 0.0,
                             sensor=True)
-    assert plane.max() == 0.0
+    ends = (x == 0.0) | (x == 2.0)  # the walls the plane slopes into
+    assert ends.sum() == 18 and geom.is_boundary[~ends].sum() > 60
+    assert plane[~ends].max() == 0.0
+    assert np.allclose(plane[ends], 1.0, rtol=0.0, atol=1e-6)  # less SENSOR_ROUND_OFF d's share
     _, step = run_pressure(geom, np.zeros(n), np.where(x < 1.0, 0.02, 0.01), still, gravity,
                            0.0, sensor=True)
     nu = np.where(step > 0.0, SMOOTH + (1.0 - SMOOTH) * np.cbrt(step), 0.0)

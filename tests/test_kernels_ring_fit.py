@@ -96,7 +96,7 @@ def test_fitted_pressure_gradient_is_exact_for_a_quadratic_free_surface(flat_pat
         apply_gravity_pressure(np.arange(n), rings_of(geom, fields),
                                Levels(fields.vertex_height, fields.normal_rise, bottom, 9.81),
                                fields.tangent_gravity, np.full(n, share), np.full(n, 0.01), 1e-6,
-                               1.0, velocity, np.zeros(n))
+                               1.0, velocity, np.zeros(n), fields.wall_projections)
         got[share] = velocity
     quadratic = np.diff(geom.neighbor_offsets) >= 5
     assert np.allclose(got[1.0][quadratic], exact[quadratic], rtol=0.0, atol=1e-9)
@@ -117,7 +117,7 @@ def test_constant_field_and_dry_walls_give_zero_gradient(flat_patch):
     apply_gravity_pressure(np.arange(n), rings_of(geom, fields),
                            Levels(fields.vertex_height, fields.normal_rise, bottom, 9.81),
                            fields.tangent_gravity, np.ones(n), depth, 1e-6, 1.0, velocity,
-                           np.zeros(n))
+                           np.zeros(n), fields.wall_projections)
     assert (depth > 0).sum() > 10 and (depth == 0).sum() > 10
     assert np.abs(velocity).max() < 1e-13
 

@@ -11,6 +11,7 @@ import pytest
 
 import builders
 from dye_cases import carry_patterns
+from exact_solutions import bump_bottom
 from validation_cases import INVISCID
 from validation_harness import make_simulation
 
@@ -19,19 +20,32 @@ STRIP, DAM, END = (10.0, 0.1, 200, 2, 2), (5.0, 0.005, 0.001), 6.0  # validation
 WALLED, WALLED_DAM, WALLED_END = (25.0, 1.0, 100, 4, 6), (5.0, 0.5, 0.33), 20.0
 
 
+# open segments of the walled strip: (kind, value at scale 1, x of the end, outward normal's x);
+# the SWASHES bump's inflow (m^2/s) and held level (m)
+INFLOW, LEVEL = ("inflow", 0.18, 0.0, -1.0), ("level", 0.33, WALLED[0], 1.0)
+
+
 def scaled_dam_break(scale: float, scheme: str, strip: tuple = STRIP, dam: tuple = DAM,
-                     end: float = END) -> tuple:
+                     end: float = END, bump: bool = False, openings: tuple = ()) -> tuple:
     """A dam break at rest on a walled strip (``strip``: length, width, cells along and across,
-    the irregular cells' seed; ``dam``: its x, the depths left and right of it), run ``end``
-    seconds, every length times ``scale`` and the run sqrt(scale) times as long. Returns the
-    depth and velocity (n,), (n, 2) divided back to scale 1."""
+    the irregular cells' seed; ``dam``: its x, the levels left and right of it), over SWASHES'
+    bump if ``bump`` (the depths the levels less the bottom), with the ``openings`` open, run
+    ``end`` seconds, every length times ``scale`` and the run sqrt(scale) times as long (an
+    inflow's discharge times scale^1.5). Returns the depth and velocity (n,), (n, 2) divided back
+    to scale 1."""
     length, width, n_along, n_across, seed = strip
     at, left, right = dam
     V, F = builders.strip(length, width, n_along, n_across, seed=seed)
     sim, geom = make_simulation(scale * V, F, scheme=scheme, max_dt=np.sqrt(scale),
                                 min_depth=1e-6 * scale, **INVISCID)
     x = geom.vertices[:, 0] / scale
-    sim.set_depth(scale * np.where(x < at, left, right))
+    bottom = bump_bottom(x) if bump else np.zeros_like(x)
+    sim.set_bottom(scale * bottom)
+    sim.set_depth(scale * np.maximum(np.where(x < at, left, right) - bottom, 0.0))
+    for kind, value, end_x, outward in openings:
+        values = ({"discharge": value * scale ** 1.5} if kind == "inflow"
+                  else {"level": value * scale})
+        sim.set_boundary(kind, plane=((end_x * scale, 0.0, 0.0), (outward, 0.0, 0.0)), **values)
     sim.advance(end * np.sqrt(scale))
     return np.asarray(sim.depth) / scale, np.asarray(sim.velocity) / np.sqrt(scale)
 
@@ -52,20 +66,41 @@ def test_a_dam_break_scaled_in_length_and_time_is_the_same_flow(right, scheme):
         assert np.abs(scaled_velocity - velocity).max() < 1e-12, scale
 
 
-@pytest.mark.parametrize("scheme", ["momentum", "conservative"])
-def test_a_dam_break_reflected_from_walls_is_the_same_flow_at_another_scale(scheme):
-    """A dam break on a 25 m x 1 m walled strip (100 x 4 cells, seed 6; 0.5 m deep left of
-    x = 5 m, 0.33 m right of it), run 20 s, after its bores have crossed the strip and come
-    back, at s = 3.7 against s = 1: the depth within 1e-7 of the deep side's. Measured: 1.0e-9
-    (the conservative scheme 2e-14); round-off grows slowly through the reflected bores, so the
-    bar is looser than the short runs'. A switch that jumps where its ratio crosses zero parts
-    the runs by 1e-4 and more."""
-    def depth_at(scale):
-        return scaled_dam_break(scale, scheme, WALLED, WALLED_DAM, WALLED_END)[0]
+# the 25 m channel's cases: (over the bump, open segments, the dam: x, levels left and right)
+CHANNELS = {"walls": (False, (), WALLED_DAM), "bump": (True, (), WALLED_DAM),
+            "level": (False, (LEVEL,), WALLED_DAM),
+            "inflow_over_bump": (True, (INFLOW, LEVEL), (WALLED_DAM[0], 0.33, 0.33))}
+HELD_LEVEL = pytest.mark.xfail(strict=True, reason=(
+    "docs/model.md, Known limitations: next to a held level the conservative scheme's limiter "
+    "reads depth ranges of a few units of round-off before a bore arrives; parts by 3.4e-4 "
+    "(level) and 3.6e-6 (inflow over the bump); in one run, one unit of round-off in one "
+    "boundary vertex's depth moves the velocity there by 2e-3 m/s when the bore comes"))
 
-    depth = depth_at(1.0)
-    assert np.ptp(depth) > 0.05  # bores, not a lake at rest
-    assert np.abs(depth_at(3.7) - depth).max() < 1e-7 * WALLED_DAM[1]
+
+@pytest.mark.parametrize("case, scheme", [
+    *[(case, "momentum") for case in CHANNELS], ("walls", "conservative"),
+    ("bump", "conservative"), pytest.param("level", "conservative", marks=HELD_LEVEL),
+    pytest.param("inflow_over_bump", "conservative", marks=HELD_LEVEL)])
+def test_a_channel_flow_is_the_same_flow_at_another_scale(case, scheme):
+    """A 25 m x 1 m walled strip (100 x 4 cells, seed 6), run 20 s at s = 3.7 against s = 1:
+    the dam break (0.5 m deep left of x = 5 m, 0.33 m right of it) whose bores cross the strip
+    and come back from its walls, the same over SWASHES' bump or with the level held at
+    x = 25 m, and still water at 0.33 m over the bump that SWASHES' inflow sets flowing, the
+    level held. The depth within 1e-10 of the deep side's, the velocity within 1e-10 m/s.
+    Measured, the default: 1.2e-13 (walls), 7e-13 (bump), 6e-15 and 7e-15; the conservative
+    scheme 2e-14 and 5e-15. A switch that jumps where its ratio crosses zero parts the runs by
+    1e-4 and more; the default's shock sensor, reading a wall vertex's one-sided fit whole,
+    parted them by 1e-9 (walls), 4e-5 (bump) and 1e-7 (level)."""
+    bump, openings, dam = CHANNELS[case]
+
+    def flow_at(scale):
+        return scaled_dam_break(scale, scheme, WALLED, dam, WALLED_END, bump, openings)
+
+    depth, velocity = flow_at(1.0)
+    assert np.abs(velocity).max() > 0.1  # flowing, not a lake at rest
+    scaled_depth, scaled_velocity = flow_at(3.7)
+    assert np.abs(scaled_depth - depth).max() < 1e-10 * WALLED_DAM[1]
+    assert np.abs(scaled_velocity - velocity).max() < 1e-10
 
 
 @pytest.mark.parametrize("scheme", ["momentum", "conservative"])

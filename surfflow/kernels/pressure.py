@@ -32,6 +32,7 @@ tangential gravity g_t acts. Dry vertices feel no force."""
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
+from .reconstruction import along_wall
 from .shocks import shock_sensor
 
 
@@ -52,7 +53,7 @@ def seen_level(j, level, vertex_height, normal_rise, bottom, depth, min_depth):
 
 @parallel_kernel
 def apply_gravity_pressure(vertices, rings, levels, tangent_gravity, friction_share, depth,
-                           min_depth, dt, velocity, sensor):
+                           min_depth, dt, velocity, sensor, wall_projections):
     """u_i += dt F_i on every wet vertex, in place; and, unless ``sensor`` is empty, in the same
     walk over the ring the continuity's shock sensor s_i (kernels/shocks.py), where the ring is
     wet and friction does not slave the velocity (phi_i < 1: the flux is upwind there, no
@@ -65,7 +66,8 @@ def apply_gravity_pressure(vertices, rings, levels, tangent_gravity, friction_sh
     bottom, |g|); tangent_gravity (n, 2) = g in i's frame; friction_share (n,) = phi_i in
     [0, 1]; depth (n,); velocity (n, 2) in each frame; sensor (n,) written at the vertices
     looked at (0 where not computed), or (0,): no sensor wanted (a scheme without the Landshoff
-    term). Reads no velocity of a neighbour.
+    term); wall_projections (n, 2, 2) the walls' slip projections P_i, which the sensor's
+    fitted plane takes. Reads no velocity of a neighbour.
     """
     offsets, indices, dual_areas = rings.offsets, rings.indices, rings.dual_areas
     dual_edge_vectors, neighbor_coords = rings.dual_edge_vectors, rings.neighbor_coords
@@ -108,6 +110,7 @@ def apply_gravity_pressure(vertices, rings, levels, tangent_gravity, friction_sh
                 rises += deeper
                 spread += abs(deeper)
         if sensed:
+            depth_fit0, depth_fit1 = along_wall(wall_projections, i, depth_fit0, depth_fit1)
             sensor[i] = shock_sensor(rises, spread, depth_fit0 * ring0 + depth_fit1 * ring1,
                                      depth[i])
         scale = dt * gravity_magnitude

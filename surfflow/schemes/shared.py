@@ -30,7 +30,7 @@ def gravity_pressure(geom, fields, state, params, active, bottom, depth, dt, vel
                            Levels(fields.vertex_height, fields.normal_rise, bottom,
                                   params.gravity_magnitude),
                            fields.tangent_gravity, state.friction_share, depth, params.min_depth,
-                           dt, velocity, sensor)
+                           dt, velocity, sensor, fields.wall_projections)
 
 
 def summed_pressure(pressures, total):
