@@ -28,11 +28,11 @@ instead: first order from Fr = 2 on.
 
 Component by component, phi_i is the largest factor up to 1 for which every face i sends
 through lies within the component's range over i and its one-ring (a face whose flux is below
-``EXPANSION_RAMP`` of i's largest counting in proportion, ``sent_entry``), and theta_i in [0, 1] the
-largest for which what stays behind in i lies in it too (the tracers' ``outflow_bound``, the
-staying volume A_i d_i - dt alpha_i (sum_out F_ij + F_b,i)). Next to a dry vertex (no
-velocity to interpolate) and where the ring converges faster than it turns (-tr G_i >
-|curl G_i|: a bore, ``converges``), S_i = 0: the donor's velocity, first-order upwind
+``EXPANSION_RAMP`` of i's largest counting in proportion, ``sent_entry``), and theta_i in
+[0, 1] the largest for which what stays behind in i lies in it too (the tracers'
+``outflow_bound``, the staying volume A_i d_i - dt alpha_i (sum_out F_ij + F_b,i)). Next to a
+dry vertex (no velocity to interpolate) and where the ring converges faster than it turns
+(-tr G_i > |curl G_i|: a bore, ``converges``), S_i = 0: the donor's velocity, first-order upwind
 (docs/validation.md has the figures). The slope is scaled by 1 - phi_i, the friction share by
 which the mass flux turns upwind (kernels/friction.py): first order where friction slaves the
 velocity to the depth.
@@ -59,21 +59,21 @@ NO_UPSTREAM = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # ``upstream_entry``'s sums b
 
 
 @serial_kernel
-def sent_entry(sums, g0, g1, offset0, offset1, flux, largest):
+def sent_entry(sums, g0, g1, offset0, offset1, flux, share):
     """sums = (0, 0, rise, fall, excess) of a velocity component of gradient (g0, g1) with one
     more ring entry of offset (offset0, offset1) = c_ij / 2 - back and flux F_ij: the extreme
     changes p_ij g . offset over the entries sent through (F_ij > 0), excess = sum F_ij g . offset
     over them (the tracers' ``limit_entry`` without its misfit share: the cap stays 1). Each
-    entry's change counts in the bound in proportion to its share p_ij (the tracers'
-    ``face_share``: min(1, F_ij / (EXPANSION_RAMP largest)), ``largest`` the ring's largest
-    outgoing flux), so that an entry whose flux round-off makes just positive cannot switch the
-    bound. The face itself keeps its whole slope (the dyes' fades with p_ij): a velocity has no
-    range it must stay in, and the face can overshoot its ring's range only by as much as the
-    unlimited slope reaches, on a flux under ``EXPANSION_RAMP`` of the largest."""
+    entry's change counts in the bound in proportion to its ``share`` p_ij (the tracers'
+    ``face_share``: min(1, F_ij / (EXPANSION_RAMP F_max)), F_max the ring's largest outgoing
+    flux), so that an entry whose flux round-off makes just positive cannot switch the bound.
+    The face itself keeps its whole slope (the dyes' fades with p_ij): a velocity has no range it
+    must stay in, and the face can overshoot its ring's range only by as much as the unlimited
+    slope reaches, on a flux under ``EXPANSION_RAMP`` of the largest."""
     if flux <= 0.0:
         return sums
     delta = g0 * offset0 + g1 * offset1
-    bounded = delta * face_share(flux, largest)
+    bounded = delta * share
     return (0.0, 0.0, max(sums[2], bounded), min(sums[3], bounded), sums[4] + flux * delta)
 
 
@@ -218,8 +218,9 @@ def donor_slopes(fit0, fit1, order, start, stop, edge_flux, neighbor_coords, bac
         flux = edge_flux[e]
         offset0 = 0.5 * neighbor_coords[e, 0] - back0
         offset1 = 0.5 * neighbor_coords[e, 1] - back1
-        sums0 = sent_entry(sums0, fit0[0], fit0[1], offset0, offset1, flux, largest)
-        sums1 = sent_entry(sums1, fit1[0], fit1[1], offset0, offset1, flux, largest)
+        share = face_share(flux, largest)
+        sums0 = sent_entry(sums0, fit0[0], fit0[1], offset0, offset1, flux, share)
+        sums1 = sent_entry(sums1, fit1[0], fit1[1], offset0, offset1, flux, share)
         if flux > 0.0:
             sent0 += flux * offset0
             sent1 += flux * offset1

@@ -86,14 +86,14 @@ def face_share(flux, largest):
 
 
 @serial_kernel
-def limit_entry(sums, g0, g1, diff, coord0, coord1, offset0, offset1, flux, largest):
+def limit_entry(sums, g0, g1, diff, coord0, coord1, offset0, offset1, flux, share):
     """sums = (misfit, total, rise, fall, excess) of a tracer of gradient (g0, g1) with one more
     ring entry: diff = c_j - c_i, (coord0, coord1) = c_ij, (offset0, offset1) = c_ij / 2 - back,
-    flux F_ij, largest the ring's largest outgoing flux. misfit and total: the share r's sums;
-    rise >= 0 >= fall: the extreme changes p_ij g . offset of the faces (``face_share``: 0 for
-    those not sent through), excess: sum F_ij p_ij g . offset."""
+    flux F_ij, share its ``face_share`` p_ij (0 for a face not sent through). misfit and total:
+    the share r's sums; rise >= 0 >= fall: the extreme changes p_ij g . offset of the faces,
+    excess: sum F_ij p_ij g . offset."""
     misfit, total, rise, fall, excess = sums
-    delta = face_share(flux, largest) * (g0 * offset0 + g1 * offset1)
+    delta = share * (g0 * offset0 + g1 * offset1)
     return (misfit + abs(diff - g0 * coord0 - g1 * coord1), total + abs(diff), max(rise, delta),
             min(fall, delta), excess + flux * delta)
 
@@ -203,12 +203,13 @@ def limited_faces(moving, rings, carrier, min_carrier, values, velocity, shift, 
                 for e in range(start, stop):
                     j, coord0, coord1 = indices[e], neighbor_coords[e, 0], neighbor_coords[e, 1]
                     offset0, offset1 = 0.5 * coord0 - back0, 0.5 * coord1 - back1
+                    flux = carrier_flux[e]
+                    share = face_share(flux, largest)
                     sums_a = limit_entry(sums_a, fit_a[0], fit_a[1], values[j, a] - c_a, coord0,
-                                         coord1, offset0, offset1, carrier_flux[e], largest)
+                                         coord1, offset0, offset1, flux, share)
                     if paired:
                         sums_b = limit_entry(sums_b, fit_b[0], fit_b[1], values[j, b] - c_b,
-                                             coord0, coord1, offset0, offset1, carrier_flux[e],
-                                             largest)
+                                             coord0, coord1, offset0, offset1, flux, share)
                 g0_a, g1_a = limited_slope(fit_a, sums_a, c_a, room, scale)
                 g0_b, g1_b = limited_slope(fit_b, sums_b, c_b, room, scale)
             for e in range(start, stop):
