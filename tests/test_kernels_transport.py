@@ -208,7 +208,7 @@ def test_a_face_whose_flux_round_off_turns_leaves_its_donors_other_faces_as_they
     flux is a small share of the donor's largest fades to first order with it (``face_share``).
     So whether round-off makes a face's flux just positive or just negative (1e-20 of order-one
     fluxes), every other face of its donor is the same to round-off. Counted outright, the face
-    switched the donor's bound and moved its other faces by up to 5.5e-3 here."""
+    would switch the donor's bound and move its other faces by up to 5.5e-3 here."""
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     depth, velocity, _, dye = random_state(geom, seed=8)
     depth[:] = 0.1

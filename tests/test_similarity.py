@@ -89,8 +89,8 @@ def test_a_channel_flow_is_the_same_flow_at_another_scale(case, scheme):
     level held. The depth within 1e-10 of the deep side's, the velocity within 1e-10 m/s.
     Measured, the default: 1.2e-13 (walls), 7e-13 (bump), 6e-15 and 7e-15; the conservative
     scheme 2e-14 and 5e-15. A switch that jumps where its ratio crosses zero parts the runs by
-    1e-4 and more; the default's shock sensor, reading a wall vertex's one-sided fit whole,
-    parted them by 1e-9 (walls), 4e-5 (bump) and 1e-7 (level)."""
+    1e-4 and more; a shock sensor reading a wall vertex's one-sided fit whole would part them
+    by 1e-9 (walls), 4e-5 (bump) and 1e-7 (level)."""
     bump, openings, dam = CHANNELS[case]
 
     def flow_at(scale):
@@ -109,7 +109,7 @@ def test_dyes_carried_at_another_scale_are_the_same(scheme):
     cells) at s = 3.7 and 1e3 against s = 1: every concentration to 1e-9. The dyes have no unit,
     so nothing should part them. Measured: 2e-11 and below. A face that round-off makes just
     sending must not switch its donor's limiter: with the bound taken over the sent faces
-    outright, a face across the current did, and the runs parted by 2.5e-2."""
+    outright, a face across the current would, and the runs would part by 2.5e-2."""
     dyes = carry_patterns(scheme=scheme)[1]
     assert dyes[:, 1].max() > 0.99 and dyes[:, 0].max() > 0.8  # carried, not smeared out
     for scale in (3.7, 1e3):

@@ -13,8 +13,8 @@ P_i is the wall's slip projection (``state.wall_projections``: the identity off 
 a wall's corner): a wall mirrors the flow, so the fitted plane has no slope across it, as the
 conservative scheme's reconstruction has none (``reconstruction.along_wall``). A wall vertex's
 ring lies on one side of it, and its fit, exactly determined at best, extrapolates a slope
-across the wall that the next step's round-off swings: read whole, it made the sensor swing
-between 0.2 and 0.9 from step to step in smooth water. Across a wall the plane leaves the
+across the wall that the next step's round-off swings: read whole, it would set the sensor,
+and the Landshoff term with it, by round-off in smooth water. Across a wall the plane leaves the
 depth's change unexplained (a depth sloping into a wall, over a bed sloping there); the
 Landshoff term it sets acts on the head's drop, which a surface level across the wall does not
 have.
