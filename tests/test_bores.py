@@ -236,3 +236,34 @@ def test_results_do_not_depend_on_the_thread_count():
             sim.advance(1.0)
         depths.append(np.asarray(sim.depth).copy())
     assert np.array_equal(*depths)
+
+
+def test_a_residue_on_dry_ground_meets_the_liquid_at_a_contact_line():
+    """With surface tension an edge between liquid and dry ground is a contact line (the wet
+    side's own flow, no wave speeds: kernels/riemann.py), and a residue of 1e-28 m that an
+    outflow limiter left on the dry vertex is dry ground too: the Heun stages' fluxes around it
+    are those of a bare vertex to 1e-20 m^3/s. Read as wet at any depth above zero, the residue
+    draws 6.5e-6 m^3/s here from its wet neighbour, and nothing at exactly 0: on the tilting
+    tray's rim round-off left 1e-28 on one processor and 0 on another, and their runs parted
+    by 1e-5 m of depth within ten steps."""
+    V, F = builders.strip(1.0, 0.05, 40, 2, seed=3)
+    geom = sf.precompute((V, F), feature_size=0)
+    sim = sf.Simulation(geom, sf.Params(max_dt=0.01, boundary="wall", gravity=(0.0, 0.0, -9.81),
+                                        surface_tension=0.072))
+    x = geom.vertices[:, 0]
+    depth = np.where(x < 0.5, 5e-3, 0.0)
+    sim.set_depth(depth)
+    rows = entry_rows(geom.neighbor_offsets)
+    touching = np.unique(rows[depth[geom.neighbor_indices] > 0.0])
+    front = int(touching[depth[touching] == 0.0][0])  # dry, with a wet neighbour
+    entries = np.arange(geom.neighbor_offsets[front], geom.neighbor_offsets[front + 1])
+    heun, n = sim.scheme.bores.heun, geom.n_vertices
+    heun.use_geometry(geom, sim.fields)
+    fluxes = []
+    for residue in (0.0, 1e-28):
+        start = depth.copy()
+        start[front] = residue
+        heun.stage(geom, sim.fields, sim.state, np.zeros(n), start, np.zeros((n, 2)), 1e-3,
+                   np.zeros(n), np.zeros((n, 2)))
+        fluxes.append(heun.mass_flux[entries].copy())
+    assert np.abs(fluxes[1] - fluxes[0]).max() < 1e-20

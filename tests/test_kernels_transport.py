@@ -9,9 +9,11 @@ import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
+from surfflow.kernels.reconstruction import bounded_factor
 from surfflow.kernels.records import (CarrierFluxes, ContinuityFluxes, DepthUpdate, EnergyHead,
                                       FluxInputs, TracerUpdate)
 from surfflow.kernels.tracers import carry, limited_faces
+from surfflow.kernels.tuning import EXPANSION_RAMP
 from surfflow.schemes.active import ActiveSet
 from surfflow.state import surface_fields
 
@@ -234,3 +236,56 @@ def test_a_face_whose_flux_round_off_turns_leaves_its_donors_other_faces_as_they
         others = [k for k in range(e + 1, geom.neighbor_offsets[i + 1]) if flux[k] > 0.0]
         sending, receiving = faces_with(e, 1.0)[others], faces_with(e, -1.0)[others]
         assert np.abs(sending - receiving).max(initial=0.0) < 1e-12, i
+
+
+# a corner vertex's one-sided ring (coords c_ij, m): along the wall, across it, between them
+CORNER_RING = np.array([[0.1, 0.0], [0.0, 0.1], [0.07, 0.07]])
+
+
+@pytest.mark.parametrize("value, low, high", [(1.0, 0.2, 1.0), (0.2, 0.2, 1.0), (0.6, 0.2, 1.0)])
+def test_an_entry_across_the_gradient_has_no_say_in_the_reconstructions_limiter(value, low, high):
+    """At a wall corner the depth's gradient runs along the wall, g = (-1, 0) per m, across the
+    entry to the vertex beyond the corner (Delta = g . c / 2 = 0 there). Whether round-off makes
+    that entry's Delta +-1e-19, phi is the same to 1e-12: at its ring's extremum (value = high
+    or low) Barth and Jespersen's bound, taken whole, gives phi = 0 for one sign and 1 for the
+    other."""
+    phis = []
+    for tilt in (1e-18, -1e-18):
+        coords = CORNER_RING.copy()
+        coords[1, 0] = tilt
+        phis.append(bounded_factor(0, 3, coords, value, low, high, 0.0, -1.0, 0.0))
+    assert 0.0 <= phis[0] <= 1.0 and abs(phis[0] - phis[1]) < 1e-12
+    # the bound of the entries along the gradient holds: value + phi Delta within [low, high]
+    for c in CORNER_RING[[0, 2]]:
+        assert low - 1e-15 <= value + phis[0] * (-0.5 * c[0]) <= high + 1e-15
+
+
+def test_the_reconstruction_stays_near_its_rings_range_and_the_depth_non_negative():
+    """Random rings, gradients and ranges: every value reconstructed at an entry stays within
+    [low, high] but for EXPANSION_RAMP / 4 of the ring's largest change (the entries nearly
+    across the gradient), and never below the floor (the depth's 0, even where the ring's range
+    spans 1e6 times its low end)."""
+    # a dry-bed front's ring: the vertex at its low end (1 um), an entry at half the ramp's share
+    # of the largest change: its say lets the value go 2.5e-4 below, and the floor holds it at 0
+    coords, g = np.array([[1.0, 0.0], [-0.5e-3, 1.0]]), (2.0, 0.0)
+    phi = bounded_factor(0, 2, coords, 1e-6, 1e-6, 1.0, 0.0, *g)
+    assert 0.0 < phi and 1e-6 + phi * 0.5 * coords[1] @ g >= 0.0
+    assert bounded_factor(0, 2, coords, 1e-6, 1e-6, 1.0, -np.inf, *g) == 0.5
+    rng = np.random.default_rng(3)
+    for _ in range(2000):
+        m = rng.integers(3, 9)
+        coords = rng.normal(size=(m, 2))
+        if rng.uniform() < 0.5:  # one entry across the gradient, to round-off
+            g = rng.normal(size=2)
+            coords[0] = np.array([-g[1], g[0]]) + rng.normal(scale=1e-17, size=2)
+        else:
+            g = rng.normal(size=2)
+        low = 10.0 ** rng.uniform(-6, 0)
+        high = low + 10.0 ** rng.uniform(-3, 0)
+        value = rng.uniform(low, high)
+        phi = bounded_factor(0, m, coords, value, low, high, 0.0, g[0], g[1])
+        changes = phi * 0.5 * coords @ g
+        allowed = EXPANSION_RAMP / 4.0 * np.abs(0.5 * coords @ g).max() + 1e-15
+        assert 0.0 <= phi <= 1.0
+        assert np.all(value + changes >= low - allowed) and np.all(value + changes <= high + allowed)
+        assert np.all(value + changes >= 0.0)

@@ -9,19 +9,28 @@ is limited by Barth and Jespersen's factor, so the value reconstructed at every 
 f_i + phi_i g_i . c_ij / 2 (c_ij the ``neighbor_coords``), stays within the range of f over i
 and its one-ring:
 
-    phi_i = min over j of  (f_max - f_i) / Delta_ij   if Delta_ij > 0
-                           (f_min - f_i) / Delta_ij   if Delta_ij < 0,    capped at 1
+    phi_i = min over j of  p_ij phi_ij + (1 - p_ij)
+    phi_ij = min(1, (f_max - f_i) / Delta_ij)   if Delta_ij > 0
+             min(1, (f_min - f_i) / Delta_ij)   if Delta_ij < 0
 
-with Delta_ij = g_i . c_ij / 2. The depth reconstructed this way is never negative. Velocities of
+with Delta_ij = g_i . c_ij / 2 and p_ij = min(1, |Delta_ij| / (EXPANSION_RAMP max_j |Delta_ij|))
+the entry's share of the ring's largest change (``bounded_factor``): an entry nearly across the
+gradient, whose Delta_ij round-off makes just positive or just negative, has no say, so
+round-off cannot set phi_i to 0 at a vertex that is its ring's extremum (a wall corner's). Such
+an entry's value may leave the range by EXPANSION_RAMP / 4 of the largest change; the depth
+reconstructed is never negative (a bound of its own). Velocities of
 the neighbours enter in i's frame (carried by M_ij, the ``edge_transforms``). Next to a dry
 vertex (d < d_min, in the ring or at i) every gradient is zero: the reconstruction is first
 order at a shoreline, where a dry cell has no velocity or concentration to interpolate. At a
 wall the gradients lose their component across it (the wall mirrors the flow).
 """
 
+import math
+
 import numba
 
 from ._jit import parallel_kernel, serial_kernel
+from .tuning import EXPANSION_RAMP
 
 
 @serial_kernel
@@ -32,16 +41,33 @@ def offset_dot(g0, g1, coords, e, back0, back1):
 
 
 @serial_kernel
-def bounded_factor(start, stop, coords, back0, back1, value, low, high, g0, g1):
-    """Barth and Jespersen's phi in [0, 1]: value + phi ``offset_dot`` within [low, high] for
-    every CSR entry start..stop."""
+def bounded_factor(start, stop, coords, value, low, high, floor, g0, g1):
+    """Barth and Jespersen's phi in [0, 1], each CSR entry e = start..stop weighed by its share
+    of the ring's reconstructed change (Delta_e = ``offset_dot``, no shift):
+
+        phi = min_e [p_e phi_e + (1 - p_e)],   p_e = min(1, |Delta_e| / (EXPANSION_RAMP max_e |Delta_e|))
+
+    phi_e = min(1, (high - value) / Delta_e) for Delta_e > 0, min(1, (low - value) / Delta_e)
+    for Delta_e < 0: value + phi Delta_e within [low, high] at every entry whose change is at
+    least ``EXPANSION_RAMP`` of the largest. An entry nearly across the gradient, whose Delta_e
+    round-off makes just positive or just negative, has no say: at a vertex that is its ring's
+    extremum (high = value) its full say would set phi = 0 or leave it free as the sign fell.
+    Its value may leave the range by at most EXPANSION_RAMP / 4 of the ring's largest change.
+    Every value stays at or above ``floor`` (0 for the depth, -inf for a velocity) outright."""
+    largest = 0.0
+    for e in range(start, stop):
+        largest = max(largest, abs(offset_dot(g0, g1, coords, e, 0.0, 0.0)))
+    if largest == 0.0:
+        return 1.0
     phi = 1.0
     for e in range(start, stop):
-        delta = offset_dot(g0, g1, coords, e, back0, back1)
+        delta = offset_dot(g0, g1, coords, e, 0.0, 0.0)
+        share = min(1.0, abs(delta) / (EXPANSION_RAMP * largest))
         if delta > 0.0:
-            phi = min(phi, (high - value) / delta)
+            phi = min(phi, share * min(1.0, (high - value) / delta) + (1.0 - share))
         elif delta < 0.0:
-            phi = min(phi, (low - value) / delta)
+            phi = min(phi, share * min(1.0, (low - value) / delta) + (1.0 - share),
+                      (floor - value) / delta)
     return max(phi, 0.0)
 
 
@@ -87,7 +113,7 @@ def limited_gradients(reached, offsets, indices, edge_transforms, neighbor_coord
             g1 += fit_weights[e, 1] * diff
             low, high = min(low, depth[indices[e]]), max(high, depth[indices[e]])
         g0, g1 = along_wall(wall_projections, i, g0, g1)
-        phi = bounded_factor(start, stop, neighbor_coords, 0.0, 0.0, depth[i], low, high, g0, g1)
+        phi = bounded_factor(start, stop, neighbor_coords, depth[i], low, high, 0.0, g0, g1)
         grad_depth[i, 0], grad_depth[i, 1] = phi * g0, phi * g1
         # velocity components, neighbours carried into i's frame
         for a in range(2):
@@ -100,6 +126,6 @@ def limited_gradients(reached, offsets, indices, edge_transforms, neighbor_coord
                 g1 += fit_weights[e, 1] * diff
                 low, high = min(low, carried), max(high, carried)
             g0, g1 = along_wall(wall_projections, i, g0, g1)
-            phi = bounded_factor(start, stop, neighbor_coords, 0.0, 0.0, velocity[i, a], low, high,
-                                 g0, g1)
+            phi = bounded_factor(start, stop, neighbor_coords, velocity[i, a], low, high,
+                                 -math.inf, g0, g1)
             grad_velocity[i, a, 0], grad_velocity[i, a, 1] = phi * g0, phi * g1

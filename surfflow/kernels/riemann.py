@@ -16,7 +16,9 @@ edge N_ij between the states reconstructed at the edge midpoint (``reconstructio
     G = L (s_R q_L a_L - s_L q_R a_R + s_L s_R (q_R - q_L)) / (s_R - s_L)           s_R <= 0)
 
 a the normal velocities from i towards j, L = (|N_ij| + |N_ji|) / 2, q_R carried into i's frame
-by M_ij; a dry end gets the dry-bed speeds s = a -+ 2 c of the other (Toro). Below the wet/dry
+by M_ij; a dry end gets the dry-bed speeds s = a -+ 2 c of the other (Toro), but with surface
+tension an edge with a dry end (d < d_min, a residue too) is a contact line, where capillarity,
+not a Riemann problem, rules the front: c = 0 on both sides, the wet side's own flow. Below the wet/dry
 threshold d_min no force acts (a_i = 0, no gradient). What liquid lies there, the residue, is
 either at rest (``carries_residues`` False: the conservative scheme; a cell that was dry, when
 wetted, takes the velocity of the liquid flowing in, the sum of -G over its inflowing edges
@@ -271,8 +273,8 @@ def hll_edge_fluxes(reached, rings, wall, levels, motion, state, pressing, min_d
             a_j = along(surface_acceleration, j, normals, j) if moving else 0.0
             c_i = celerity(felt_support(gravity_magnitude, normal_rise[i], a_i), capillary, d_i)
             c_j = celerity(felt_support(gravity_magnitude, normal_rise[j], a_j), capillary, d_j)
-            if capillary > 0.0 and d_i * d_j == 0.0:  # a contact line: the wet side's own flow
-                c_i, c_j = 0.0, 0.0
+            if capillary > 0.0 and (depth[i] < min_depth or depth[j] < min_depth):
+                c_i, c_j = 0.0, 0.0  # a contact line: the wet side's own flow
             level_j = free_surface_height(j, vertex_height, normal_rise, bottom, depth)
             normal_a, rise_a = (inertial_rise(i, j, surface_acceleration, vertices, normals,
                                               bottom, depth) if moving else (0.0, 0.0))

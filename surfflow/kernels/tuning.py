@@ -56,7 +56,9 @@ TUNING = {
                        "of the edge's head. Also the share of the energy made below which the "
                        "energy-stable weight's raise tapers, and of the ring's largest outflow "
                        "below which a face's say in the momentum faces' limiter fades, and a "
-                       "dye's face fades to first order"),
+                       "dye's face fades to first order; and of the ring's largest "
+                       "reconstructed change below which an entry's say in the conservative "
+                       "reconstruction's limiter fades"),
     "SENSOR_SMOOTH": (SENSOR_SMOOTH, "nu_0: a ring whose unexplained share nu reads below this "
                       "is smooth flow and gets no Landshoff term"),
     "SENSOR_POWER": (SENSOR_POWER, "the sensor s = ((nu - nu_0)+ / (1 - nu_0))^p: a high power "
