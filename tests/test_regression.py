@@ -5,13 +5,15 @@ regenerated only when a change is meant to alter results).
 On a machine whose arithmetic matches the one that made a reference (the same fingerprint,
 ``tests/regression/machine.py``) the whole state must come back bit for bit. On another machine
 the bits differ (numpy's SIMD kernels of exp, log and cbrt differ in the last bit between
-processors), so the summaries a user reads off the run (``tests/regression/summaries.py``: the
+processors, and OpenBLAS's kernels, under the mesh smoothing's sparse LU and numpy's matrix
+products, sum in another order), so the summaries a user reads off the run (``tests/regression/summaries.py``: the
 clock, the ledger, the wet area, the mean and largest depth, the liquid's centroid and energy,
 the dyes, the bodies) are compared within ``TOLERANCE`` times their scales.
 
 ``TOLERANCE`` is derived from ``tests/regression/spread.json``, the largest spread of those
 summaries over the arithmetics this processor can be switched to (numpy's dispatch narrowed to
-AVX2 and to its baseline, numba compiling for a generic processor; ``measure_spread.py``),
+AVX2 and to its baseline, numba compiling for a generic processor, OpenBLAS on its oldest
+kernels; ``measure_spread.py``),
 times ``SAFETY``: a processor of another family (ARM's libm) may round transcendental functions
 a few ulps differently, not a few thousand times more.
 """
@@ -36,7 +38,7 @@ from make_references import (  # noqa: E402
 )
 
 SAFETY = 1000.0
-TOLERANCE = 1e-7
+TOLERANCE = 1e-3
 """|a - b| <= TOLERANCE * scale for every summary across machines: SAFETY times the largest
 measured spread, rounded up to a power of ten."""
 

@@ -8,6 +8,10 @@ What decides the arithmetic, besides the code:
   ``NPY_DISABLE_CPU_FEATURES`` narrows them;
 * numba's target: the processor name and features LLVM compiles for (``NUMBA_CPU_NAME``,
   ``NUMBA_CPU_FEATURES``), and the llvmlite that compiles;
+* OpenBLAS's kernels, which numpy's and scipy's builds pick for the processor at load
+  (``OPENBLAS_CORETYPE`` overrides them): the mesh smoothing's sparse LU (scipy's SuperLU) and
+  numpy's matrix products run on them, and their sums' order differs between a Zen and a
+  Skylake-X kernel;
 * the versions of numpy and numba, the C library (libm) and the processor's architecture.
 
 A reference made under the same fingerprint is compared bit for bit; under another, within the
@@ -41,6 +45,34 @@ def numba_target() -> tuple[str, str]:
     return name, features
 
 
+def blas_cores() -> dict[str, str]:
+    """The OpenBLAS kernel family ("Zen", "SkylakeX", "Prescott", ...) numpy's and scipy's
+    bundled OpenBLAS picked, by package; "unknown" where the library or its query is not found
+    (another BLAS, another platform's file names)."""
+    import ctypes
+    import glob
+    import os
+
+    import numpy
+    import scipy
+
+    cores = {}
+    for package in (numpy, scipy):
+        root = os.path.dirname(os.path.dirname(package.__file__))
+        name = package.__name__
+        core = "unknown"
+        for path in sorted(glob.glob(os.path.join(root, f"{name}.libs", "libscipy_openblas*"))):
+            library = ctypes.CDLL(path)
+            for symbol in ("scipy_openblas_get_corename64_", "scipy_openblas_get_corename"):
+                query = getattr(library, symbol, None)
+                if query is not None:
+                    query.restype = ctypes.c_char_p
+                    core = query().decode()
+                    break
+        cores[name] = core
+    return cores
+
+
 def fingerprint() -> str:
     """A JSON string naming everything the bits of a run depend on besides the code."""
     import llvmlite
@@ -53,6 +85,7 @@ def fingerprint() -> str:
         "libc": " ".join(platform.libc_ver()),
         "numpy": numpy.__version__,
         "numpy_simd": numpy_simd_targets(),
+        "openblas": blas_cores(),
         "numba": numba.__version__,
         "llvmlite": llvmlite.__version__,
         "numba_cpu": name,

@@ -5,7 +5,8 @@ the figure ``tests/test_regression.py``'s cross-machine tolerance is derived fro
 
 Each example is run (``make_references.example_simulation``) in a fresh process under each
 arithmetic this processor can be switched to: numpy's SIMD dispatch narrowed (to AVX2, to its
-baseline), numba compiling for a generic processor (in a numba cache of its own), and both. The
+baseline), numba compiling for a generic processor (in a numba cache of its own), OpenBLAS on its
+oldest kernels, and all three. The
 spread of a summary is the largest ``|a - b| / scale`` between any of those runs and the native
 one; the script prints it per example and writes ``spread.json`` beside itself.
 """
@@ -33,16 +34,21 @@ def numpy_dispatch_above(levels: int) -> str:
     return " ".join(numpy_simd_targets()[levels:])
 
 
+OTHER_BLAS = {"OPENBLAS_CORETYPE": "Prescott"}
+"""OpenBLAS's oldest x86-64 kernels (machine.blas_cores): another processor's sums' order."""
+
+
 def arithmetics(cache_root: Path) -> dict[str, dict]:
     """The environments to run under, by name (the native one first)."""
     generic = {"NUMBA_CPU_NAME": "generic", "NUMBA_CACHE_DIR": str(cache_root / "generic")}
+    baseline = {"NPY_DISABLE_CPU_FEATURES": numpy_dispatch_above(0)}
     return {
         "native": {},
         "numpy AVX2": {"NPY_DISABLE_CPU_FEATURES": numpy_dispatch_above(1)},
-        "numpy baseline": {"NPY_DISABLE_CPU_FEATURES": numpy_dispatch_above(0)},
+        "numpy baseline": baseline,
         "numba generic": generic,
-        "numpy baseline, numba generic": {"NPY_DISABLE_CPU_FEATURES": numpy_dispatch_above(0),
-                                          **generic},
+        "OpenBLAS Prescott": OTHER_BLAS,
+        "all three narrowed": {**baseline, **generic, **OTHER_BLAS},
     }
 
 
