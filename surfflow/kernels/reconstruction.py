@@ -1,4 +1,5 @@
-"""Limited gradients for the second-order reconstruction of the conservative scheme (SPEC §10).
+"""Limited gradients for the second-order reconstruction of the HLL stages: the conservative
+scheme's and the default's bore patch's (schemes/bores.py; SPEC §10).
 
 For a quantity f stored per vertex (depth, each velocity component in i's frame) the one-ring
 least-squares gradient (``ring_fit.py``)
@@ -42,18 +43,11 @@ def offset_dot(g0, g1, coords, e, back0, back1):
 
 @serial_kernel
 def bounded_factor(start, stop, coords, value, low, high, floor, g0, g1):
-    """Barth and Jespersen's phi in [0, 1], each CSR entry e = start..stop weighed by its share
-    of the ring's reconstructed change (Delta_e = ``offset_dot``, no shift):
-
-        phi = min_e [p_e phi_e + (1 - p_e)],   p_e = min(1, |Delta_e| / (EXPANSION_RAMP max_e |Delta_e|))
-
-    phi_e = min(1, (high - value) / Delta_e) for Delta_e > 0, min(1, (low - value) / Delta_e)
-    for Delta_e < 0: value + phi Delta_e within [low, high] at every entry whose change is at
-    least ``EXPANSION_RAMP`` of the largest. An entry nearly across the gradient, whose Delta_e
-    round-off makes just positive or just negative, has no say: at a vertex that is its ring's
-    extremum (high = value) its full say would set phi = 0 or leave it free as the sign fell.
-    Its value may leave the range by at most EXPANSION_RAMP / 4 of the ring's largest change.
-    Every value stays at or above ``floor`` (0 for the depth, -inf for a velocity) outright."""
+    """phi_i of the module docstring over the CSR entries e = start..stop of a vertex whose
+    value is ``value`` and ring range [low, high], for the gradient (g0, g1): Barth and
+    Jespersen's bound of each entry (Delta_e = ``offset_dot``, no shift) weighed by its share
+    p_e of the ring's largest change, and value + phi Delta_e >= ``floor`` at every entry
+    outright (0 for the depth, -inf for a velocity)."""
     largest = 0.0
     for e in range(start, stop):
         largest = max(largest, abs(offset_dot(g0, g1, coords, e, 0.0, 0.0)))

@@ -57,8 +57,9 @@ TUNING = {
                        "energy-stable weight's raise tapers, and of the ring's largest outflow "
                        "below which a face's say in the momentum faces' limiter fades, and a "
                        "dye's face fades to first order; and of the ring's largest "
-                       "reconstructed change below which an entry's say in the conservative "
-                       "reconstruction's limiter fades"),
+                       "reconstructed change below which an entry's say in the limiter of the HLL "
+                       "stages' reconstruction (the conservative scheme's and the bore patch's) "
+                       "fades"),
     "SENSOR_SMOOTH": (SENSOR_SMOOTH, "nu_0: a ring whose unexplained share nu reads below this "
                       "is smooth flow and gets no Landshoff term"),
     "SENSOR_POWER": (SENSOR_POWER, "the sensor s = ((nu - nu_0)+ / (1 - nu_0))^p: a high power "
