@@ -287,5 +287,6 @@ def test_the_reconstruction_stays_near_its_rings_range_and_the_depth_non_negativ
         changes = phi * 0.5 * coords @ g
         allowed = EXPANSION_RAMP / 4.0 * np.abs(0.5 * coords @ g).max() + 1e-15
         assert 0.0 <= phi <= 1.0
-        assert np.all(value + changes >= low - allowed) and np.all(value + changes <= high + allowed)
+        assert np.all(value + changes >= low - allowed)
+        assert np.all(value + changes <= high + allowed)
         assert np.all(value + changes >= 0.0)

@@ -3,12 +3,12 @@
 regenerated only when a change is meant to alter results).
 
 On a machine whose arithmetic matches the one that made a reference (the same fingerprint,
-``tests/regression/machine.py``) the whole state must come back bit for bit. On another machine
-the bits differ (numpy's SIMD kernels of exp, log and cbrt differ in the last bit between
-processors, and OpenBLAS's kernels, under the mesh smoothing's sparse LU and numpy's matrix
-products, sum in another order), so the summaries a user reads off the run (``tests/regression/summaries.py``: the
-clock, the ledger, the wet area, the mean and largest depth, the liquid's centroid and energy,
-the dyes, the bodies) are compared within ``TOLERANCE`` times their scales.
+``tests/regression/machine.py``) the whole state must come back bit for bit. On another machine the
+bits differ (numpy's SIMD kernels of exp, log and cbrt differ in the last bit between processors,
+and OpenBLAS's kernels, under the mesh smoothing's sparse LU and numpy's matrix products, sum in
+another order), so the summaries a user reads off the run (``tests/regression/summaries.py``: the
+clock, the ledger, the wet area, the mean and largest depth, the liquid's centroid and energy, the
+dyes, the bodies) are compared within ``TOLERANCE`` times their scales.
 
 ``TOLERANCE`` is derived from ``tests/regression/spread.json``, the largest spread of those
 summaries over the arithmetics this processor can be switched to (numpy's dispatch narrowed to

@@ -12,7 +12,7 @@ import pytest
 import builders
 from dye_cases import carry_patterns
 from exact_solutions import bump_bottom
-from validation_cases import INVISCID
+from validation_cases import INVISCID, supercritical_slope
 from validation_harness import make_simulation
 
 # (length m, width m, n_along, n_across, seed), (dam m, left m, right m), end s
@@ -73,7 +73,8 @@ CHANNELS = {"walls": (False, (), WALLED_DAM), "bump": (True, (), WALLED_DAM),
 HELD_LEVEL = pytest.mark.xfail(strict=True, reason=(
     "docs/model.md, Known limitations: next to a held level the conservative scheme's limiter "
     "reads depth ranges of a few units of round-off before a bore arrives; parts by 1.8e-4 "
-    "(level) and 7.7e-5 (inflow over the bump) of the deep side's depth; in one run, one unit of round-off in one "
+    "(level) and 7.7e-5 (inflow over the bump) of the deep side's depth; in one run, one unit "
+    "of round-off in one "
     "boundary vertex's depth moves the velocity there by 2e-3 m/s when the bore comes"))
 
 
@@ -104,21 +105,11 @@ def test_a_channel_flow_is_the_same_flow_at_another_scale(case, scheme):
 
 
 def scaled_slope(scale: float, scheme: str, end: float = 5.0) -> tuple:
-    """validation_cases' frictionless slope (10 m at 0.15, 100 x 4 cells, seed 4): a 5 mm film
-    at rest that the inflow of 0.01 m^2/s at the top edge (the side walls meet it square) sets
-    running down to the transmissive bottom edge, ``end`` s, scaled as ``scaled_dam_break``.
-    Returns the depth and velocity (n,), (n, 3) divided back to scale 1."""
-    length, slope, n_along, n_across = 10.0, 0.15, 100, 4
-    angle = np.arctan(slope)
-    V, F = builders.inclined_plane(length, n_across * length / n_along, angle, n_along, n_across,
-                                   seed=4)
-    sim, _ = make_simulation(scale * V, F, scheme=scheme, max_dt=np.sqrt(scale),
-                             min_depth=1e-6 * scale, **INVISCID)
-    downhill = (np.cos(angle), 0.0, -np.sin(angle))
-    sim.set_boundary("inflow", discharge=0.01 * scale ** 1.5, plane=((0.0, 0.0, 0.0), downhill))
-    sim.set_boundary("transmissive", plane=(scale * length * np.array(
-        [np.cos(angle), 0.0, -np.sin(angle)]), downhill))
-    sim.set_depth(np.full(len(V), 5e-3 * scale))
+    """validation_cases' frictionless slope (``supercritical_slope``: 10 m at 0.15, 100 x 4
+    cells, seed 4): a 5 mm film at rest that the inflow of 0.01 m^2/s at the top edge (the side
+    walls meet it square) sets running down to the transmissive bottom edge, ``end`` s, scaled
+    by ``scale``. Returns the depth and velocity (n,), (n, 3) divided back to scale 1."""
+    sim, _, _ = supercritical_slope(scheme=scheme, scale=scale)
     sim.advance(end * np.sqrt(scale))
     return np.asarray(sim.depth) / scale, np.asarray(sim.velocity) / np.sqrt(scale)
 

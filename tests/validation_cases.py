@@ -305,6 +305,28 @@ def run_nusselt(n_along: int = 100, n_across: int = 4, duration: float = 10.0,
             **monitor.figures()}
 
 
+def supercritical_slope(n_along: int = 100, n_across: int = 4, discharge: float = 0.01,
+                        slope: float = 0.15, scheme: str = "momentum",
+                        expansion: str = DEFAULT_EXPANSION, seed: int = 4,
+                        scale: float = 1.0) -> tuple:
+    """``run_supercritical_slope``'s simulation at its start: (sim, geom, angle), angle the
+    slope's in radians. ``scale`` multiplies every length (the mesh, the film, ``min_depth``) by
+    s, the time (``max_dt``) by sqrt(s) and the discharge by s^1.5: the same flow by Froude
+    similarity (tests/test_similarity.py)."""
+    angle, length = np.arctan(slope), 10.0
+    width = n_across * length / n_along
+    V, F = builders.inclined_plane(length, width, angle, n_along, n_across, seed=seed)
+    sim, geom = make_simulation(scale * V, F, scheme=scheme, expansion=expansion,
+                                max_dt=np.sqrt(scale), min_depth=1e-6 * scale, **INVISCID)
+    downhill_direction = (np.cos(angle), 0.0, -np.sin(angle))
+    sim.set_boundary("inflow", discharge=discharge * scale ** 1.5,
+                     plane=((0.0, 0.0, 0.0), downhill_direction))
+    bottom_end = scale * np.array([length * np.cos(angle), 0.0, -length * np.sin(angle)])
+    sim.set_boundary("transmissive", plane=(bottom_end, downhill_direction))
+    sim.set_depth(np.full(len(V), 5e-3 * scale))
+    return sim, geom, angle
+
+
 def run_supercritical_slope(n_along: int = 100, n_across: int = 4, duration: float = 20.0,
                             discharge: float = 0.01, slope: float = 0.15,
                             scheme: str = "momentum", expansion: str = DEFAULT_EXPANSION,
@@ -323,16 +345,8 @@ def run_supercritical_slope(n_along: int = 100, n_across: int = 4, duration: flo
     through the bottom edge during the last second over what came in), the vertices' downhill
     distances s and heads H (n,) (downhill, head) and the invariants.
     ``expansion``: the momentum scheme's ``Params.expansion``; ``seed``: the irregular cells'."""
-    angle, length = np.arctan(slope), 10.0
-    width = n_across * length / n_along
-    V, F = builders.inclined_plane(length, width, angle, n_along, n_across, seed=seed)
-    sim, geom = make_simulation(V, F, scheme=scheme, expansion=expansion, max_dt=1.0,
-                                **INVISCID)
-    downhill_direction = (np.cos(angle), 0.0, -np.sin(angle))
-    sim.set_boundary("inflow", discharge=discharge, plane=((0.0, 0.0, 0.0), downhill_direction))
-    bottom_end = (length * np.cos(angle), 0.0, -length * np.sin(angle))
-    sim.set_boundary("transmissive", plane=(bottom_end, downhill_direction))
-    sim.set_depth(np.full(len(V), 5e-3))
+    sim, geom, angle = supercritical_slope(n_along, n_across, discharge, slope, scheme, expansion,
+                                           seed)
     monitor = InvariantMonitor(sim)
     advance_checked(sim, duration - 1.0, monitor)
     before = sim.ledger()
@@ -352,7 +366,7 @@ def run_supercritical_slope(n_along: int = 100, n_across: int = 4, duration: flo
 
     bands = [band(start, start + 1.0) for start in np.arange(0.5, 9.0, 1.0)]
     means = [mean for mean, _ in bands]
-    return {"n_vertices": len(V), "downhill": downhill, "head": head,
+    return {"n_vertices": geom.n_vertices, "downhill": downhill, "head": head,
             "head_spread": max(means) - min(means),
             "head_drop": band(1.0, 2.0)[0] - band(8.0, 9.0)[0],
             "head_across": max(across for _, across in bands),

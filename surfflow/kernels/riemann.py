@@ -18,15 +18,15 @@ edge N_ij between the states reconstructed at the edge midpoint (``reconstructio
 a the normal velocities from i towards j, L = (|N_ij| + |N_ji|) / 2, q_R carried into i's frame
 by M_ij; a dry end gets the dry-bed speeds s = a -+ 2 c of the other (Toro), but with surface
 tension an edge with a dry end (d < d_min, a residue too) is a contact line, where capillarity,
-not a Riemann problem, rules the front: c = 0 on both sides, the wet side's own flow. Below the wet/dry
-threshold d_min no force acts (a_i = 0, no gradient). What liquid lies there, the residue, is
-either at rest (``carries_residues`` False: the conservative scheme; a cell that was dry, when
-wetted, takes the velocity of the liquid flowing in, the sum of -G over its inflowing edges
-over the sum of -F there) or carried (True: the momentum scheme's stages around fronts,
-schemes/bores.py): it keeps the velocity of the liquid it came from, sends as a first-order
-state, and mixes with what flows in, d_i' u_i' = d_i u_i + dt / A_i sum_in (-G); counted at
-rest, the residue at a dry-bed front's tip would hold every vertex the front wets until it
-has filled to d_min, a lag that does not shrink with the cell. The mass diffusion
+not a Riemann problem, rules the front: c = 0 on both sides, the wet side's own flow.
+Below the wet/dry threshold d_min no force acts (a_i = 0, no gradient). What liquid lies there,
+the residue, is either at rest (``carries_residues`` False: the conservative scheme; a cell
+that was dry, when wetted, takes the velocity of the liquid flowing in, the sum of -G over its
+inflowing edges over the sum of -F there) or carried (True: the momentum scheme's stages
+around fronts, schemes/bores.py): it keeps the velocity of the liquid it came from, sends as a
+first-order state, and mixes with what flows in, d_i' u_i' = d_i u_i + dt / A_i sum_in (-G);
+counted at rest, the residue at a dry-bed front's tip would hold every vertex the front wets
+until it has filled to d_min, a lag that does not shrink with the cell. The mass diffusion
 Delta = minmod(d_R - d_L, (H_j - H_i) / (e . n)_ij) is the depth jump limited by the jump of the
 free surface: zero for a lake at rest on any bottom (well balanced), the depth jump on a flat one.
 On a moving surface (acceleration a_i) c and Delta feel the felt gravity g - a (kernels/inertia.py):

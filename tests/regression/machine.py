@@ -45,6 +45,11 @@ def numba_target() -> tuple[str, str]:
     return name, features
 
 
+OTHER_BLAS_CORE = "Prescott"
+"""OpenBLAS's oldest x86-64 kernels (``OPENBLAS_CORETYPE``): another processor's sums' order,
+under which ``measure_spread.py`` measures and CI's "another processor" pass runs."""
+
+
 def blas_cores() -> dict[str, str]:
     """The OpenBLAS kernel family ("Zen", "SkylakeX", "Prescott", ...) numpy's and scipy's
     bundled OpenBLAS picked, by package; "unknown" where the library or its query is not found

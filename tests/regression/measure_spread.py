@@ -25,6 +25,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from make_references import SUMMARY, example_names  # noqa: E402
+from machine import OTHER_BLAS_CORE  # noqa: E402
 
 
 def numpy_dispatch_above(levels: int) -> str:
@@ -34,8 +35,7 @@ def numpy_dispatch_above(levels: int) -> str:
     return " ".join(numpy_simd_targets()[levels:])
 
 
-OTHER_BLAS = {"OPENBLAS_CORETYPE": "Prescott"}
-"""OpenBLAS's oldest x86-64 kernels (machine.blas_cores): another processor's sums' order."""
+OTHER_BLAS = {"OPENBLAS_CORETYPE": OTHER_BLAS_CORE}
 
 
 def arithmetics(cache_root: Path) -> dict[str, dict]:
