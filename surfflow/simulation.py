@@ -32,7 +32,7 @@ from .config import Params
 from .errors import ParameterError, SimulationError
 from .geometry.surface import SurfaceGeometry
 from .io.crash import write_crash_state
-from .kernels._jit import balance_loops
+from .kernels._jit import balance_loops, serial_when_small
 from .kernels.boundaries import apply_wall_slip
 from .kernels.checks import clear_dry_find_nonfinite
 from .kernels.sources import apply_sources
@@ -342,6 +342,15 @@ class Simulation(SurfaceModel):
                 self.state.time = target
 
     def _step(self, dt_limit: float) -> float:
+        """One time step, at most ``dt_limit`` long; returns dt. Its parallel loops run on one
+        thread while the film is small: the last step's active set has fewer than
+        ``SERIAL_BELOW`` moving vertices (every vertex until a scheme builds the set), where
+        waking a second thread for each of the step's loops costs more than it saves. The same
+        numbers on any thread count, so only the time depends on it."""
+        with serial_when_small(self.state.active.moving.size):
+            return self._step_stages(dt_limit)
+
+    def _step_stages(self, dt_limit: float) -> float:
         """One time step in the order of SPEC §4, at most ``dt_limit`` long; returns dt.
 
         Each stage runs the scheme if it acts there, then the terms that do (``terms/base.py``);

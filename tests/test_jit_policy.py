@@ -5,7 +5,13 @@ from numba.core.caching import NullCache
 from numba.core.registry import CPUDispatcher
 from package_modules import needs_an_optional_engine, surfflow_modules
 
+import numpy as np
+import pytest
+from builders import strip
+from validation_harness import make_simulation
+
 from surfflow.kernels._jit import POLICY, SERIAL_BELOW, PackageStampedLocator, serial_when_small
+from surfflow.terms.base import Term
 
 
 def compiled_functions():
@@ -47,3 +53,46 @@ def test_small_loops_run_on_one_thread_and_the_count_comes_back():
     assert numba.get_num_threads() == threads
     with serial_when_small(SERIAL_BELOW):
         assert numba.get_num_threads() == threads
+
+
+class ThreadsSeen(Term):
+    """numba's thread count in the last stage of each step (``record``)."""
+
+    name = "threads_seen"
+    stages = ("record",)
+
+    def __init__(self):
+        self.seen = []
+
+    def record(self, geom, state, dt):
+        self.seen.append(numba.get_num_threads())
+
+
+def threads_of_steps(n_along: int, wet_length: float, steps: int = 4) -> tuple[int, list]:
+    """(vertices, the thread count inside each of ``steps`` steps) of a still lake 2 cm deep over
+    x < ``wet_length`` on a 10 m strip of (n_along + 1) x 5 vertices, numba on two threads."""
+    V, F = strip(10.0, 0.4, n_along, 4)
+    sim, geom = make_simulation(V, F, gravity=(0.0, 0.0, -9.81))
+    sim.set_depth(np.where(geom.vertices[:, 0] < wet_length, 0.02, 0.0))
+    seen = sim.add_term(ThreadsSeen())
+    threads = numba.get_num_threads()
+    numba.set_num_threads(2)
+    try:
+        for _ in range(steps):
+            sim.step()
+        assert numba.get_num_threads() == 2  # given back after each step
+    finally:
+        numba.set_num_threads(threads)
+    return geom.n_vertices, seen.seen
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
+def test_a_step_runs_on_one_thread_while_the_film_is_small():
+    n, seen = threads_of_steps(100, 10.0)  # 505 vertices, all wet
+    assert n < SERIAL_BELOW and seen == [1, 1, 1, 1]
+    n, seen = threads_of_steps(400, 10.0)  # 2005 vertices, all wet
+    assert n >= SERIAL_BELOW and seen == [2, 2, 2, 2]
+    # a puddle on the big strip: the first step moves every vertex (no active set yet), the
+    # next ones only the puddle's (about 250 vertices) and their neighbours
+    n, seen = threads_of_steps(400, 1.25)
+    assert seen == [2, 1, 1, 1]

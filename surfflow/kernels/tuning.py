@@ -27,7 +27,7 @@ SENSOR_ROUND_OFF = 1e-12
 PIVOT_FLOOR = 1e-9
 
 # Speed alone, never results (kernels/_jit.py, kernels/ring_fit.py).
-SERIAL_BELOW = 2048
+SERIAL_BELOW = 1024
 PARALLEL_CHUNK = 256
 RING_FIT_BLOCK = 256
 
@@ -69,8 +69,9 @@ TUNING = {
     "PIVOT_FLOOR": (PIVOT_FLOOR, "the ring fit drops to the linear fit where a pivot of B^T B "
                     "falls below this share of its largest diagonal: an undetermined quadratic; "
                     "the momentum faces' upwind-weighted fit counts as singular the same way"),
-    "SERIAL_BELOW": (SERIAL_BELOW, "a parallel loop of fewer iterations runs on one thread: "
-                     "waking the others costs more than the work"),
+    "SERIAL_BELOW": (SERIAL_BELOW, "a parallel loop over fewer items (a step's moving "
+                     "vertices, the droplets' particles) runs on one thread: waking the others "
+                     "costs more than the work"),
     "PARALLEL_CHUNK": (PARALLEL_CHUNK, "iterations a thread takes at a time in a parallel "
                        "loop: uneven work per vertex is balanced"),
     "RING_FIT_BLOCK": (RING_FIT_BLOCK, "vertices per block of ring_fit_weights: one scratch "
