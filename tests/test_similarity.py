@@ -74,8 +74,8 @@ HELD_LEVEL = pytest.mark.xfail(strict=True, reason=(
     "docs/model.md, Known limitations: next to a held level the conservative scheme's limiter "
     "reads depth ranges of a few units of round-off before a bore arrives; parts by 1.8e-4 "
     "(level) and 7.7e-5 (inflow over the bump) of the deep side's depth; in one run, one unit "
-    "of round-off in one "
-    "boundary vertex's depth moves the velocity there by 2e-3 m/s when the bore comes"))
+    "of round-off in one boundary vertex's depth moves the velocity there by 2e-3 m/s when the "
+    "bore comes"))
 
 
 @pytest.mark.parametrize("case, scheme", [

@@ -31,6 +31,7 @@ from surfflow.kernels.tuning import SERIAL_BELOW
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 from builders import strip  # noqa: E402
+from validation_harness import make_simulation  # noqa: E402
 
 SHIPPED = simulation.serial_when_small
 
@@ -39,8 +40,7 @@ def lake(n_along: int, wet_share: float) -> sf.Simulation:
     """A still lake 2 cm deep over the first ``wet_share`` of a flat 10 m strip (gravity along its
     normal), walls all round."""
     V, F = strip(10.0, 0.4, n_along, 4)
-    geom = sf.precompute((V, F), smoothing_iterations=0)
-    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, -9.81), boundary="wall"))
+    sim, geom = make_simulation(V, F, gravity=(0.0, 0.0, -9.81))
     sim.set_depth(np.where(geom.vertices[:, 0] < 10.0 * wet_share, 0.02, 0.0))
     return sim
 
