@@ -4,7 +4,7 @@ Each ``run_*`` function builds its mesh (``builders``), sets the initial state f
 answer (``exact_solutions``), runs the solver and returns a dict of measured figures: the case's
 error against its known answer, the mesh size and the invariants of the run (see
 ``validation_harness.InvariantMonitor``). The tests (``test_validation_*.py``) assert on these
-figures at a coarse resolution; ``benchmarks/validation_report.py`` prints them at full
+figures at a coarse resolution; ``benchmarks/validation/report.py`` prints them at full
 resolution. Inviscid cases use the linear friction model with friction 0. Every case takes ``scheme``,
 the momentum scheme of ``Params`` (the report runs both).
 """

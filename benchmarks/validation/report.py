@@ -37,6 +37,16 @@ def stoker_bound(kwargs: dict) -> float | None:
     return cases.ANUGA_STOKER.get((n_along, n_across, width, kwargs.get("seed", 2)))
 
 
+# n_along -> ANUGA's relative L1 error of SWASHES' transcritical bump on a strip of that many
+# cells along (issue 40's bar); VALIDATION.md's 1 % on the others
+ANUGA_BUMP = {500: 5e-4}
+
+
+def bump_bound(kwargs: dict) -> float:
+    """At most ANUGA's error where it was measured (``ANUGA_BUMP``), else VALIDATION.md's 1 %."""
+    return ANUGA_BUMP.get(kwargs["n_along"], 0.01)
+
+
 def bound(target, kwargs: dict):
     """A row's target on the mesh of ``kwargs``: the number itself, or what a bound of the
     mesh gives (None: no verdict)."""
@@ -90,9 +100,10 @@ CASES = {
                             [("head_spread", 1e-3, "below"), ("head_across", 1e-3, "below"),
                              ("head_drop", None, "report"), ("outflow_ratio", None, "report")]),
     "transcritical_bump": (cases.run_transcritical_bump,
-                           [(f"{n}x4 cells, 200 s", {"n_along": n}) for n in (100, 200)],
+                           [(f"{n}x4 cells, 200 s", {"n_along": n}) for n in (100, 200)]
+                           + [("500x4 cells, 300 s", {"n_along": 500, "end_time": 300.0})],
                            [("100x4 cells, 200 s", {"n_along": 100})],
-                           [("error", 0.01, "below"), ("jump", None, "report")]),
+                           [("error", bump_bound, "below"), ("jump", None, "report")]),
     "gravity_wave": (cases.run_gravity_wave,
                      [(f"{n}x4 cells", {"n_along": n}) for n in (150, 300, 600)],
                      [("300x4 cells", {"n_along": 300})],
