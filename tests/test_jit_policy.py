@@ -5,10 +5,8 @@ from numba.core.caching import NullCache
 from numba.core.registry import CPUDispatcher
 from package_modules import needs_an_optional_engine, surfflow_modules
 
-import numpy as np
 import pytest
-from builders import strip
-from validation_harness import make_simulation
+from validation_harness import still_lake
 
 from surfflow.kernels._jit import POLICY, SERIAL_BELOW, PackageStampedLocator, serial_when_small
 from surfflow.terms.base import Term
@@ -71,9 +69,7 @@ class ThreadsSeen(Term):
 def threads_of_steps(n_along: int, wet_length: float, steps: int = 4) -> tuple[int, list]:
     """(vertices, the thread count inside each of ``steps`` steps) of a still lake 2 cm deep over
     x < ``wet_length`` on a 10 m strip of (n_along + 1) x 5 vertices, numba on two threads."""
-    V, F = strip(10.0, 0.4, n_along, 4)
-    sim, geom = make_simulation(V, F, gravity=(0.0, 0.0, -9.81))
-    sim.set_depth(np.where(geom.vertices[:, 0] < wet_length, 0.02, 0.0))
+    sim, geom = still_lake(n_along, wet_length)
     seen = sim.add_term(ThreadsSeen())
     threads = numba.get_num_threads()
     numba.set_num_threads(2)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 import surfflow as sf
+from builders import strip
 
 GRAVITY_DOWN = (0.0, 0.0, -9.81)
 
@@ -20,6 +21,16 @@ def make_simulation(V: np.ndarray, F: np.ndarray,
     V (n, 3), F (m, 3). Returns (simulation, geometry)."""
     geom = sf.precompute((V, F), smoothing_iterations=0)
     return sf.Simulation(geom, sf.Params(**{"boundary": "wall", **params})), geom
+
+
+def still_lake(n_along: int, wet_length: float) -> tuple[sf.Simulation, sf.SurfaceGeometry]:
+    """A lake 2 cm deep at rest over x < ``wet_length`` (m) of a flat 10 m x 0.4 m strip of
+    (n_along + 1) x 5 vertices (``builders.strip``), gravity along its normal, walls all round
+    (``make_simulation``). Returns (simulation, geometry)."""
+    V, F = strip(10.0, 0.4, n_along, 4)
+    sim, geom = make_simulation(V, F, gravity=GRAVITY_DOWN)
+    sim.set_depth(np.where(geom.vertices[:, 0] < wet_length, 0.02, 0.0))
+    return sim, geom
 
 
 def relative_l1(numeric: np.ndarray, reference: np.ndarray, weights: np.ndarray) -> float:

@@ -23,26 +23,21 @@ import time
 from pathlib import Path
 
 import numba
-import numpy as np
 
 import surfflow as sf
 import surfflow.simulation as simulation
 from surfflow.kernels.tuning import SERIAL_BELOW
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
-from builders import strip  # noqa: E402
-from validation_harness import make_simulation  # noqa: E402
+from validation_harness import still_lake  # noqa: E402
 
 SHIPPED = simulation.serial_when_small
 
 
 def lake(n_along: int, wet_share: float) -> sf.Simulation:
-    """A still lake 2 cm deep over the first ``wet_share`` of a flat 10 m strip (gravity along its
-    normal), walls all round."""
-    V, F = strip(10.0, 0.4, n_along, 4)
-    sim, geom = make_simulation(V, F, gravity=(0.0, 0.0, -9.81))
-    sim.set_depth(np.where(geom.vertices[:, 0] < 10.0 * wet_share, 0.02, 0.0))
-    return sim
+    """A still lake 2 cm deep over the first ``wet_share`` of a flat 10 m strip
+    (``validation_harness.still_lake``)."""
+    return still_lake(n_along, 10.0 * wet_share)[0]
 
 
 def all_threads(count: int):
