@@ -411,8 +411,8 @@ class Simulation(SurfaceModel):
         if self.sources:
             poured, rained = gather_source_rates(self.sources, s.time, dt, s.inflow_rate,
                                                  s.sink_rate, s.dye_inflow_rate)
-            apply_sources(s.inflow_rate, s.sink_rate, s.dye_inflow_rate, dt, s.depth, s.dye,
-                          s.removed_depth)
+            apply_sources(s.inflow_rate, s.sink_rate, s.dye_inflow_rate, dt, s.depth, s.velocity,
+                          s.dye, s.removed_depth)
             self._book({"poured": poured, "rained": rained,
                         "sunk": s.volume(self.geometry.dual_areas, s.removed_depth)})
         self._run_and_book("add_sources", self.geometry, s, dt)

@@ -35,7 +35,8 @@ class Source:
     Parameters
     ----------
     kind : {"pour", "rain", "sink"}
-        what it is.
+        what it is. Poured liquid and rain arrive at rest on the surface (mass without momentum:
+        the film's d u is kept, ``kernels/sources.py``); a sink takes liquid at its speed.
     rate : float >= 0, m^3/s (pour, sink) or m/s (rain)
         how much it delivers or removes.
     start, stop : float, s

@@ -49,17 +49,19 @@ def time_step(geom, depth, velocity, gravity_magnitude, min_depth, cfl, max_dt):
     return min(max_dt, cfl * best)
 
 
-def sources(depth, dye, inflow_rate, sink_rate, dye_inflow_rate, dt):
-    """Returns (depth, dye, removed depth) after inflow, dye mixing and limited sinks."""
-    depth, dye = depth.copy(), dye.copy()
+def sources(depth, velocity, dye, inflow_rate, sink_rate, dye_inflow_rate, dt):
+    """Returns (depth, velocity, dye, removed depth) after inflow at rest (the momentum d u
+    kept), dye mixing and limited sinks."""
+    depth, velocity, dye = depth.copy(), velocity.copy(), dye.copy()
     removed = np.zeros_like(depth)
     for i in range(len(depth)):
         new = depth[i] + dt * inflow_rate[i]
         if new > 0:
+            velocity[i] = velocity[i] * depth[i] / new
             dye[i] = (dye[i] * depth[i] + dt * dye_inflow_rate[i]) / new
         removed[i] = min(new, dt * sink_rate[i])
         depth[i] = new - removed[i]
-    return depth, dye, removed
+    return depth, velocity, dye, removed
 
 
 def barycentric(p, a, b):

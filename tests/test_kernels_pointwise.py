@@ -62,13 +62,25 @@ def test_sources_match_naive():
     dye = rng.uniform(0, 1, (n, 2))
     inflow, sink = rng.uniform(0, 0.1, n), rng.uniform(0, 0.5, n)
     dye_inflow = inflow[:, None] * rng.uniform(0, 1, (n, 2))
-    expected = naive.sources(depth, dye, inflow, sink, dye_inflow, 0.05)
+    velocity = rng.normal(0.0, 1.0, (n, 2))
+    expected = naive.sources(depth, velocity, dye, inflow, sink, dye_inflow, 0.05)
     removed = np.zeros(n)
-    apply_sources(inflow, sink, dye_inflow, 0.05, depth, dye, removed)
-    for a, b in zip((depth, dye, removed), expected):
+    apply_sources(inflow, sink, dye_inflow, 0.05, depth, velocity, dye, removed)
+    for a, b in zip((depth, velocity, dye, removed), expected):
         assert np.allclose(a, b, rtol=1e-14, atol=0)
     assert depth.min() >= 0.0
     assert (removed <= 0.05 * sink).all()
+
+
+def test_poured_liquid_arrives_at_rest_and_keeps_the_films_momentum():
+    """1 mm moving at (0.3, -0.4) m/s, 1 mm poured on it: 2 mm at half the speed, the momentum
+    d u = (3e-4, -4e-4) m^2/s unchanged; a sink then takes liquid at that speed and leaves it."""
+    depth, velocity = np.array([1e-3, 1e-3]), np.array([[0.3, -0.4], [0.3, -0.4]])
+    dye, removed = np.zeros((2, 1)), np.zeros(2)
+    apply_sources(np.array([0.01, 0.01]), np.array([0.0, 0.005]), np.zeros((2, 1)), 0.1, depth,
+                  velocity, dye, removed)
+    assert depth == pytest.approx([2e-3, 1.5e-3], rel=1e-15)
+    assert velocity.ravel() == pytest.approx([0.15, -0.2, 0.15, -0.2], rel=1e-15)
 
 
 def test_add_footprint_accumulates_repeated_vertices():

@@ -81,18 +81,6 @@ def poured(name: str):
     return mesh, caught, geom, sim, fastest, when
 
 
-KNOWN_FAILURES = {
-    "ogre_patches": "the film runs faster than a fall from the top (2.43 m/s, first at 0.31 s; "
-                    "4.1 m/s at its fastest): a film "
-                    "13 um deep draining off a near-vertical face under an overhang keeps "
-                    "gaining g dt a step under the default linear friction (1.3 1/s) while its "
-                    "vertex empties; the patches without smoothing do the same (the six patches "
-                    "are 11 mm tall: their own free fall is 0.47 m/s). The smoothing's crushed "
-                    "and folded triangles, which blew the film up to 1e9 m/s, are guarded "
-                    "(geometry/guarded_moves.py); issue 39",
-}
-
-
 @pytest.mark.parametrize("name", sorted(SOURCES))
 def test_a_real_mesh_loads_and_pours_with_the_defaults(name):
     mesh, caught, geom, sim, _, _ = poured(name)
@@ -117,8 +105,7 @@ def test_a_real_mesh_loads_and_pours_with_the_defaults(name):
     assert ten_deepest <= 0.2 * book["poured"], name
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    reason=KNOWN_FAILURES[n], strict=True)) if n in KNOWN_FAILURES else n for n in sorted(SOURCES)])
+@pytest.mark.parametrize("name", sorted(SOURCES))
 def test_a_film_poured_at_rest_runs_no_faster_than_a_fall_from_the_top(name):
     *_, fastest, when = poured(name)
     assert fastest <= FREE_FALL, f"{name}: {fastest:.3g} m/s at t = {when:.4g} s"

@@ -91,7 +91,6 @@ def steady_film_velocity(wind, gamma=1.3, coefficient=2.0, scheme="momentum"):
                        scheme=scheme)
     sim = sf.Simulation(geom, params)
     sim.set_depth(np.full(geom.n_vertices, 0.01))
-    sim.add_rain(0.001)  # keeps the upwind edge wet: a dry vertex has no velocity to carry
     sim.advance(8.0)
     return geom, sim
 

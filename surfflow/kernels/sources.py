@@ -3,11 +3,16 @@
 Per vertex, for one time step dt:
 
     d' = d + dt q_in                     (pour and rain, m/s of depth)
+    u' = u d / d'                        (the momentum d u kept: the new liquid arrives at rest)
     c' = (c d + dt q_dye) / d'           (dye concentrations mixed by volume)
     removed = min(d', dt q_sink)         (a sink never takes more than is there)
-    d'' = d' - removed
+    d'' = d' - removed                   (the liquid it takes leaves at u', which stays)
 
-The velocity is left as it is (the new liquid takes on the local flow).
+Poured liquid and rain arrive at rest on the surface: they add mass but no momentum, as the
+shallow-water equations' mass source does (d u is unchanged, so u is diluted by volume, as a dye
+is). Were the new liquid to take on the local flow, every step would give it the film's momentum
+for nothing: at a pour on a steep face the few microns left at the pour's vertex would gain
+g dt a step, without bound but friction's, while fresh liquid kept arriving there.
 """
 
 import numba
@@ -16,16 +21,21 @@ from ._jit import parallel_kernel, serial_kernel
 
 
 @parallel_kernel
-def apply_sources(inflow_rate, sink_rate, dye_inflow_rate, dt, depth, dye, removed_depth):
-    """Add inflow, mix dyes, remove sinks, in place.
+def apply_sources(inflow_rate, sink_rate, dye_inflow_rate, dt, depth, velocity, dye,
+                  removed_depth):
+    """Add inflow at rest, mix dyes, remove sinks, in place.
 
     inflow_rate, sink_rate (n,) m/s of depth; dye_inflow_rate (n, n_dyes) m/s of pure dye;
-    depth (n,) and dye (n, n_dyes) concentrations are updated in place; removed_depth (n,)
-    receives the depth each sink took (the caller books sum A_i removed_i).
+    depth (n,), velocity (n, 2) and dye (n, n_dyes) concentrations are updated in place;
+    removed_depth (n,) receives the depth each sink took (the caller books sum A_i removed_i).
     """
     for i in numba.prange(0, depth.shape[0]):
         old = depth[i]
         poured = old + dt * inflow_rate[i]
+        if poured > old:
+            kept = old / poured
+            velocity[i, 0] *= kept
+            velocity[i, 1] *= kept
         if poured > 0.0:
             for k in range(dye.shape[1]):
                 dye[i, k] = (dye[i, k] * old + dt * dye_inflow_rate[i, k]) / poured
