@@ -9,10 +9,9 @@ Per vertex, for one time step dt:
     d'' = d' - removed                   (the liquid it takes leaves at u', which stays)
 
 Poured liquid and rain arrive at rest on the surface: they add mass but no momentum, as the
-shallow-water equations' mass source does (d u is unchanged, so u is diluted by volume, as a dye
-is). Were the new liquid to take on the local flow, every step would give it the film's momentum
-for nothing: at a pour on a steep face the few microns left at the pour's vertex would gain
-g dt a step, without bound but friction's, while fresh liquid kept arriving there.
+shallow-water equations' mass source does, so d u is unchanged and u is diluted by volume, as a
+dye is. The film pays for the new liquid's acceleration: at a pour on a steep face the liquid at
+the pour's vertices runs no faster than a fall from the pour.
 """
 
 import numba
