@@ -5,12 +5,17 @@ The stage both schemes stand on: the conservative scheme takes two of them and t
 bore (schemes/bores.py). From (d, u) at the vertices a ``StageReach`` lists:
 
     a_i    = -|g| grad_S H_i + the terms' accelerations          (kernels/pressure.py)
-    F, G   = HLL fluxes of d and d u between limited reconstructions (kernels/reconstruction.py)
+    F, G   = HLL fluxes of d and d u between limited reconstructions (kernels/reconstruction.py;
+             first order at an inflow's vertices)
     alpha_i = min(1, A_i d_i / (dt O_i))                           (kernels/outflow.py)
     d_i'   = d_i - dt / A_i (sum_j alpha_donor F_ij + alpha_i F_b,i)
     q_i'   = d_i (u_i + dt a_i) - dt / A_i (sum_j alpha_donor G_ij + alpha_i G_b,i)
 
 then the terms' holds on (d', u') and implicit friction and damping (kernels/friction.py).
+An inflow's vertices (``OpenSegments.inflow_vertices``) reconstruct first order: across the
+edge their state is the discharge's, imposed, which a fit over the ring inside cannot extend
+to; with it the vertex of an inflow edge between two deeper neighbours can turn against the
+inflow and run uphill (tests/test_validation_expansion.py, the slope of seed 11).
 ``HllStage`` owns the buffers (n vertices, nnz CSR entries) and the bound terms.
 """
 
@@ -130,6 +135,8 @@ class HllStage:
         limited_gradients(reach.gradients, g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,
                           p.min_depth, self.grad_depth, self.grad_velocity)
+        self.grad_depth[self.boundary.inflow_vertices] = 0.0  # an inflow's state is imposed
+        self.grad_velocity[self.boundary.inflow_vertices] = 0.0
         moving = self.surface_acceleration is not self.no_acceleration
         levels = Levels(f.vertex_height, f.normal_rise, bottom, p.gravity_magnitude)
         fluxes = StageFluxes(self.mass_flux, self.momentum_flux, self.boundary_mass,
