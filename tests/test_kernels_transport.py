@@ -10,8 +10,8 @@ from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.kernels.reconstruction import bounded_factor
-from surfflow.kernels.records import (CarrierFluxes, ContinuityFluxes, DepthUpdate, EnergyHead,
-                                      FluxInputs, TracerUpdate)
+from surfflow.kernels.records import (NO_ENERGY_HEAD, CarrierFluxes, ContinuityFluxes,
+                                      DepthUpdate, FluxInputs, TracerUpdate, energy_head)
 from surfflow.kernels.tracers import carry, limited_faces
 from surfflow.kernels.tuning import EXPANSION_RAMP
 from surfflow.schemes.active import ActiveSet
@@ -63,8 +63,8 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     edge_fluxes(moving, resting, rings, inputs, depth, velocity, share, MIN_DEPTH, dt, fluxes)
     depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
     velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)
-    energy = (EnergyHead(inputs.wave_stiffness, np.linalg.norm(GRAVITY) * inputs.head)
-              if expansion_head else EnergyHead(np.zeros(0), np.zeros(0)))
+    energy = (energy_head(inputs.wave_stiffness, np.linalg.norm(GRAVITY) * inputs.head, nnz)
+              if expansion_head else NO_ENERGY_HEAD)
     update_depth(moving, resting, rings, depth, velocity, velocity, fluxes, np.zeros((n, 2)),
                  MIN_DEPTH, energy, dt, DepthUpdate(depth_out, velocity_out, leaving))
     faces = np.zeros((nnz, dye.shape[1]))

@@ -14,7 +14,7 @@ from runtime_cases import both_schemes, curved_patch, lumpy_sphere, random_state
 from surfflow.schemes.active import ActiveSet
 from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
 from surfflow.kernels.records import (Capillarity, CapillarySurface, ContinuityFluxes, DepthUpdate,
-                                      EnergyHead, FluxInputs, Levels, rings_of)
+                                      FluxInputs, Levels, energy_head, rings_of)
 from surfflow.kernels.tension import (apply_capillary_force, contact_line_depth, hysteresis_line_force,
                                       lift_free_surface, pin_contact_line, ramp_line_tension,
                                       surface_pressure)
@@ -194,7 +194,8 @@ def run_walled_continuity(geom, depth, velocity, pressure, gravity, dt):
     depth_out, velocity_out = np.zeros(n), np.zeros((n, 2))
     update_depth(every.moving, every.resting, rings, depth, velocity, velocity, fluxes,
                  np.zeros((n, 2)), MIN_DEPTH,
-                 EnergyHead(inputs.wave_stiffness, np.linalg.norm(gravity) * inputs.head), dt,
+                 energy_head(inputs.wave_stiffness, np.linalg.norm(gravity) * inputs.head,
+                             len(geom.neighbor_indices)), dt,
                  DepthUpdate(depth_out, velocity_out, np.zeros(n)))
     return depth_out, velocity_out, flux, walls, hydrostatic
 

@@ -57,7 +57,7 @@ w_ij = -alpha_j F_ij > 0 the limited inflow from j and M_ij the ``edge_transform
 with c_ij the limited mass flux where the flow contracts (a + b >= 0; momentum conserved) and,
 with ``Params.expansion = "energy_head"`` (the default), min(w_ij, d_i' s_ij) where it expands
 (a + b < 0; energy head conserved; the two blended over a small opening, ``carried_weight``),
-an inflow's raised where it would make energy (``energy_stable_weight``).
+an inflow's raised where its cell would make energy (``update_depth``).
 The faces are half a step on (the MUSCL-Hancock shift), so where the energy head drops weight
 (c_ij < w_ij) the differences it leaves out are taken from i's own value at that time,
 u_i - S_i dt u_i / 2 (``update_depth``). u_i' is a convex combination of velocities within the
@@ -394,39 +394,54 @@ def centred_inflow(e, i, j, rings, depth, velocity, outflow_factor_j):
 
 
 @serial_kernel
-def energy_stable_weight(weight, head_weight, u0, u1, v0, v1, released):
-    """The energy head's carried weight c raised as far as it must be for the inflow w = weight
-    (m^3/s) into i to make no energy (``update_depth``):
+def inflow_energy(weight, head_weight, u0, u1, v0, v1, released):
+    """(E, slope): the energy (m^5/s^3, per unit density) the inflow w = ``weight`` (m^3/s) into
+    i makes carried with the energy head's weight h = ``head_weight``, and how fast raising that
+    weight removes it (``update_depth``):
 
-        E(c) = w (|u|^2 - |v|^2) / 2 - c u . (u - v) + R
+        E(c) = w (|u|^2 - |v|^2) / 2 - c u . (u - v) + R,   slope = -dE/dc = u . (u - v)
 
-    is the energy (m^5/s^3, per unit density) the edge's transfer makes: the mass w leaves j at
-    the face velocity v = (v0, v1) and takes i's velocity u = (u0, u1), whose liquid moves by
-    c (v - u) dt / (A_i d_i'), and R = ``released`` = (w - w_c) (Phi_i - Phi_j), the potential
-    energy the mass flux beyond its centred part w_c (``centred_inflow``; the pressure's work
-    balances w_c's) moves between the potentials Phi = |g| L of the two ends. E falls
-    linearly in c (at c = w, the momentum's weight, the first two terms are the mixing loss
-    -w |u - v|^2 / 2), so c = ``head_weight`` h where E(h) <= 0, else h + r (w - h) with
-    r = E(h) / ((w - h) u . (u - v)) the share of the raise that makes no energy, where r <= 1.
-    Where even c = w leaves energy made (r > 1) the raise is the whole w - h while it removes at
-    least ``EXPANSION_RAMP`` of that energy (r <= 1 / EXPANSION_RAMP), and tapers as
-    1 / (EXPANSION_RAMP r) beyond, to none where u . (u - v) vanishes and raising removes
-    nothing: continuous in the state, so round-off cannot pick the raise. In steady flow the
-    energy head's weight makes E = 0 (Bernoulli); where the flow expands while it changes (a
-    rarefaction, a dry-bed front) the energy head's weight alone makes E > 0, energy the
-    inviscid equations cannot make."""
+    the mass w leaves j at the face velocity v = (v0, v1) and takes i's velocity u = (u0, u1),
+    whose liquid moves by c (v - u) dt / (A_i d_i'), and R = ``released`` = (w - w_c)
+    (Phi_i - Phi_j), the potential energy the mass flux beyond its centred part w_c
+    (``centred_inflow``; the pressure's work balances w_c's) moves between the potentials
+    Phi = |g| L of the two ends. At c = w, the momentum's weight, the first two terms are the
+    mixing loss -w |u - v|^2 / 2."""
     slope = u0 * (u0 - v0) + u1 * (u1 - v1)
-    made = (0.5 * weight * (u0 * u0 + u1 * u1 - v0 * v0 - v1 * v1) - head_weight * slope
-            + released)
-    if made <= 0.0 or slope <= 0.0:
-        return head_weight
-    raise_ = weight - head_weight
-    if raise_ <= 0.0:
-        return weight
-    share = made / (raise_ * slope)
+    return (0.5 * weight * (u0 * u0 + u1 * u1 - v0 * v0 - v1 * v1) - head_weight * slope
+            + released), slope
+
+
+@serial_kernel
+def outflow_energy(flux, weight, u0, u1, f0, f1):
+    """The energy (m^5/s^3) the outflow F = ``flux`` (m^3/s, limited) out of i makes when it
+    leaves at i's face velocity u + f and its momentum is carried with the weight c =
+    ``weight`` (``update_depth``): the kinetic energy it takes, F |u + f|^2 / 2, less what i
+    loses, F |u|^2 / 2 - c u . f,
+
+        O = (F - c) u . f + F |f|^2 / 2
+
+    u = (u0, u1) i's velocity and f = (f0, f1) its face's offset from it (zero where i's faces
+    are first order)."""
+    return (flux - weight) * (u0 * f0 + u1 * f1) + 0.5 * flux * (f0 * f0 + f1 * f1)
+
+
+@serial_kernel
+def raised_share(spare, made, slope):
+    """r in [0, 1]: the share of an inflow's spare weight w - h = ``spare`` by which its energy
+    head's weight h is raised (c = h + r (w - h)) so that the energy it is booked, ``made`` E,
+    falling by ``slope`` per unit of c, is no more than zero: r = E / ((w - h) slope) where
+    that is at most 1 and E > 0, none where E <= 0 or raising removes nothing (slope <= 0).
+    Where even c = w leaves energy made (r > 1) the raise is the whole w - h while it removes
+    at least ``EXPANSION_RAMP`` of that energy (r <= 1 / EXPANSION_RAMP), and tapers as
+    1 / (EXPANSION_RAMP r) beyond, to none as the slope vanishes: continuous in the state, so
+    round-off cannot pick the raise."""
+    if made <= 0.0 or slope <= 0.0 or spare <= 0.0:
+        return 0.0
+    share = made / (spare * slope)
     if share <= 1.0:
-        return head_weight + share * raise_
-    return head_weight + raise_ * min(1.0, 1.0 / (EXPANSION_RAMP * share))
+        return share
+    return min(1.0, 1.0 / (EXPANSION_RAMP * share))
 
 
 @parallel_kernel
@@ -464,13 +479,6 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
     d_min: its residue keeps its velocity, which the inflow mixes with by volume) never
     expands.
 
-    The inviscid equations make no energy: where the flow expands while it changes (a
-    rarefaction, a dry-bed front) the energy head's weight alone would. So an inflow's weight
-    is raised, no further than w_ij, to the smallest for which its transfer's kinetic energy
-    and the potential energy its mass flux moves beyond what the pressure's work balances sum
-    to no more than zero (``energy_stable_weight``); in steady flow the energy head's weight
-    already does (Bernoulli).
-
     The faces u_f are the velocities half a step on (u_f,ij = u_i + S_i (c_ij / 2 - dt u_i / 2),
     the MUSCL-Hancock shift), and u_i is the step's. Where the weights balance the mass
     (c = w) that offset cancels with the new depth, but the energy head's weights leave
@@ -483,6 +491,27 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
 
     which leaves the momentum share (theta = 0, D = 0) as it is.
 
+    The inviscid equations make no energy: where the flow expands while it changes (a
+    rarefaction, a dry-bed front) the energy head's weights alone would. So the step books the
+    energy each wet cell makes, and raises its expanding inflows' weights, each no further than
+    w_ij, until the cell makes none:
+
+        E_i = sum_in E_ij(h_ij) + sum_out O_ij + D u_i . (u~_i - u_i)
+              - A_i d_i |u_i - u_i^0|^2 / (2 dt)
+
+    E_ij what an expanding inflow makes at its energy head's weight h_ij (``inflow_energy``:
+    its transfer's kinetic energy and the potential energy its mass flux moves beyond what the
+    pressure's work balances), O_ij what an outflow sent at i's face makes (``outflow_energy``;
+    zero where i's faces are first order), the third term the dropped weight's half-step
+    difference above, and the last what the push loses: its work, which the centred flux of
+    the pushed velocity u balances, exceeds the kinetic energy it gives by |u - u^0|^2 / 2 per
+    unit mass (u^0 the step's starting velocity). Each inflow takes the share
+    (w_ij - h_ij) / sum_in (w - h) of E_i besides its own E_ij, and is raised by
+    ``raised_share`` of its spare weight w_ij - h_ij, its energy falling by
+    u_i . (u_i - v_ij) plus the half-step term's per unit of raise: one inflow at a time, so
+    that each raise stays continuous in the state. In steady flow E_i is of the order of the
+    scheme's truncation error (Bernoulli), and the raise small.
+
     moving, resting as in ``edge_fluxes`` (a resting vertex keeps its depth and velocity: no
     flux, d' = d - 0); rings a ``records.Rings``; depth (n,), velocity (n, 2) read;
     start_velocity (n, 2) the step's before the push (a and b of the carried weights); fluxes
@@ -490,8 +519,9 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
     ``momentum_faces.donor_slopes``: u_f,ij = u_i + S_i (c_ij / 2 - dt u_i / 2));
     boundary_momentum (n, 2) G_b, the momentum an inflow carries (read where F_b < 0;
     kernels/riemann.py ``boundary_fluxes`` without the push); energy the
-    ``records.EnergyHead`` (the wave stiffness K of ``expansion_share`` and the potential
-    |g| L): the energy head where the flow expands, or (0,) arrays: momentum everywhere. Writes
+    ``records.EnergyHead`` (the wave stiffness K of ``expansion_share``, the potential |g| L
+    and the inflows' rows this pass writes and reads): the energy head where the flow expands,
+    or ``records.NO_ENERGY_HEAD``: momentum everywhere. Writes
     the ``records.DepthUpdate``
     out: depth, velocity and the volume that left through the boundary (m^3).
     """
@@ -502,6 +532,7 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
                                                 fluxes.outflow_factor)
     slopes, excess = fluxes.slopes, fluxes.excess
     depth_out, velocity_out, outflow_volume = out.depth, out.velocity, out.outflow_volume
+    rows = energy.inflows
     shift = 0.5 * dt
     for k in numba.prange(0, moving.shape[0]):
         i = moving[k]
@@ -530,6 +561,8 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
         dropped = 0.0  # sum_in (w - c) - sum_out (w - c): the weight the energy head takes off
         pull0 = 0.0
         pull1 = 0.0
+        spare_total = 0.0  # sum_in (w - h) over the expanding inflows
+        cell_made = 0.0  # the energy E_i's terms of the cell's own (the outflows, D, the push)
         excess0, excess1 = excess[i, 0], excess[i, 1]  # what leaves beyond u_i
         s00, s01, s10, s11 = slopes[i, 0, 0], slopes[i, 0, 1], slopes[i, 1, 0], slopes[i, 1, 1]
         sent = expands and (s00 != 0.0 or s01 != 0.0 or s10 != 0.0 or s11 != 0.0)
@@ -538,12 +571,17 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
             excess0 = excess1 = 0.0
         for e in range(offsets[i], offsets[i + 1]):
             flux = edge_flux[e]
+            if expands:
+                rows[e, 0] = 0.0  # no spare weight unless an expanding inflow books one
             if flux > 0.0 and sent:
                 weight = carried_weight(e, i, indices[e], start_velocity, rings, alpha_i * flux,
                                         new_depth, True, energy.wave_stiffness, depth)
                 dropped -= alpha_i * flux - weight
-                excess0 += weight * offset_dot(s00, s01, neighbor_coords, e, back0, back1)
-                excess1 += weight * offset_dot(s10, s11, neighbor_coords, e, back0, back1)
+                f0 = offset_dot(s00, s01, neighbor_coords, e, back0, back1)
+                f1 = offset_dot(s10, s11, neighbor_coords, e, back0, back1)
+                excess0 += weight * f0
+                excess1 += weight * f1
+                cell_made += outflow_energy(alpha_i * flux, weight, u0 + own0, u1 + own1, f0, f1)
             elif flux < 0.0:
                 j = indices[e]
                 weight = -flux * outflow_factor[j]
@@ -561,14 +599,35 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
                         released = (weight - centred_inflow(e, i, j, rings, depth, velocity,
                                                             outflow_factor[j])) * (
                             energy.potential[i] - energy.potential[j])
-                        head_weight = energy_stable_weight(weight, head_weight, u0 + own0,
-                                                           u1 + own1, carried0, carried1,
-                                                           released)
+                        made, slope = inflow_energy(weight, head_weight, u0 + own0,
+                                                    u1 + own1, carried0, carried1, released)
+                        spare = weight - head_weight
+                        rows[e, 0], rows[e, 1], rows[e, 2] = spare, made, slope
+                        rows[e, 3], rows[e, 4] = carried0, carried1
+                        spare_total += spare
                     dropped += weight - head_weight
                     weight = head_weight
                 inflow += weight
                 pull0 += weight * carried0
                 pull1 += weight * carried1
+        if expands:
+            half = 0.0  # u . (u~ - u), the half-step term per unit of dropped weight
+            if sent:
+                half = -((u0 + own0) * (s00 * back0 + s01 * back1)
+                         + (u1 + own1) * (s10 * back0 + s11 * back1))
+            push0, push1 = u0 - start_velocity[i, 0], u1 - start_velocity[i, 1]
+            cell_made += dropped * half - 0.5 * dual_areas[i] * depth[i] * (
+                push0 * push0 + push1 * push1) / dt
+            for e in range(offsets[i], offsets[i + 1]):
+                spare = rows[e, 0]
+                if spare > 0.0:  # the cell's own terms shared by the inflows' spare weights
+                    raised = spare * raised_share(spare, rows[e, 1]
+                                                  + cell_made * spare / spare_total,
+                                                  rows[e, 2] + half)
+                    inflow += raised
+                    pull0 += raised * rows[e, 3]
+                    pull1 += raised * rows[e, 4]
+                    dropped -= raised
         if flux_b < 0.0:  # an inflow through an open segment, w_b u_b = -G_b
             inflow -= flux_b
             pull0 -= boundary_momentum[i, 0]

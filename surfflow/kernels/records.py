@@ -39,11 +39,22 @@ and the tangent frames (n, 2, 3) and normals (n, 3) with which i reads the norma
 its neighbours' (``momentum_faces.surface_part``, ``SurfaceMotion.frame_velocity``)."""
 STILL_SURFACE = np.zeros((0, 3))  # ContinuityFluxes.surface_velocity of a surface at rest
 
-EnergyHead = namedtuple("EnergyHead", ["wave_stiffness", "potential"])
+EnergyHead = namedtuple("EnergyHead", ["wave_stiffness", "potential", "inflows"])
 EnergyHead.__doc__ = """What the continuity's second pass reads to carry the energy head where the flow
 expands (kernels/continuity.py ``update_depth``): wave_stiffness K (n,) m/s^2 of
 ``expansion_share`` and the potential |g| L (n,) m^2/s^2, the head L of ``FluxInputs`` times the
-felt gravity; both (0,): momentum carried on every edge."""
+felt gravity; inflows (nnz, 5), the pass's own rows for each expanding inflow e = (i, j): its
+spare weight w - h (m^3/s, 0 on every other entry), the energy it makes at h and how fast
+raising h removes it (``inflow_energy``), and the velocity it brings (2,) in i's frame. All
+three with no rows ((0,), (0,), (0, 5)): momentum carried on every edge."""
+
+
+def energy_head(wave_stiffness, potential, nnz: int) -> EnergyHead:
+    """An ``EnergyHead`` with its rows for nnz CSR entries."""
+    return EnergyHead(wave_stiffness, potential, np.zeros((nnz, 5)))
+
+
+NO_ENERGY_HEAD = EnergyHead(np.zeros(0), np.zeros(0), np.zeros((0, 5)))  # momentum everywhere
 
 DepthUpdate = namedtuple("DepthUpdate", ["depth", "velocity", "outflow_volume"])
 DepthUpdate.__doc__ = """The continuity's second pass writes: depth d' (n,), velocity u' (n, 2)

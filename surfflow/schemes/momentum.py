@@ -32,8 +32,8 @@ from ..kernels.boundaries import shoreline_corner_share, slip_along_shorelines
 from ..kernels.continuity import edge_fluxes, update_depth
 from ..kernels.continuity_velocity import advective_increment
 from ..kernels.friction import apply_friction
-from ..kernels.records import (STILL_SURFACE, ContinuityFluxes, DepthUpdate, EnergyHead,
-                               FluxInputs, Levels, rings_of)
+from ..kernels.records import (NO_ENERGY_HEAD, STILL_SURFACE, ContinuityFluxes, DepthUpdate,
+                               FluxInputs, Levels, energy_head, rings_of)
 from ..geometry.topology import CORNER_ANGLE
 from .bores import BoreFluxes
 from .segments import OpenSegments
@@ -59,7 +59,7 @@ class MomentumScheme:
         self.boundary_mass, self.boundary_momentum, self.boundary_push = b.mass, b.momentum, b.push
         self.slopes = np.zeros((n, 2, 2))  # the momentum's faces (momentum_faces.donor_slopes)
         self.excess = np.zeros((n, 2))
-        self.no_head = EnergyHead(np.zeros(0), np.zeros(0))  # update_depth's: momentum everywhere
+        self.energy_record = energy_head(np.zeros(n), np.zeros(n), len(geom.neighbor_indices))
         self.start_velocity = np.zeros((n, 2))  # the step's, before the push (update_depth)
         self.sensor = np.zeros(n)  # the push's shock sensor, the continuity's Landshoff term's
         self.level, self.head_part = np.zeros(n), np.zeros(n)  # its head L (``head``)
@@ -255,9 +255,10 @@ class MomentumScheme:
         if bores:
             self.bores.blend_fluxes(geom, f, s, bottom, dt, s.edge_flux, s.boundary_flux,
                                     s.outflow_factor)
-        energy = self.no_head
+        energy = NO_ENERGY_HEAD  # update_depth's: momentum everywhere
         if p.expansion == "energy_head":
-            energy = EnergyHead(stiffness, self.potential(head))
+            energy = self.energy_record._replace(wave_stiffness=stiffness,
+                                                 potential=self.potential(head))
         update_depth(a.moving, a.resting, rings, s.depth, s.velocity, self.start_velocity, fluxes,
                      self.boundary_momentum, p.min_depth, energy, dt,
                      DepthUpdate(s.depth_next, s.velocity_next, s.outflow_volume))
