@@ -253,8 +253,8 @@ def test_bump_upstream_keeps_the_crests_critical_head():
     meshes (seeds 1 to 8): upstream the energy head is the critical head the crest passes the
     flow on, within 0.5 mm on average. The depth moves with the continuity velocity, the pushed
     one plus the last step's advective increment (kernels/continuity_velocity.py). Measured: the
-    mean 0.09 mm low, each mesh 1.24 mm low to 1.92 mm high (at this resolution the crest's
-    cells set the critical control, so the head scatters by the mesh; 0.1 to 0.8 mm at 250
+    mean 0.03 mm low, each mesh 1.46 mm low to 1.90 mm high (at this resolution the crest's
+    cells set the critical control, so the head scatters by the mesh; 0.1 to 0.7 mm at 250
     cells); with the pushed velocity alone the vertices run slow by dt (u . grad) u along the
     approach and the head is 1.7 to 4.0 mm low, 2.9 mm on average."""
     heads = []
