@@ -567,8 +567,10 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
         s00, s01, s10, s11 = slopes[i, 0, 0], slopes[i, 0, 1], slopes[i, 1, 0], slopes[i, 1, 1]
         sent = expands and (s00 != 0.0 or s01 != 0.0 or s10 != 0.0 or s11 != 0.0)
         back0, back1 = shift * u0, shift * u1
+        centre0 = centre1 = 0.0  # u_i - u~_i = S_i dt u_i / 2, i's face offset at its centre
         if sent:  # the excess again, edge by edge with the carried weights
             excess0 = excess1 = 0.0
+            centre0, centre1 = s00 * back0 + s01 * back1, s10 * back0 + s11 * back1
         for e in range(offsets[i], offsets[i + 1]):
             flux = edge_flux[e]
             if expands:
@@ -611,10 +613,7 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
                 pull0 += weight * carried0
                 pull1 += weight * carried1
         if expands:
-            half = 0.0  # u . (u~ - u), the half-step term per unit of dropped weight
-            if sent:
-                half = -((u0 + own0) * (s00 * back0 + s01 * back1)
-                         + (u1 + own1) * (s10 * back0 + s11 * back1))
+            half = -((u0 + own0) * centre0 + (u1 + own1) * centre1)  # u . (u~ - u) per unit of D
             push0, push1 = u0 - start_velocity[i, 0], u1 - start_velocity[i, 1]
             cell_made += dropped * half - 0.5 * dual_areas[i] * depth[i] * (
                 push0 * push0 + push1 * push1) / dt
@@ -636,9 +635,9 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
             excess0, excess1 = alpha_i * excess0, alpha_i * excess1
         if new_depth > 0.0 and (inflow > 0.0 or excess0 != 0.0 or excess1 != 0.0):
             share = dt / (dual_areas[i] * new_depth)
-            if sent:  # the dropped weight's differences from i's half-step value u_i - S_i back
-                excess0 += dropped * (s00 * back0 + s01 * back1)
-                excess1 += dropped * (s10 * back0 + s11 * back1)
+            if sent:  # the dropped weight's differences from i's half-step value u~_i
+                excess0 += dropped * centre0
+                excess1 += dropped * centre1
             u0 += share * (pull0 - inflow * (u0 + own0) - excess0)
             u1 += share * (pull1 - inflow * (u1 + own1) - excess1)
         velocity_out[i, 0] = u0
