@@ -76,8 +76,11 @@ def test_the_corner_share_is_that_of_a_round_cell_walled_over_pi_plus_the_corner
 
 
 def test_a_stage_velocity_past_the_riemann_invariant_bound_is_scaled_to_it():
-    """Ring speeds 1 (dry) and 0.5 on 4 mm under g_n = 9.81: the bound is
-    max(1, 0.5 + 2 sqrt(9.81 * 0.004)) + dt (|a| + |a_t|)."""
+    """A ring whose fastest |u| + 2 c is 1 m/s (a dry neighbour at 1 m/s; the vertex and its
+    other neighbour at 0.5 m/s on 4 mm under g_n = 9.81, 0.5 + 2 sqrt(9.81 * 0.004) = 0.896):
+    a stage's new state of depth d' keeps |u'| <= 1 - 2 sqrt(9.81 min(d', 4 mm)) + dt (|a| +
+    |a_t|), its own wave speed counted up to the ring's deepest depth; its direction kept, a
+    slower one untouched."""
     offsets, indices, _ = one_ring([[1.0, 0.0], [0.0, 1.0]])
     depth = np.array([0.004, 0.0, 0.004])
     velocity = np.array([[0.5, 0.0], [0.0, 1.0], [0.0, -0.5]])
@@ -85,13 +88,35 @@ def test_a_stage_velocity_past_the_riemann_invariant_bound_is_scaled_to_it():
     acceleration = np.array([[3.0, 4.0], [0.0, 0.0], [0.0, 0.0]])
     terms = np.array([[0.0, 2.0], [0.0, 0.0], [0.0, 0.0]])
     dt = 0.01
-    bound = max(1.0, 0.5 + 2.0 * math.sqrt(9.81 * 0.004)) + dt * (5.0 + 2.0)
-    out = np.array([[30.0, 40.0], [0.0, 0.0], [0.0, 0.0]])
-    keep_speed_bound(np.array([0]), offsets, indices, depth, velocity, normal_gravity,
-                     acceleration, terms, 1e-6, dt, depth, out)
-    assert np.hypot(*out[0]) == pytest.approx(bound, rel=1e-14)
-    assert out[0, 1] / out[0, 0] == pytest.approx(4.0 / 3.0)  # its direction kept
+    for new_depth, counted in ((0.001, 0.001), (0.004, 0.004), (0.02, 0.004)):
+        bound = 1.0 - 2.0 * math.sqrt(9.81 * counted) + dt * (5.0 + 2.0)
+        depth_out = np.array([new_depth, 0.0, 0.004])
+        out = np.array([[30.0, 40.0], [0.0, 0.0], [0.0, 0.0]])
+        keep_speed_bound(np.array([0]), offsets, indices, depth, velocity, normal_gravity,
+                         acceleration, terms, 1e-6, dt, depth_out, out)
+        assert np.hypot(*out[0]) == pytest.approx(bound, rel=1e-14), new_depth
+        assert out[0, 1] / out[0, 0] == pytest.approx(4.0 / 3.0)  # its direction kept
     slower = np.array([[0.3, 0.4], [0.0, 0.0], [0.0, 0.0]])
     keep_speed_bound(np.array([0]), offsets, indices, depth, velocity, normal_gravity,
                      acceleration, terms, 1e-6, dt, depth, slower)
     assert slower[0].tolist() == [0.3, 0.4]
+
+
+def test_still_water_keeps_no_speed_past_what_its_accelerations_give():
+    """A lake at rest, 4 mm deep under g_n = 9.81: every |u| + 2 c is 2 sqrt(9.81 * 0.004), so a
+    stage's velocity at a vertex that stays 4 mm deep is bounded by dt |a| alone, and one whose
+    depth fell to 1 mm by 2 (sqrt(9.81 * 0.004) - sqrt(9.81 * 0.001)) + dt |a|."""
+    offsets, indices, _ = one_ring([[1.0, 0.0], [0.0, 1.0]])
+    depth = np.full(3, 0.004)
+    velocity = np.zeros((3, 2))
+    normal_gravity = np.full(3, 9.81)
+    acceleration = np.array([[0.3, 0.4], [0.0, 0.0], [0.0, 0.0]])
+    terms = np.zeros((3, 2))
+    dt = 0.01
+    for new_depth, bound in ((0.004, dt * 0.5),
+                             (0.001, 2.0 * (math.sqrt(9.81 * 0.004) - math.sqrt(9.81 * 0.001))
+                              + dt * 0.5)):
+        out = np.array([[3.0, 4.0], [0.0, 0.0], [0.0, 0.0]])
+        keep_speed_bound(np.array([0]), offsets, indices, depth, velocity, normal_gravity,
+                         acceleration, terms, 1e-6, dt, np.array([new_depth, 0.004, 0.004]), out)
+        assert np.hypot(*out[0]) == pytest.approx(bound, rel=1e-12), new_depth

@@ -23,8 +23,8 @@ reconstructed is never negative (a bound of its own). Velocities of
 the neighbours enter in i's frame (carried by M_ij, the ``edge_transforms``). Next to a dry
 vertex (d < d_min, in the ring or at i) every gradient is zero: the reconstruction is first
 order at a shoreline, where a dry cell has no velocity or concentration to interpolate. At a
-wall the gradients lose their component across it (the wall mirrors the flow); at an inflow's
-vertices the stage takes them as zero (schemes/hll_stage.py).
+wall the gradients lose their component across it (the wall mirrors the flow); at an
+inflow's and a held level's vertices the stage takes them as zero (schemes/hll_stage.py).
 """
 
 import math

@@ -6,16 +6,20 @@ bore (schemes/bores.py). From (d, u) at the vertices a ``StageReach`` lists:
 
     a_i    = -|g| grad_S H_i + the terms' accelerations          (kernels/pressure.py)
     F, G   = HLL fluxes of d and d u between limited reconstructions (kernels/reconstruction.py;
-             first order at an inflow's vertices)
+             first order at an inflow's and a held level's vertices)
     alpha_i = min(1, A_i d_i / (dt O_i))                           (kernels/outflow.py)
     d_i'   = d_i - dt / A_i (sum_j alpha_donor F_ij + alpha_i F_b,i)
     q_i'   = d_i (u_i + dt a_i) - dt / A_i (sum_j alpha_donor G_ij + alpha_i G_b,i)
 
 then the terms' holds on (d', u') and implicit friction and damping (kernels/friction.py).
-An inflow's vertices (``OpenSegments.inflow_vertices``) reconstruct first order: across the
-edge their state is the discharge's, imposed, which a fit over the ring inside cannot extend
-to; with it the vertex of an inflow edge between two deeper neighbours can turn against the
-inflow and run uphill (tests/test_validation_expansion.py, the slope of seed 11).
+The vertices of an inflow and of a held level (``OpenSegments.imposed_vertices``) reconstruct
+first order: across the open edge the boundary imposes their state (the discharge; the level's
+ghost), which a fit over the ring inside cannot extend to. With the fit, the vertex of an
+inflow edge between two deeper neighbours can turn against the inflow and run uphill
+(tests/test_validation_expansion.py, the slope of seed 11); and a held level's vertices, whose
+depths the level pins as it pins their neighbours' along it, would take their limiter's
+extremum test from round-off (tests/test_similarity.py). A transmissive edge imposes nothing:
+its vertices keep the fit.
 ``HllStage`` owns the buffers (n vertices, nnz CSR entries) and the bound terms.
 """
 
@@ -117,6 +121,14 @@ class HllStage:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
         self.boundary.add(segment, geom, fields)
 
+    def felt_gravity(self, geom, fields) -> np.ndarray:
+        """g_n = |g| (e . n) + a . n (n,): the normal gravity the film feels on a surface
+        accelerated by a (``surface_acceleration``, (n, 3)), 0 under an overhang (e . n < 0);
+        ``kernels/riemann.py`` ``felt_support`` at every vertex."""
+        support = (self.params.gravity_magnitude * fields.normal_rise
+                   + np.einsum("ij,ij->i", self.surface_acceleration, geom.normals))
+        return np.where(fields.normal_rise < 0.0, 0.0, support)
+
     def stage(self, geom, fields, state, bottom, depth, velocity, dt, depth_out, velocity_out,
               reach=None, dyes=None) -> None:
         """One stage from (depth (n,), velocity (n, 2)) into the ``_out`` arrays at the vertices
@@ -135,8 +147,8 @@ class HllStage:
         limited_gradients(reach.gradients, g.neighbor_offsets, g.neighbor_indices, g.edge_transforms,
                           g.neighbor_coords, f.fit_weights, f.wall_projections, depth, velocity,
                           p.min_depth, self.grad_depth, self.grad_velocity)
-        self.grad_depth[self.boundary.inflow_vertices] = 0.0  # an inflow's state is imposed
-        self.grad_velocity[self.boundary.inflow_vertices] = 0.0
+        self.grad_depth[self.boundary.imposed_vertices] = 0.0  # the boundary sets their state
+        self.grad_velocity[self.boundary.imposed_vertices] = 0.0
         moving = self.surface_acceleration is not self.no_acceleration
         levels = Levels(f.vertex_height, f.normal_rise, bottom, p.gravity_magnitude)
         fluxes = StageFluxes(self.mass_flux, self.momentum_flux, self.boundary_mass,
@@ -162,8 +174,9 @@ class HllStage:
                            self.carries_residues, dt,
                            StageUpdate(depth_out, velocity_out, self.outflow_volume,
                                        self.inflow_volume))
+        felt = self.felt_gravity(g, f) if moving else self.normal_gravity
         keep_speed_bound(reach.moving, g.neighbor_offsets, g.neighbor_indices, depth, velocity,
-                         self.normal_gravity, self.acceleration, self.term_acceleration,
+                         felt, self.acceleration, self.term_acceleration,
                          p.min_depth, dt, depth_out, velocity_out)
         if dyes is not None:
             dye, dye_out, faces, outflow = dyes

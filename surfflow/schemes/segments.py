@@ -9,7 +9,7 @@ import numpy as np
 from ..boundaries import BOUNDARY_KINDS, BoundarySegment, segment_normals
 from ..config import OPEN_BOUNDARIES
 from ..kernels.records import Openings
-from ..kernels.riemann import DISCHARGE, NO_BOUNDARY, TRANSMISSIVE, boundary_fluxes
+from ..kernels.riemann import LEVEL, NO_BOUNDARY, TRANSMISSIVE, boundary_fluxes
 
 
 class OpenSegments:
@@ -28,7 +28,7 @@ class OpenSegments:
         self.segments: tuple[BoundarySegment, ...] = ()
         self.open = False
         self.vertices = np.zeros(0, dtype=np.int64)  # those with a kind
-        self.inflow_vertices = np.zeros(0, dtype=np.int64)  # those of an inflow (DISCHARGE)
+        self.imposed_vertices = np.zeros(0, dtype=np.int64)  # an inflow's or a held level's
         self.mass = np.zeros(n_vertices)  # F_b, G_b and P_b (``fluxes``)
         self.momentum = np.zeros((n_vertices, 2))
         self.push = np.zeros(n_vertices)
@@ -44,7 +44,7 @@ class OpenSegments:
         """The vertices with a kind, after the kinds changed; the fluxes cleared, so a vertex
         that left the segments keeps none."""
         self.vertices = np.flatnonzero(self.kind)
-        self.inflow_vertices = np.flatnonzero(self.kind == DISCHARGE)
+        self.imposed_vertices = np.flatnonzero(self.kind >= LEVEL)  # LEVEL and DISCHARGE
         for values in (self.mass, self.momentum, self.push):
             values.fill(0.0)
 
