@@ -115,19 +115,22 @@ class HllStage:
         self.edge_lengths = np.linalg.norm(geom.dual_edge_vectors, axis=1)
         self.reverse_edge_lengths = np.ascontiguousarray(self.edge_lengths[geom.reverse_edges])
         self.normal_gravity = self.params.gravity_magnitude * fields.normal_rise  # g_n (n,)
+        self.overhang = fields.normal_rise < 0.0  # (n,) where gravity presses no film on
+        self.felt = np.empty_like(self.normal_gravity)  # ``felt_gravity``'s buffer
         self.boundary.use_geometry(geom, fields)
 
     def set_boundary(self, segment, geom, fields) -> None:
         """Open ``segment`` (checked by ``boundaries.check_segment``)."""
         self.boundary.add(segment, geom, fields)
 
-    def felt_gravity(self, geom, fields) -> np.ndarray:
-        """g_n = |g| (e . n) + a . n (n,): the normal gravity the film feels on a surface
-        accelerated by a (``surface_acceleration``, (n, 3)), 0 under an overhang (e . n < 0);
-        ``kernels/riemann.py`` ``felt_support`` at every vertex."""
-        support = (self.params.gravity_magnitude * fields.normal_rise
-                   + np.einsum("ij,ij->i", self.surface_acceleration, geom.normals))
-        return np.where(fields.normal_rise < 0.0, 0.0, support)
+    def felt_gravity(self, geom) -> np.ndarray:
+        """g_n = |g| (e . n) + a . n (n,), into a buffer: the normal gravity the film feels on a
+        surface accelerated by a (``surface_acceleration``, (n, 3)), 0 under an overhang
+        (e . n < 0); ``kernels/riemann.py`` ``felt_support`` at every vertex."""
+        np.einsum("ij,ij->i", self.surface_acceleration, geom.normals, out=self.felt)
+        np.add(self.normal_gravity, self.felt, out=self.felt)
+        np.copyto(self.felt, 0.0, where=self.overhang)
+        return self.felt
 
     def stage(self, geom, fields, state, bottom, depth, velocity, dt, depth_out, velocity_out,
               reach=None, dyes=None) -> None:
@@ -174,7 +177,7 @@ class HllStage:
                            self.carries_residues, dt,
                            StageUpdate(depth_out, velocity_out, self.outflow_volume,
                                        self.inflow_volume))
-        felt = self.felt_gravity(g, f) if moving else self.normal_gravity
+        felt = self.felt_gravity(g) if moving else self.normal_gravity
         keep_speed_bound(reach.moving, g.neighbor_offsets, g.neighbor_indices, depth, velocity,
                          felt, self.acceleration, self.term_acceleration,
                          p.min_depth, dt, depth_out, velocity_out)

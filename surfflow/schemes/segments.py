@@ -9,7 +9,7 @@ import numpy as np
 from ..boundaries import BOUNDARY_KINDS, BoundarySegment, segment_normals
 from ..config import OPEN_BOUNDARIES
 from ..kernels.records import Openings
-from ..kernels.riemann import LEVEL, NO_BOUNDARY, TRANSMISSIVE, boundary_fluxes
+from ..kernels.riemann import DISCHARGE, LEVEL, NO_BOUNDARY, TRANSMISSIVE, boundary_fluxes
 
 
 class OpenSegments:
@@ -44,7 +44,7 @@ class OpenSegments:
         """The vertices with a kind, after the kinds changed; the fluxes cleared, so a vertex
         that left the segments keeps none."""
         self.vertices = np.flatnonzero(self.kind)
-        self.imposed_vertices = np.flatnonzero(self.kind >= LEVEL)  # LEVEL and DISCHARGE
+        self.imposed_vertices = np.flatnonzero(np.isin(self.kind, (LEVEL, DISCHARGE)))
         for values in (self.mass, self.momentum, self.push):
             values.fill(0.0)
 
