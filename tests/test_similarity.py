@@ -81,8 +81,8 @@ def test_a_channel_flow_is_the_same_flow_at_another_scale(case, scheme):
     Measured (depth / velocity), the default: 8e-15 / 3e-14 (walls), 1.4e-13 / 5.9e-13 (bump),
     3e-15 / 3e-14 (level) and 2.5e-14 / 8.6e-14 (the inflow over the bump); the conservative
     scheme 1.5e-14 / 3.3e-14, 3e-15 / 5e-15, 2e-15 / 6e-15 and 2e-15 / 4e-15, and at most
-    1.7e-14 / 3.7e-14 at s = 3.6 and 3.8 (a held level's vertices reconstructed from their ring
-    parted it by 1.8e-4 of the deep side). A switch that
+    1.7e-14 / 3.7e-14 at s = 3.6 and 3.8 (a held level's vertices reconstruct first order,
+    schemes/hll_stage.py). A switch that
     jumps where its ratio crosses zero parts the runs by 1e-4 and more; a shock sensor reading
     a wall vertex's one-sided fit whole would part them by 1e-9 (walls), 4e-5 (bump) and 1e-7
     (level)."""

@@ -57,7 +57,7 @@ def keep_speed_bound(reached, offsets, indices, depth, velocity, normal_gravity,
             deepest = max(deepest, depth[indices[e]])
         push = dt * (math.hypot(acceleration[i, 0], acceleration[i, 1])
                      + math.hypot(term_acceleration[i, 0], term_acceleration[i, 1]))
-        own = 2.0 * math.sqrt(max(normal_gravity[i], 0.0) * min(depth_out[i], deepest))
+        own = twice_celerity(normal_gravity[i], min(depth_out[i], deepest))
         bound = max(fastest - own, 0.0) + push
         speed = math.hypot(velocity_out[i, 0], velocity_out[i, 1])
         if speed > bound:
@@ -68,6 +68,13 @@ def keep_speed_bound(reached, offsets, indices, depth, velocity, normal_gravity,
 
 @serial_kernel
 def ring_speed(j, depth, velocity, normal_gravity):
-    """|u_j| + 2 c_j, c_j = sqrt(max(g_n,j, 0) d_j): the fastest a state from j can run."""
-    wave = math.sqrt(max(normal_gravity[j], 0.0) * depth[j])
-    return math.hypot(velocity[j, 0], velocity[j, 1]) + 2.0 * wave
+    """|u_j| + 2 c_j: the fastest a state from j can run."""
+    return (math.hypot(velocity[j, 0], velocity[j, 1])
+            + twice_celerity(normal_gravity[j], depth[j]))
+
+
+@serial_kernel
+def twice_celerity(normal_gravity, depth):
+    """2 c = 2 sqrt(max(g_n, 0) d) (m/s): twice the gravity wave's speed on a depth d (m) under
+    the normal gravity g_n (m/s^2), 0 where the film feels none."""
+    return 2.0 * math.sqrt(max(normal_gravity, 0.0) * depth)
