@@ -54,6 +54,30 @@ def rectangle(x0: float, x1: float, y0: float, y1: float, nx: int, ny: int,
     return V, grid_faces(nx, ny, rng if jitter > 0 else None)
 
 
+def rectangle_cross(x0: float, x1: float, y0: float, y1: float, nx: int,
+                    ny: int) -> tuple[np.ndarray, np.ndarray]:
+    """Flat rectangle [x0, x1] x [y0, y1] in the plane z = 0, normals +z, each of its nx x ny
+    cells cut into four triangles about a vertex at the cell's centre (ANUGA's
+    ``rectangular_cross``: the mesh of its validation cases).
+
+    Returns V ((nx + 1)(ny + 1) + nx ny, 3): the grid's vertices numbered as ``grid_faces``'s,
+    then the centres row by row; F (4 nx ny, 3), counter-clockwise in the (x, y) plane.
+    """
+    gx, gy = np.meshgrid(np.linspace(x0, x1, nx + 1), np.linspace(y0, y1, ny + 1), indexing="xy")
+    cx, cy = np.meshgrid(0.5 * (gx[0, 1:] + gx[0, :-1]), 0.5 * (gy[1:, 0] + gy[:-1, 0]),
+                         indexing="xy")
+    points = np.concatenate([np.stack([gx.ravel(), gy.ravel()], 1),
+                             np.stack([cx.ravel(), cy.ravel()], 1)])
+    i, j = np.meshgrid(np.arange(nx), np.arange(ny), indexing="xy")
+    a = (j * (nx + 1) + i).ravel()
+    b, c, d = a + 1, a + nx + 2, a + nx + 1
+    m = (nx + 1) * (ny + 1) + np.arange(nx * ny)
+    F = np.concatenate([np.stack(corners, 1) for corners in ((a, b, m), (b, c, m), (c, d, m),
+                                                             (d, a, m))])
+    V = np.concatenate([points, np.zeros((len(points), 1))], axis=1)
+    return V, F.astype(np.int64)
+
+
 def strip(length: float, width: float, n_along: int, n_across: int = 4,
           jitter: float = 0.25, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Flat strip [0, length] x [0, width] (z = 0, normals +z), a quasi-1D channel.

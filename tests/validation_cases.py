@@ -429,44 +429,84 @@ def run_gravity_wave(n_along: int = 300, still_depth: float = 1.0, amplitude: fl
             "peak_ratio": crest / (0.5 * amplitude), **monitor.figures()}
 
 
+BUMP_LENGTH, BUMP_DISCHARGE, BUMP_OUTFLOW = 25.0, 0.18, 0.33  # m, m^2/s, m: SWASHES' case
+BUMP_REGIONS = {"upstream": (0.0, 8.0), "approach": (8.0, 10.0), "lee": (10.0, 11.4),
+                "jump": (11.4, 12.0), "downstream": (12.0, BUMP_LENGTH)}  # m along x
+
+
+def transcritical_bump_mesh(n_along: int, n_across: int = 4, seed: int = 6,
+                            mesh: str = "strip") -> tuple[np.ndarray, np.ndarray]:
+    """The bump's 25 m channel, n_along cells along and n_across square cells across: the
+    irregular ``builders.strip`` of ``seed`` (mesh "strip") or ANUGA's mesh for this case,
+    ``builders.rectangle_cross`` (mesh "cross", four triangles a cell). Returns V (n, 3), F (m, 3)."""
+    width = n_across * BUMP_LENGTH / n_along
+    if mesh == "cross":
+        return builders.rectangle_cross(0.0, BUMP_LENGTH, 0.0, width, n_along, n_across)
+    return builders.strip(BUMP_LENGTH, width, n_along, n_across, seed=seed)
+
+
+def transcritical_bump_simulation(V: np.ndarray, F: np.ndarray,
+                                  scheme: str) -> tuple[sf.Simulation, sf.SurfaceGeometry]:
+    """The bump's set-up on the channel (V, F) (``transcritical_bump_mesh``): bottom
+    ``bump_bottom``, still water at the outflow's level, 0.18 m^2/s flowing in at x = 0, the level
+    held at 0.33 m at x = 25, inviscid. Returns (simulation, geometry)."""
+    sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
+    bottom = exact.bump_bottom(geom.vertices[:, 0])
+    sim.set_bottom(bottom)
+    sim.set_depth(np.maximum(0.0, BUMP_OUTFLOW - bottom))
+    sim.set_boundary("inflow", discharge=BUMP_DISCHARGE,
+                     plane=((0.0, 0.0, 0.0), (-1.0, 0.0, 0.0)))
+    sim.set_boundary("level", level=BUMP_OUTFLOW, plane=((BUMP_LENGTH, 0.0, 0.0), (1.0, 0.0, 0.0)))
+    return sim, geom
+
+
+def bump_jump(x: np.ndarray, depth: np.ndarray) -> float:
+    """The jump's position (m) in a depth field at positions x (n,): the first x past the crest
+    (x > 10 m) where the depth exceeds the mean of the supercritical depth at b = 0 and the
+    outflow depth; nan where none does."""
+    crest_head = 1.5 * (BUMP_DISCHARGE ** 2 / exact.G) ** (1 / 3) + 0.2
+    level = 0.5 * (exact.bernoulli_depth(crest_head, 0.0, BUMP_DISCHARGE, True) + BUMP_OUTFLOW)
+    risen = (x > 10.0) & (depth > level)
+    return float(x[risen].min()) if risen.any() else float("nan")
+
+
+def bump_error_by_region(x: np.ndarray, depth: np.ndarray, weights: np.ndarray) -> dict:
+    """Each ``BUMP_REGIONS`` region's share of the bump's area-weighted relative L1 error of a
+    depth field (x, depth, weights (n,)): the shares sum to ``relative_l1``'s error."""
+    reference = exact.transcritical_bump(x, BUMP_DISCHARGE, BUMP_OUTFLOW)[0]
+    share = weights * np.abs(depth - reference) / np.sum(weights * reference)
+    return {name: float(share[(x >= low) & (x < high)].sum())
+            for name, (low, high) in BUMP_REGIONS.items()}
+
+
 def run_transcritical_bump(n_along: int = 100, n_across: int = 4, end_time: float = 200.0,
-                           scheme: str = "conservative", seed: int = 6) -> dict:
+                           scheme: str = "conservative", seed: int = 6,
+                           mesh: str = "strip") -> dict:
     """SWASHES' steady transcritical flow with a hydraulic jump: a 25 m channel over
     ``bump_bottom``, a discharge of 0.18 m^2/s flowing in at x = 0, the level held at 0.33 m at
-    x = 25, started from still water at that level and run for ``end_time`` s. Figures: error
-    (area-weighted relative L1 of the depth), jump and exact_jump (m: the first x past the crest
-    where the depth exceeds the mean of the supercritical depth at b = 0 and the outflow depth,
-    numerical; the conjugate-depth position, exact), cell (m, the spacing along), inflow (the
-    ledger's inflow over discharge x width x time), head_upstream (m: the vertices' mean energy head
-    b + d + u^2 / (2 g) over 2 m < x < 7 m less the critical head the crest passes the flow on,
-    1.5 (q^2 / g)^(1/3) + 0.2 m, the exact upstream head) and the invariants. ``seed``: the
-    irregular cells'."""
-    discharge, outflow_depth, length = 0.18, 0.33, 25.0
-    width = n_across * length / n_along
-    V, F = builders.strip(length, width, n_along, n_across, seed=seed)
-    sim, geom = make_simulation(V, F, scheme=scheme, max_dt=1.0, **INVISCID)
-    x = geom.vertices[:, 0]
-    bottom = exact.bump_bottom(x)
-    sim.set_bottom(bottom)
-    sim.set_depth(np.maximum(0.0, outflow_depth - bottom))
-    sim.set_boundary("inflow", discharge=discharge, plane=((0.0, 0.0, 0.0), (-1.0, 0.0, 0.0)))
-    sim.set_boundary("level", level=outflow_depth, plane=((length, 0.0, 0.0), (1.0, 0.0, 0.0)))
+    x = 25, started from still water at that level and run for ``end_time`` s
+    (``transcritical_bump_simulation``; the channel ``transcritical_bump_mesh``'s ``mesh`` of
+    ``seed``). Figures: error (area-weighted relative L1 of the depth), jump and exact_jump (m:
+    ``bump_jump``, numerical; the conjugate-depth position, exact), cell (m, the spacing along),
+    inflow (the ledger's inflow over discharge x width x time), head_upstream (m: the vertices'
+    mean energy head b + d + u^2 / (2 g) over 2 m < x < 7 m less the critical head the crest
+    passes the flow on, 1.5 (q^2 / g)^(1/3) + 0.2 m, the exact upstream head) and the invariants."""
+    V, F = transcritical_bump_mesh(n_along, n_across, seed, mesh)
+    sim, geom = transcritical_bump_simulation(V, F, scheme)
     monitor = InvariantMonitor(sim)
     advance_checked(sim, end_time, monitor)
-    reference, exact_jump = exact.transcritical_bump(x, discharge, outflow_depth)
+    x = geom.vertices[:, 0]
+    bottom = exact.bump_bottom(x)
+    reference, exact_jump = exact.transcritical_bump(x, BUMP_DISCHARGE, BUMP_OUTFLOW)
     depth = np.asarray(sim.depth)
-    downstream = np.argsort(x)[np.sort(x) > 10.0]
-    jump_level = 0.5 * (exact.bernoulli_depth(1.5 * (discharge ** 2 / exact.G) ** (1 / 3) + 0.2,
-                                              0.0, discharge, True) + outflow_depth)
-    risen = downstream[depth[downstream] > jump_level]
     upstream = (x > 2.0) & (x < 7.0)
     head = bottom + depth + np.sum(sim.velocity ** 2, axis=1) / (2.0 * exact.G)
-    critical_head = 1.5 * (discharge ** 2 / exact.G) ** (1 / 3) + 0.2
+    critical_head = 1.5 * (BUMP_DISCHARGE ** 2 / exact.G) ** (1 / 3) + 0.2
+    width = n_across * BUMP_LENGTH / n_along
     return {"n_vertices": len(V), "error": relative_l1(depth, reference, geom.dual_areas),
             "head_upstream": float(head[upstream].mean() - critical_head),
-            "jump": float(x[risen].min()) if risen.size else float("nan"),
-            "exact_jump": exact_jump, "cell": length / n_along,
-            "inflow": sim.ledger()["inflow"] / (discharge * width * end_time),
+            "jump": bump_jump(x, depth), "exact_jump": exact_jump, "cell": BUMP_LENGTH / n_along,
+            "inflow": sim.ledger()["inflow"] / (BUMP_DISCHARGE * width * end_time),
             **monitor.figures()}
 
 

@@ -7,10 +7,13 @@ e = (i, j) of
 
 - at a bore, j likewise wet, ruled and inertial, the product of three ramps,
 
-      ramp(s_i / BORE_SENSOR) ramp((a + b) / (BORE_CLOSING |N| c)) ramp(|N| c / (0.5 |a - b|))
+      ramp(s_i / BORE_SENSOR) ramp((a + b) / (BORE_CLOSING |N| c))
+          max(ramp(|N| c_i / |a|), ramp(|N| c_j / |b|))
 
-  (the shock sensor s_i, kernels/shocks.py, the two ends closing on each other, across
-  subcritical flow),
+  (the shock sensor s_i, kernels/shocks.py; the two ends closing on each other; the flow
+  subcritical at one end at least, as a hydraulic jump leaves it: where both ends are
+  supercritical the continuity's flux is upwind already, as HLL's is. Each end's own Froude
+  number, not the edge's mean: across a standing jump the mean hovers about 1),
 
 - at a dry-bed front, j dry (d_j < d_min) and not behind a shoreline wall (a bank above i's
   level, which no flux crosses) and i's flow running into it with inertia,
@@ -22,7 +25,7 @@ rule), 0 below a half, linear between, so that the patch's weight (schemes/bores
 continuous in the state and a rule that hovers at its threshold does not switch the patch's
 fluxes on and off step after step. a = u_i . N_ij, b = u_j . N_ji, |N|^2 the mean of |N_ij|^2
 and |N_ji|^2, c^2 = K d with K and d the two ends' means (K the wave stiffness, negative where
-the surface falls away: then c = 0), and c_i^2 = K_i d_i.
+the surface falls away: then c = 0), and c_i^2 = K_i d_i, c_j^2 = K_j d_j.
 """
 
 import math
@@ -85,8 +88,10 @@ def mark_seeds(moving, rings, depth, velocity, ruled, friction_share, sensor, wa
                 else:
                     stiffness = max(wave_stiffness[i] + wave_stiffness[j], 0.0)
                     wave = size * math.sqrt(0.25 * stiffness * (depth[i] + depth[j]))
+                    wave_i = size * math.sqrt(max(wave_stiffness[i] * depth[i], 0.0))
+                    wave_j = size * math.sqrt(max(wave_stiffness[j] * depth[j], 0.0))
                     sigma = max(sigma, sensed * exceeds(a + b, BORE_CLOSING * wave)
-                                * exceeds(wave, 0.5 * abs(a - b)))
+                                * max(exceeds(wave_i, abs(a)), exceeds(wave_j, abs(b))))
                 if sigma == 1.0:
                     break
         strength[i] = sigma

@@ -12,7 +12,8 @@ the edges around it take those fluxes:
    ``GRAVITY_SHARE`` K, K the wave stiffness of the continuity's Froude number; where
    capillarity rules the mesh's shortest wave there is no bore to keep and the contact line,
    not a Riemann problem, rules the front) and inertial (friction_share < ``INERTIAL_SHARE``),
-   at a bore (its shock sensor fires and a neighbour closes on it across subcritical flow) or at
+   at a bore (its shock sensor fires and a neighbour closes on it, the flow subcritical at one
+   end of their edge at least, as a hydraulic jump leaves it) or at
    a dry-bed front (its flow runs into a dry neighbour with inertia; a film creeping or at rest
    at its edge, within round-off of no flow, is no Riemann problem: seeded there, the region
    would hang on round-off). Each seed has a strength sigma_i in [0, 1], 1 where its rule
