@@ -18,15 +18,22 @@ import trimesh
 from scipy.spatial import Delaunay
 
 
+def cell_corners(nx: int, ny: int) -> tuple[np.ndarray, ...]:
+    """The corners (a, b, c, d) of each of an (nx + 1) x (ny + 1) vertex grid's nx ny cells, row
+    by row, counter-clockwise from the lower left: four (nx ny,) int arrays, vertex (i, j)
+    numbered j * (nx + 1) + i."""
+    i, j = np.meshgrid(np.arange(nx), np.arange(ny), indexing="xy")
+    a = (j * (nx + 1) + i).ravel()
+    return a, a + 1, a + nx + 2, a + nx + 1
+
+
 def grid_faces(nx: int, ny: int, rng: np.random.Generator | None) -> np.ndarray:
     """Triangles of an (nx + 1) x (ny + 1) vertex grid, vertex (i, j) numbered j * (nx + 1) + i.
 
     Each cell is split along a random diagonal when ``rng`` is given, along the same one otherwise.
     Returns (2 nx ny, 3) int64, counter-clockwise in the (x, y) plane.
     """
-    i, j = np.meshgrid(np.arange(nx), np.arange(ny), indexing="xy")
-    a = (j * (nx + 1) + i).ravel()
-    b, c, d = a + 1, a + nx + 2, a + nx + 1
+    a, b, c, d = cell_corners(nx, ny)
     flip = rng.random(a.size) < 0.5 if rng is not None else np.zeros(a.size, bool)
     first = np.where(flip[:, None], np.stack([a, b, d], 1), np.stack([a, b, c], 1))
     second = np.where(flip[:, None], np.stack([b, c, d], 1), np.stack([a, c, d], 1))
@@ -68,9 +75,7 @@ def rectangle_cross(x0: float, x1: float, y0: float, y1: float, nx: int,
                          indexing="xy")
     points = np.concatenate([np.stack([gx.ravel(), gy.ravel()], 1),
                              np.stack([cx.ravel(), cy.ravel()], 1)])
-    i, j = np.meshgrid(np.arange(nx), np.arange(ny), indexing="xy")
-    a = (j * (nx + 1) + i).ravel()
-    b, c, d = a + 1, a + nx + 2, a + nx + 1
+    a, b, c, d = cell_corners(nx, ny)
     m = (nx + 1) * (ny + 1) + np.arange(nx * ny)
     F = np.concatenate([np.stack(corners, 1) for corners in ((a, b, m), (b, c, m), (c, d, m),
                                                              (d, a, m))])

@@ -105,14 +105,19 @@ def bernoulli_depth(energy: float, bottom: float, discharge: float, supercritica
     return 0.5 * (low + high)
 
 
+def crest_head(discharge: float = 0.18, g: float = G) -> float:
+    """The energy head (m) the bump's crest (b = 0.2 m, ``bump_bottom``) passes a discharge q
+    on at its critical depth h_c = (q^2 / g)^(1/3): 1.5 h_c + 0.2."""
+    return 1.5 * (discharge ** 2 / g) ** (1.0 / 3.0) + 0.2
+
+
 def transcritical_bump(x: np.ndarray, discharge: float = 0.18, outflow_depth: float = 0.33,
                        g: float = G) -> tuple[np.ndarray, float]:
     """SWASHES' steady transcritical flow with a hydraulic jump over ``bump_bottom``: subcritical
     upstream at the energy of the critical depth on the crest (x = 10), supercritical downstream
     of it, a jump at x_s back to the subcritical branch of the outflow's energy, where the two
     depths are conjugate (h_2 = h_1 (sqrt(1 + 8 Fr_1^2) - 1) / 2). Returns (depth (n,), x_s)."""
-    critical = (discharge ** 2 / g) ** (1.0 / 3.0)
-    crest_energy = 1.5 * critical + 0.2
+    crest_energy = crest_head(discharge, g)
     outflow_energy = discharge ** 2 / (2.0 * g * outflow_depth ** 2) + outflow_depth
 
     def jump_mismatch(position: float) -> float:

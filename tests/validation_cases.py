@@ -464,8 +464,8 @@ def bump_jump(x: np.ndarray, depth: np.ndarray) -> float:
     """The jump's position (m) in a depth field at positions x (n,): the first x past the crest
     (x > 10 m) where the depth exceeds the mean of the supercritical depth at b = 0 and the
     outflow depth; nan where none does."""
-    crest_head = 1.5 * (BUMP_DISCHARGE ** 2 / exact.G) ** (1 / 3) + 0.2
-    level = 0.5 * (exact.bernoulli_depth(crest_head, 0.0, BUMP_DISCHARGE, True) + BUMP_OUTFLOW)
+    level = 0.5 * (exact.bernoulli_depth(exact.crest_head(BUMP_DISCHARGE), 0.0, BUMP_DISCHARGE,
+                                         True) + BUMP_OUTFLOW)
     risen = (x > 10.0) & (depth > level)
     return float(x[risen].min()) if risen.any() else float("nan")
 
@@ -501,7 +501,7 @@ def run_transcritical_bump(n_along: int = 100, n_across: int = 4, end_time: floa
     depth = np.asarray(sim.depth)
     upstream = (x > 2.0) & (x < 7.0)
     head = bottom + depth + np.sum(sim.velocity ** 2, axis=1) / (2.0 * exact.G)
-    critical_head = 1.5 * (BUMP_DISCHARGE ** 2 / exact.G) ** (1 / 3) + 0.2
+    critical_head = exact.crest_head(BUMP_DISCHARGE)
     width = n_across * BUMP_LENGTH / n_along
     return {"n_vertices": len(V), "error": relative_l1(depth, reference, geom.dual_areas),
             "head_upstream": float(head[upstream].mean() - critical_head),

@@ -57,6 +57,12 @@ def exceeds(value, threshold):
     return 1.0 if value > 0.0 else 0.0
 
 
+@serial_kernel
+def own_celerity(k, wave_stiffness, depth):
+    """c_k = (K_k d_k)^(1/2) at vertex k, 0 where the surface falls away (K_k < 0)."""
+    return math.sqrt(max(wave_stiffness[k] * depth[k], 0.0))
+
+
 @parallel_kernel
 def mark_seeds(moving, rings, depth, velocity, ruled, friction_share, sensor, wave_stiffness,
                wall, min_depth, strength):
@@ -83,13 +89,13 @@ def mark_seeds(moving, rings, depth, velocity, ruled, friction_share, sensor, wa
                 a, b = normal_speeds(e, i, j, rings, velocity)
                 size = math.sqrt(mean_size2(forward, backward, e))
                 if front:
-                    celerity = math.sqrt(max(wave_stiffness[i] * depth[i], 0.0))
+                    celerity = own_celerity(i, wave_stiffness, depth)
                     sigma = max(sigma, exceeds(a, BORE_CLOSING * size * celerity))
                 else:
                     stiffness = max(wave_stiffness[i] + wave_stiffness[j], 0.0)
                     wave = size * math.sqrt(0.25 * stiffness * (depth[i] + depth[j]))
-                    wave_i = size * math.sqrt(max(wave_stiffness[i] * depth[i], 0.0))
-                    wave_j = size * math.sqrt(max(wave_stiffness[j] * depth[j], 0.0))
+                    wave_i = size * own_celerity(i, wave_stiffness, depth)
+                    wave_j = size * own_celerity(j, wave_stiffness, depth)
                     sigma = max(sigma, sensed * exceeds(a + b, BORE_CLOSING * wave)
                                 * max(exceeds(wave_i, abs(a)), exceeds(wave_j, abs(b))))
                 if sigma == 1.0:
