@@ -1,5 +1,7 @@
 """Advection and continuity kernels: known answers, then against tests/naive.py on irregular meshes."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -8,7 +10,8 @@ import naive
 import surfflow as sf
 from runtime_cases import curved_patch, lumpy_sphere, random_state
 from surfflow.kernels.advection import advect_velocity
-from surfflow.kernels.continuity import edge_fluxes, shoreline_walls, update_depth
+from surfflow.kernels.continuity import (edge_fluxes, mixed_velocity, shoreline_walls,
+                                        update_depth)
 from surfflow.kernels.reconstruction import bounded_factor
 from surfflow.kernels.records import (NO_ENERGY_HEAD, CarrierFluxes, ContinuityFluxes,
                                       DepthUpdate, FluxInputs, TracerUpdate, energy_head)
@@ -34,11 +37,11 @@ def run_advection(geom, depth, velocity, dt):
 
 
 def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, share=None,
-                   split=True, sensor=None, expansion_head=True):
+                   split=True, sensor=None, expansion_head=True, min_depth=MIN_DEPTH):
     """One continuity step with its dyes; split: over the active set's moving vertices
     (schemes/active.py), else over every vertex; sensor (n,) the Landshoff term's shock sensor
     (zeros if None); expansion_head: the energy head where the flow expands (``update_depth``),
-    else momentum everywhere."""
+    else momentum everywhere; min_depth d_min (m)."""
     n, nnz = geom.n_vertices, len(geom.neighbor_indices)
     bottom = np.zeros(n) if bottom is None else bottom
     share = np.zeros(n) if share is None else share
@@ -47,10 +50,10 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
     flux, boundary, alpha = np.full(nnz, np.nan), np.full(n, np.nan), np.full(n, np.nan)
     wall = np.ones(nnz, bool)
     shoreline_walls(geom.neighbor_offsets, geom.neighbor_indices, fields.vertex_height,
-                    fields.normal_rise, bottom, depth, MIN_DEPTH, wall)
+                    fields.normal_rise, bottom, depth, min_depth, wall)
     active = ActiveSet(n)
     if split:
-        active.rebuild(geom, depth, MIN_DEPTH)
+        active.rebuild(geom, depth, min_depth)
     moving, resting = active.moving, active.resting
     slopes, excess = np.full((n, 2, 2), np.nan), np.full((n, 2), np.nan)
     rings = naive.donor_velocity_rings(geom)  # the naive continuity's donor velocities
@@ -60,17 +63,17 @@ def run_continuity(geom, depth, velocity, dye, dt, outflow=False, bottom=None, s
                         fields.boundary_outflow_normals, np.zeros(n))
     fluxes = ContinuityFluxes(flux, boundary, alpha, slopes, excess, np.zeros((0, 3)),
                               geom.tangent_frames, geom.normals)
-    edge_fluxes(moving, resting, rings, inputs, depth, velocity, share, MIN_DEPTH, dt, fluxes)
+    edge_fluxes(moving, resting, rings, inputs, depth, velocity, share, min_depth, dt, fluxes)
     depth_out, leaving = np.full(n, np.nan), np.full(n, np.nan)
     velocity_out, dye_out = np.full_like(velocity, np.nan), np.full_like(dye, np.nan)
     energy = (energy_head(inputs.wave_stiffness, np.linalg.norm(GRAVITY) * inputs.head, nnz)
               if expansion_head else NO_ENERGY_HEAD)
     update_depth(moving, resting, rings, depth, velocity, velocity, fluxes, np.zeros((n, 2)),
-                 MIN_DEPTH, energy, dt, DepthUpdate(depth_out, velocity_out, leaving))
+                 min_depth, energy, dt, DepthUpdate(depth_out, velocity_out, leaving))
     faces = np.zeros((nnz, dye.shape[1]))
     carrier = CarrierFluxes(flux, boundary, alpha)
     dye_rings = rings._replace(neighbor_coords=geom.neighbor_coords, fit_weights=fields.fit_weights)
-    limited_faces(moving, dye_rings, depth, MIN_DEPTH, dye, velocity, 0.5 * dt, carrier, dt, faces)
+    limited_faces(moving, dye_rings, depth, min_depth, dye, velocity, 0.5 * dt, carrier, dt, faces)
     carry(moving, resting, rings, depth, depth_out, dye, faces, carrier, dt, 1.0,
           TracerUpdate(dye_out, np.full_like(dye, np.nan)))
     return depth_out, velocity_out, dye_out, leaving, flux
@@ -127,6 +130,38 @@ def test_continuity_known_answer_wet_corner():
     assert wetted.sum() == 2
     world_out = np.einsum("ia,iaj->ij", velocity_out, geom.tangent_frames)
     assert np.allclose(world_out[1:][wetted], [1.0, 0.0, 0.0], atol=1e-15)
+
+
+def test_a_subnormal_inflow_wets_its_dry_neighbours_at_its_velocity():
+    """The wet corner above holding 1e-310 m (subnormal, with d_min below it): the neighbour it
+    wets takes a subnormal volume, dt / (A d') overflows, and the inflow must still give it its
+    velocity (``continuity.mixed_velocity``), finite, with the volume kept. (The far corner,
+    uphill under the tilted gravity, stands above so thin a free surface: a shoreline wall.)"""
+    V = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float)
+    F = np.array([[0, 1, 2], [0, 2, 3]])
+    geom = sf.precompute((V, F), smoothing_iterations=0)
+    depth = np.array([1e-310, 0.0, 0.0, 0.0])
+    world = np.array([[1.0, 0.0, 0.0]] + [[0.0, 0.0, 0.0]] * 3)
+    velocity = np.einsum("iaj,ij->ia", geom.tangent_frames, world)
+    out, velocity_out, _, _, _ = run_continuity(geom, depth, velocity, np.zeros((4, 0)), 0.01,
+                                                min_depth=1e-320)
+    assert out[1] > 0.0 and np.all(out[2:] == 0.0)
+    assert 0.01 / float(geom.dual_areas[1] * out[1]) == math.inf
+    assert np.all(np.isfinite(velocity_out))
+    world_out = np.einsum("ia,iaj->ij", velocity_out, geom.tangent_frames)
+    assert np.allclose(world_out[1], [1.0, 0.0, 0.0], atol=1e-9)
+    assert np.isclose((geom.dual_areas * out).sum(), geom.dual_areas[0] * 1e-310, rtol=1e-9)
+
+
+def test_mixed_velocity_is_the_momentum_over_the_volume_at_any_scale():
+    """u + dt G / V: a dry cell (u = 0) filled by an inflow w at velocity v over dt
+    (G = w v, V = dt w) takes v, whether V is a litre or subnormal; nothing to add (G = 0)
+    leaves u as it is."""
+    for inflow in (1e-3, 1e-300, 1e-316):
+        dt = 1e-3
+        u = mixed_velocity(0.0, 0.0, inflow * 2.0, -inflow * 0.5, dt, dt * inflow)
+        assert np.allclose(u, (2.0, -0.5), rtol=1e-4, atol=0.0), (inflow, u)
+    assert mixed_velocity(1.5, -2.0, 0.0, 0.0, 1e-3, 1e-320) == (1.5, -2.0)
 
 
 @pytest.mark.parametrize("expansion_head", [True, False])

@@ -444,6 +444,19 @@ def raised_share(spare, made, slope):
     return min(1.0, 1.0 / (EXPANSION_RAMP * share))
 
 
+@serial_kernel
+def mixed_velocity(u0, u1, change0, change1, dt, volume):
+    """u + dt G / V (m/s): the velocity u (two components) after the momentum change G
+    (change0, change1; m^4/s^2) reaches the new volume V = A_i d_i' > 0 (m^3) over dt. As
+    dt / V times G; where dt / V overflows (a residue whose volume is subnormal, below about
+    1e-308 x dt) as the quotient (dt G) / V, which stays finite, and is u itself where dt G
+    underflows."""
+    share = dt / volume
+    if share < math.inf:
+        return u0 + share * change0, u1 + share * change1
+    return u0 + dt * change0 / volume, u1 + dt * change1 / volume
+
+
 @parallel_kernel
 def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes,
                  boundary_momentum, min_depth, energy, dt, out):
@@ -633,13 +646,13 @@ def update_depth(moving, resting, rings, depth, velocity, start_velocity, fluxes
             pull1 -= boundary_momentum[i, 1]
         if not sent:
             excess0, excess1 = alpha_i * excess0, alpha_i * excess1
-        if new_depth > 0.0 and (inflow > 0.0 or excess0 != 0.0 or excess1 != 0.0):
-            share = dt / (dual_areas[i] * new_depth)
+        volume = dual_areas[i] * new_depth  # A_i d_i' (m^3)
+        if volume > 0.0 and (inflow > 0.0 or excess0 != 0.0 or excess1 != 0.0):
             if sent:  # the dropped weight's differences from i's half-step value u~_i
                 excess0 += dropped * centre0
                 excess1 += dropped * centre1
-            u0 += share * (pull0 - inflow * (u0 + own0) - excess0)
-            u1 += share * (pull1 - inflow * (u1 + own1) - excess1)
+            u0, u1 = mixed_velocity(u0, u1, pull0 - inflow * (u0 + own0) - excess0,
+                                    pull1 - inflow * (u1 + own1) - excess1, dt, volume)
         velocity_out[i, 0] = u0
         velocity_out[i, 1] = u1
     for k in range(resting.shape[0]):  # a copy: one thread, no wake-up of the others
