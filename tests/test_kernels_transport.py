@@ -155,8 +155,8 @@ def test_a_subnormal_inflow_wets_its_dry_neighbours_at_its_velocity():
 
 def test_mixed_velocity_is_the_momentum_over_the_volume_at_any_scale():
     """u + dt G / V: a dry cell (u = 0) filled by an inflow w at velocity v over dt
-    (G = w v, V = dt w) takes v, whether V is a litre or subnormal; nothing to add (G = 0)
-    leaves u as it is."""
+    (G = w v, V = dt w) takes v, whether V is a millilitre (1e-6 m^3), 1e-303 m^3 or
+    subnormal (1e-319 m^3); nothing to add (G = 0) leaves u as it is."""
     for inflow in (1e-3, 1e-300, 1e-316):
         dt = 1e-3
         u = mixed_velocity(0.0, 0.0, inflow * 2.0, -inflow * 0.5, dt, dt * inflow)
