@@ -1,15 +1,16 @@
 """Fuzzed scenes (issue 21): 1,000 scenes drawn as users' scripts build them, and the 30 m
 sphere under heavy rain with droplets.
 
-    python benchmarks/fuzz.py [--scenes 1000] [--steps 80] [--seed 21]
+    python benchmarks/fuzz.py [--scenes 1000] [--steps 80] [--seed 21] [--meshes made]
 
 Each scene comes from the hypothesis strategy of ``tests/fuzz_scenes.py`` (the one the 50-scene
-CI test draws from, here with a random seed) and takes ``--steps`` steps; the script prints the
-figures the issue asks for: scenes refused at set-up (with a surfflow error), NaN, raw errors,
-negative depths, ledger errors above 1e-12 of the volume that entered (and the largest), and
-the peak memory (tracemalloc: what numpy and Python allocated) against the stated bound, plus
-how many scenes emitted droplets and the most particles in flight. Then the sphere: 30 m
-across, 5 cm of water and 100 mm/h of rain for 1 s.
+CI test draws from, here with a random seed; ``--meshes real`` draws the project's own meshes,
+``fuzz_scenes.REAL_MESHES``, with their defects, instead of the made ones) and takes
+``--steps`` steps; the script prints the figures the issue asks for: scenes refused at set-up
+(with a surfflow error), NaN, raw errors, negative depths, ledger errors above 1e-12 of the
+volume that entered (and the largest), and the peak memory (tracemalloc: what numpy and Python
+allocated) against the stated bound, plus how many scenes emitted droplets and the most
+particles in flight. Then the sphere: 30 m across, 5 cm of water and 100 mm/h of rain for 1 s.
 """
 
 import argparse
@@ -21,20 +22,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fuzz_scenes import (LEDGER_TOLERANCE, MEMORY_BOUND, check, entered_volume,  # noqa: E402
-                         heavy_rain_sphere, run_scene, scenes)
+from fuzz_scenes import (LEDGER_TOLERANCE, MEMORY_BOUND, MESH_KINDS, REAL_MESHES,  # noqa: E402
+                         check, entered_volume, heavy_rain_sphere, run_scene, scenes)
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 
 
-def fuzz(n_scenes: int, steps: int, random_seed: int) -> None:
-    """Run ``n_scenes`` fuzzed scenes and print the figures."""
+def fuzz(n_scenes: int, steps: int, random_seed: int, kinds=MESH_KINDS) -> None:
+    """Run ``n_scenes`` fuzzed scenes on meshes of ``kinds`` and print the figures."""
     outcomes = []
     start = time.perf_counter()
 
     @seed(random_seed)
     @settings(max_examples=n_scenes, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
-    @given(scenes())
+    @given(scenes(kinds))
     def one(scene):
         outcomes.append(run_scene(scene, steps))
         if len(outcomes) % 100 == 0:
@@ -93,6 +94,8 @@ if __name__ == "__main__":
     parser.add_argument("--scenes", type=int, default=1000)
     parser.add_argument("--steps", type=int, default=80)
     parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--meshes", choices=("made", "real"), default="made",
+                        help="made: fuzz_scenes.MESH_KINDS; real: the project's meshes")
     args = parser.parse_args()
     sphere()
-    fuzz(args.scenes, args.steps, args.seed)
+    fuzz(args.scenes, args.steps, args.seed, MESH_KINDS if args.meshes == "made" else REAL_MESHES)

@@ -2,8 +2,11 @@
 must pass.
 
 ``scenes()`` is a hypothesis strategy for a :class:`FuzzScene`: a mesh of one of
-``MESH_KINDS`` (sphere, torus, box, cylinder, bumpy sphere, terrain from random points),
-scaled from 1 cm to 100 m, turned by a random rotation and moved; a random gravity direction;
+``MESH_KINDS`` (sphere, torus, box, cylinder, bumpy sphere, terrain from random points), or with
+``scenes(REAL_MESHES)`` one of the project's own meshes as users bring them (meshes/README.md:
+pinched vertices, edges in three faces, faces turned against their neighbours, open patches,
+zero-area faces, a 96-triangle fan; repaired at load, as ``surfflow run MESH`` does), scaled
+from 1 cm to 100 m, turned by a random rotation and moved; a random gravity direction;
 the friction model, the boundary, surface tension with any contact angle, the scheme (any name
 in ``surfflow.config.SCHEMES``); droplets on half the scenes (with the default budget or a
 tight one that forces merging); a moving surface (Pulse, Wave or Twist) on a third; 0-2 dyes,
@@ -21,7 +24,9 @@ from __future__ import annotations
 
 import math
 import tracemalloc
+import warnings
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import trimesh
@@ -36,11 +41,17 @@ from surfflow.io.procedural import bumpy_sphere
 from surfflow.motion import Pulse, Twist, Wave
 
 MESH_KINDS = ("sphere", "torus", "box", "cylinder", "bumpy_sphere", "terrain")
+REAL_MESHES = ("suzanne.obj", "nut.ply", "ogre_patches.obj", "beetle.obj", "cow.obj",
+               "teapot.obj", "jar.obj")
+"""The files of meshes/ a fuzzed scene may draw instead (the bunny, 28,088 vertices, is left to
+the end-to-end tests: it would make a fuzz run of hundreds of scenes several times longer)."""
+MESHES = Path(__file__).resolve().parents[1] / "meshes"
 MOTIONS = (None, "pulse", "wave", "twist")
 LEDGER_TOLERANCE = 1e-12
 HEAVY_RAIN = 100e-3 / 3600.0  # m/s: 100 mm/h
 MEMORY_BOUND = 256 * 2**20
-"""bytes: the peak a fuzzed scene may allocate (its meshes have at most 770 vertices)."""
+"""bytes: the peak a fuzzed scene may allocate (its meshes have at most 770 vertices made, 6,722
+of ``REAL_MESHES``)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +97,8 @@ class Outcome:
 
 def unit_mesh(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """A mesh of ``kind`` about 1 m across, centred on the origin: (V (n, 3), F (m, 3))."""
+    if kind in REAL_MESHES:
+        return real_mesh(kind)
     if kind == "sphere":
         shape = trimesh.creation.icosphere(subdivisions=int(rng.integers(2, 4)), radius=0.5)
     elif kind == "torus":
@@ -103,6 +116,18 @@ def unit_mesh(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
     else:
         return terrain(rng)
     return np.array(shape.vertices, dtype=np.float64), np.array(shape.faces, dtype=np.int64)
+
+
+def real_mesh(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """meshes/``name`` loaded and repaired as :func:`surfflow.load_mesh` does for a user (its
+    warnings, which name each repair, silenced), its bounding box centred on the origin and its
+    longest side 1 m: (V (n, 3), F (m, 3))."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sf.MeshWarning)
+        mesh = sf.load_mesh(MESHES / name)
+    V = np.array(mesh.vertices, dtype=np.float64)
+    low, high = V.min(axis=0), V.max(axis=0)
+    return (V - 0.5 * (low + high)) / (high - low).max(), np.array(mesh.faces, dtype=np.int64)
 
 
 def terrain(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -137,11 +162,12 @@ def unit_vectors():
 
 
 @st.composite
-def scenes(draw) -> FuzzScene:
-    """A strategy for one :class:`FuzzScene` (see the module docstring)."""
+def scenes(draw, kinds=MESH_KINDS) -> FuzzScene:
+    """A strategy for one :class:`FuzzScene` (see the module docstring), its mesh one of
+    ``kinds`` (``MESH_KINDS`` or ``REAL_MESHES``)."""
     droplets = draw(st.booleans())
     return FuzzScene(
-        kind=draw(st.sampled_from(MESH_KINDS)),
+        kind=draw(st.sampled_from(kinds)),
         scale=draw(log_uniform(1e-2, 1e2)),
         quaternion=draw(st.tuples(*[st.floats(-1.0, 1.0)] * 4).filter(
             lambda q: sum(c * c for c in q) > 0.01)),

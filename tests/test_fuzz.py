@@ -3,12 +3,15 @@ meshes of six kinds from 1 cm to 100 m, turned and moved at random, any gravity,
 friction, boundary, surface tension, droplets, motion, dyes, pours, rain and sinks), 80 steps
 each. Every scene runs without NaN or negative depth, with the ledger exact to 1e-12 of the
 volume that entered and its peak memory under ``MEMORY_BOUND``, or is refused at set-up with a
-surfflow error. ``benchmarks/fuzz.py`` runs 1,000."""
+surfflow error. The same on the project's own meshes, with their defects (``REAL_MESHES``), on
+fewer scenes: their steps cost more. ``benchmarks/fuzz.py`` runs 1,000 (``--meshes real``: the
+project's meshes)."""
 
-from fuzz_scenes import FuzzScene, check, run_scene, scenes
+from fuzz_scenes import REAL_MESHES, FuzzScene, check, run_scene, scenes
 from hypothesis import HealthCheck, example, given, settings
 
 STEPS = 80
+REAL_SCENES = 8
 
 SUBNORMAL_RESIDUE = FuzzScene(
     kind="cylinder", scale=1.0,
@@ -29,6 +32,15 @@ overflows (``continuity.mixed_velocity``)."""
 @given(scenes())
 @example(SUBNORMAL_RESIDUE)
 def test_fuzzed_scenes_run_clean_or_are_refused_at_set_up(scene):
+    outcome = run_scene(scene, STEPS)
+    assert check(outcome) == [], (scene, outcome.error)
+    assert outcome.refused is not None or outcome.steps == STEPS
+
+
+@settings(max_examples=REAL_SCENES, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(scenes(REAL_MESHES))
+def test_fuzzed_scenes_on_the_projects_meshes_run_clean_or_are_refused_at_set_up(scene):
     outcome = run_scene(scene, STEPS)
     assert check(outcome) == [], (scene, outcome.error)
     assert outcome.refused is not None or outcome.steps == STEPS
