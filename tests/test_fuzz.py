@@ -27,20 +27,24 @@ residue of subnormal depth onto a dry vertex, whose new volume A d' is so small 
 overflows (``continuity.mixed_velocity``)."""
 
 
+def runs_clean_or_is_refused(scene):
+    """``scene`` takes ``STEPS`` steps passing every check of ``fuzz_scenes.check``, or is
+    refused at set-up with a surfflow error."""
+    outcome = run_scene(scene, STEPS)
+    assert check(outcome) == [], (scene, outcome.error)
+    assert outcome.refused is not None or outcome.steps == STEPS
+
+
 @settings(max_examples=50, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))
 @given(scenes())
 @example(SUBNORMAL_RESIDUE)
 def test_fuzzed_scenes_run_clean_or_are_refused_at_set_up(scene):
-    outcome = run_scene(scene, STEPS)
-    assert check(outcome) == [], (scene, outcome.error)
-    assert outcome.refused is not None or outcome.steps == STEPS
+    runs_clean_or_is_refused(scene)
 
 
 @settings(max_examples=REAL_SCENES, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))
 @given(scenes(REAL_MESHES))
 def test_fuzzed_scenes_on_the_projects_meshes_run_clean_or_are_refused_at_set_up(scene):
-    outcome = run_scene(scene, STEPS)
-    assert check(outcome) == [], (scene, outcome.error)
-    assert outcome.refused is not None or outcome.steps == STEPS
+    runs_clean_or_is_refused(scene)
