@@ -13,9 +13,13 @@ their boundary edge), so vertex valences vary between 2 and 8 and no two cells a
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import trimesh
 from scipy.spatial import Delaunay
+
+MESHES = Path(__file__).resolve().parents[1] / "meshes"  # the project's real meshes, with provenance
 
 
 def cell_corners(nx: int, ny: int) -> tuple[np.ndarray, ...]:

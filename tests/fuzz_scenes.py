@@ -26,13 +26,14 @@ import math
 import tracemalloc
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import trimesh
 from hypothesis import strategies as st
 from scipy.spatial import Delaunay
 from scipy.spatial.transform import Rotation
+
+from builders import MESHES
 
 import surfflow as sf
 from surfflow.config import BOUNDARY_CONDITIONS, FRICTION_MODELS, SCHEMES
@@ -45,7 +46,6 @@ REAL_MESHES = ("suzanne.obj", "nut.ply", "ogre_patches.obj", "beetle.obj", "cow.
                "teapot.obj", "jar.obj")
 """The files of meshes/ a fuzzed scene may draw instead (the bunny, 28,088 vertices, is left to
 the end-to-end tests: it would make a fuzz run of hundreds of scenes several times longer)."""
-MESHES = Path(__file__).resolve().parents[1] / "meshes"
 MOTIONS = (None, "pulse", "wave", "twist")
 LEDGER_TOLERANCE = 1e-12
 HEAVY_RAIN = 100e-3 / 3600.0  # m/s: 100 mm/h

@@ -3,12 +3,11 @@ only a pendant film deeper than h_p = sqrt(2 sigma / (rho g_n)) and liquid runni
 edge; a pool on a face turned towards gravity never sheds. Droplets are on by default."""
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 import trimesh
-from builders import hemispherical_bowl, rectangle
+from builders import MESHES, hemispherical_bowl, rectangle
 from exact_solutions import lake_depth
 from validation_harness import max_speed
 
@@ -19,7 +18,6 @@ from surfflow.particles import Droplets
 from surfflow.particles.shedding import pendant_depth
 
 DOWN = (0.0, 0.0, -9.81)
-MESHES = Path(__file__).resolve().parents[1] / "meshes"
 WATER_SIGMA = 0.072
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pathlib
 import warnings
 
 import numpy as np
@@ -10,10 +9,10 @@ import pytest
 import trimesh
 
 import surfflow as sf
+from builders import MESHES
 from mesh_defects import moebius_strip
 from surfflow.io.manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
 
-MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
 TETRA_V = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])
 TETRA_F = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
 

@@ -3,7 +3,6 @@ and `surfflow info`."""
 
 from __future__ import annotations
 
-import pathlib
 import warnings
 
 import numpy as np
@@ -11,6 +10,7 @@ import pytest
 import trimesh
 
 import surfflow as sf
+from builders import MESHES
 from mesh_defects import (icosphere_with_one_face_flipped, inject_defects, moebius_strip, square_with_a_zero_area_cap,
                           tetrahedron, three_faces_on_an_edge, two_tetrahedra_sharing_a_vertex)
 from surfflow.cli import main
@@ -18,7 +18,6 @@ from surfflow.io import sheets
 from surfflow.io.manifold import interior_edge_pairs, orientation_flips, vertex_fan_counts
 from surfflow.io.mesh_report import mesh_report
 
-MESHES = pathlib.Path(__file__).resolve().parents[1] / "meshes"
 REAL_MESHES = sorted(p.name for p in MESHES.iterdir() if p.suffix in (".obj", ".ply"))
 
 
@@ -322,7 +321,7 @@ def test_a_repaired_mesh_checked_again_comes_back_unchanged_and_silent(name):
     places the loaded mesh and precompute validates it again)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        mesh = sf.load_mesh(pathlib.Path(__file__).parents[1] / "meshes" / name)
+        mesh = sf.load_mesh(MESHES / name)
     assert mesh.metadata["repairs"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import functools
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 import trimesh
+from builders import MESHES
 from mesh_defects import inject_defects
 
 import surfflow as sf
 from surfflow.particles.shedding import pendant_depth
 
-MESHES = Path(__file__).resolve().parents[1] / "meshes"
 SIZE = 0.3  # m, the largest side of the bounding box
 RATE = 2e-5  # m^3/s poured over the top
 DURATION = 1.5  # s
