@@ -1,6 +1,7 @@
 """The performance page's measured part, at build time: the step's cost against mesh size (a
 plot), the bunny's precompute, the real-time factor of every shipped example over its first
-frames, and the two momentum schemes on one example.
+frames, the two momentum schemes on one example, and ripples against the full model on a pond
+(``benchmarks/ripples.py``'s measurement).
 
 All are measured on the machine that builds the site, so they say what that machine does; the
 page holds no other figures. Results are cached beside the validation runs, by the hash of the
@@ -15,6 +16,7 @@ import pickle
 import statistics
 import tempfile
 import time
+import importlib.util
 from pathlib import Path
 
 import matplotlib
@@ -26,12 +28,25 @@ import trimesh  # noqa: E402
 
 import surfflow as sf  # noqa: E402
 from surfflow.cli import EXAMPLES_DIR, example_names  # noqa: E402
+from surfflow.io.procedural import plane  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load_benchmark(name: str):
+    """The module of ``benchmarks/NAME.py``, loaded from its file (the folder is no package)."""
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ripples_benchmark = _load_benchmark("ripples")
 SUBDIVISIONS = (3, 4, 5, 6)  # 642 to 40,962 vertices
 STEPS, REPEATS = 10, 3
 EXAMPLE_SECONDS = 0.2  # simulated seconds timed per example, after its first two frames
 SCHEMES_EXAMPLE = "bunny_pour"  # the example the two momentum schemes are timed on
+POND_CELLS = 200  # cells along a side of the ripples' 10 m pond: 40,401 vertices
 
 
 def step_cost(subdivisions: int) -> tuple[int, float]:
@@ -82,6 +97,15 @@ def real_time_factor(name: str, cache_dir: Path, scheme: str | None = None
     return runner.geometry.n_vertices, wall / max(steps, 1) * 1e3, simulated / wall
 
 
+def ripples_against_full_model() -> tuple[int, float, float, float, float]:
+    """(vertices, ripples' ms per step, the full model's, ripples' dt, the full model's median
+    dt in s) on ``benchmarks/ripples.py``'s pond, timed in alternating blocks."""
+    geom = sf.precompute(plane((ripples_benchmark.SIDE,) * 2, (POND_CELLS,) * 2), feature_size=0)
+    ripples, _, sim = ripples_benchmark.models(geom)
+    ripple_ms, full_ms, full_dt = ripples_benchmark.alternating_ms(ripples, sim, 20, REPEATS)
+    return geom.n_vertices, ripple_ms, full_ms, ripples.cfl * ripples.max_time_step, full_dt
+
+
 def _source_hash() -> str:
     digest = hashlib.sha256(Path(__file__).read_bytes())
     for path in sorted([*(ROOT / "surfflow").rglob("*.py"), *(ROOT / "surfflow").rglob("*.toml")]):
@@ -94,14 +118,15 @@ def scaling_page(out: Path, cache: Path) -> str:
     cache.mkdir(parents=True, exist_ok=True)
     stored = cache / f"performance-{_source_hash()}.pickle"
     if stored.exists():
-        sizes, bunny, examples, schemes = pickle.loads(stored.read_bytes())
+        sizes, bunny, examples, schemes, pond = pickle.loads(stored.read_bytes())
     else:
         sizes = [step_cost(s) for s in SUBDIVISIONS]
         bunny = precompute_cost()
         examples = {name: real_time_factor(name, cache / "geometry") for name in example_names()}
         schemes = {scheme: real_time_factor(SCHEMES_EXAMPLE, cache / "geometry", scheme)
                    for scheme in sf.config.SCHEMES}
-        stored.write_bytes(pickle.dumps((sizes, bunny, examples, schemes)))
+        pond = ripples_against_full_model()
+        stored.write_bytes(pickle.dumps((sizes, bunny, examples, schemes, pond)))
     n, ms = np.array(sizes, dtype=float).T
     fig, ax = plt.subplots(figsize=(6.0, 3.6), dpi=90)
     ax.loglog(n, ms, "o-", label="ms per step (film on half the sphere)")
@@ -128,4 +153,13 @@ def scaling_page(out: Path, cache: Path) -> str:
     lines += ["", f"The momentum schemes ({{doc}}`guide/schemes`) on `{SCHEMES_EXAMPLE}`, timed the "
               "same way:", "", "| scheme | ms per step | real-time factor |", "|---|---|---|"]
     lines += [f"| `{scheme}` | {t:.1f} | {f:.2f} |" for scheme, (_, t, f) in schemes.items()]
+    n, ripple_ms, full_ms, ripple_dt, full_dt = pond
+    lines += ["", f"Ripples ({{doc}}`guide/ripples`) against the full model on "
+              f"`benchmarks/ripples.py`'s 10 m pond, 10 cm deep ({n:,} vertices; blocks of 20 steps "
+              "alternated, medians):", "",
+              "| model | ms per step | vertex-steps per second | dt (ms) |", "|---|---|---|---|"]
+    lines += [f"| {name} | {ms:.2f} | {n / ms * 1e3:.2g} | {dt * 1e3:.1f} |" for name, ms, dt in
+              (("ripples", ripple_ms, ripple_dt), ("full model", full_ms, full_dt))]
+    lines += ["", f"Ripples are {full_ms / ripple_ms:.0f} times cheaper per vertex-step and "
+              f"{(full_ms / full_dt) / (ripple_ms / ripple_dt):.0f} times per simulated second."]
     return "\n".join(lines)

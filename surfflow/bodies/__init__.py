@@ -1,4 +1,4 @@
-"""Floating rigid bodies, coupled both ways with the liquid (issue 22; docs/guide/bodies.md).
+"""Floating rigid bodies, coupled both ways with the liquid (docs/guide/bodies.md).
 
 ``RigidBody`` (``rigid_body.py``: box, sphere or closed mesh, mass properties, pose), its shapes
 (``shapes.py``), orientations (``rotation.py``), the term ``BodyCoupling`` that joins the step

@@ -1,4 +1,4 @@
-"""``RigidBody``: a solid that floats on, sinks in and slides over the liquid (issue 22).
+"""``RigidBody``: a solid that floats on, sinks in and slides over the liquid.
 
     boat = sf.RigidBody.box(extents=(0.1, 0.04, 0.06), density=500, position=(0, 0.05, 0))
     cork = sf.RigidBody.sphere(radius=0.02, density=240, position=(0.1, 0.05, 0))

@@ -1,4 +1,4 @@
-"""The droplets' budget: how many particles may fly at once, and how big each one is (issue 21).
+"""The droplets' budget: how many particles may fly at once, and how big each one is.
 
 Memory. A particle costs ``BYTES_PER_PARTICLE`` bytes in the embedded system (positions,
 velocities, the previous positions, the interaction's shift and velocity change, the volume,

@@ -1,4 +1,4 @@
-"""Emitters: liquid put into the scene as particles where it comes from (SPEC §8, issue 23).
+"""Emitters: liquid put into the scene as particles where it comes from (SPEC §8).
 
     sim.add_emitter(sf.Nozzle(position=(0, 0.5, 0), direction=(0, -1, 0), speed=0.5,
                               radius=0.005, rate=2e-5, stop=2.0, dye=0))
