@@ -54,29 +54,10 @@ import pytest
 
 import exact_solutions as exact
 
-from validation_cases import (INVISCID, builders, run_ritter, run_supercritical_slope,
-                              supercritical_slope)
+from validation_cases import (ANUGA_RITTER, INVISCID, builders, run_ritter,
+                              run_supercritical_slope, supercritical_slope)
 from validation_harness import assert_invariants, make_simulation
 
-# (n_along, n_across, width m, seed): ANUGA 4.1's (relative L1 error, wet tip m), anuga_compare.py
-ANUGA_RITTER = {(200, 2, 0.1, 2): (0.00893, 7.23), (400, 4, 0.1, 2): (0.00450, 7.31),
-                (800, 8, 0.1, 2): (0.00198, 7.39), (1600, 16, 0.1, 2): (0.00109, 7.47),
-                (200, 4, 0.1, 7): (0.00793, 7.17),
-                (400, 8, 0.1, 7): (0.00404, 7.31), (800, 16, 0.1, 7): (0.00253, 7.42),
-                (150, 3, 0.2, 11): (0.00941, 7.15), (300, 6, 0.2, 11): (0.00532, 7.32),
-                # ANUGA 4.2
-                (100, 2, 0.15, 13): (0.0122, 7.04), (200, 4, 0.15, 13): (0.00627, 7.23),
-                (400, 8, 0.15, 13): (0.00385, 7.28),
-                (150, 5, 0.3, 5): (0.00767, 7.29), (300, 10, 0.3, 5): (0.00395, 7.32),
-                (200, 2, 0.1, 17): (0.00792, 7.19), (400, 4, 0.1, 17): (0.00426, 7.31),
-                (800, 8, 0.1, 17): (0.00205, 7.37),
-                (200, 5, 0.25, 19): (0.00617, 7.22), (400, 10, 0.25, 19): (0.00383, 7.44),
-                # ANUGA 4.2 on strips of seeds and aspects the scheme was not tuned on (tips to
-                # 0.1 mm)
-                (200, 2, 0.1, 23): (0.00499, 7.2315), (400, 4, 0.1, 23): (0.00336, 7.3065),
-                (200, 6, 0.2, 29): (0.00799, 7.1864), (300, 9, 0.2, 29): (0.00472, 7.2427),
-                (150, 2, 0.12, 31): (0.0101, 7.0483), (300, 3, 0.12, 31): (0.00452, 7.2139),
-                (100, 4, 0.4, 37): (0.0120, 7.1153), (250, 10, 0.4, 37): (0.00588, 7.2266)}
 # the default behind ANUGA: its wet tip, where the next column of vertices holds a layer thinner
 # than min_depth (1e-6 m; its deepest vertex 6e-7 to 9.7e-7 m there), which the tip does not
 # count; its error, where

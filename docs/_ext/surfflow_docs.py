@@ -3,7 +3,8 @@
 ``docs/_generated/`` (not committed) receives ``scene_keys.md`` (from the scene schema),
 ``cli.md`` (from argparse), ``errors.md`` (every raise of every
 error class), ``validation.md`` with ``validation/*.png`` (the validation cases
-run at build time) and ``scaling.md`` with ``scaling.png`` (the step's cost against mesh size);
+run at build time), ``anuga_ladders.md`` (the dam breaks on every strip ANUGA was measured on)
+and ``scaling.md`` with ``scaling.png`` (the step's cost against mesh size);
 the hand-written pages include them. ``reference/api.rst`` (not committed either) lists
 ``surfflow.__all__`` for autosummary.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from anuga_ladders import ladders_page
 from api_reference import api_reference
 from cli_reference import cli_reference
 from error_reference import error_reference
@@ -39,6 +41,7 @@ def generate(app, config) -> None:
     for name, make in (("scene_keys.md", scene_reference), ("cli.md", cli_reference),
                        ("errors.md", error_reference),
                        ("validation.md", lambda: validation_page(out / "validation", cache)),
+                       ("anuga_ladders.md", lambda: ladders_page(cache)),
                        ("scaling.md", lambda: scaling_page(out, cache))):
         start = time.perf_counter()
         _write(out / name, make())
