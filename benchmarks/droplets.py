@@ -109,6 +109,31 @@ def stream(runner, counts, repeats):
               f"per particle step (median of {repeats}), {sim.particles.count} after")
 
 
+def spray(counts, repeats):
+    """ms per step of the droplets alone (flight and the neighbour interaction) for ``counts``
+    drops of broad sizes, radii log-uniform from 0.03 to 3 mm (each size class on a grid of its
+    own), in a cube holding 1 % of liquid by volume, at rest, no gravity."""
+    from surfflow.particles import Droplets
+
+    for n in counts:
+        rng = np.random.default_rng(2)
+        radius = 3e-5 * 100.0 ** rng.uniform(size=n)
+        volumes = 4.0 / 3.0 * np.pi * radius ** 3
+        side = float(np.cbrt(volumes.sum() / 0.01))
+        wall = []
+        for _ in range(repeats):
+            drops = Droplets(separation=0.5, smoothing=0.1)
+            drops.gravity = np.zeros(3)
+            drops.add(rng.uniform(0.0, side, (n, 3)), np.zeros((n, 3)), volumes)
+            drops.step(1e-4)  # compile, first bucket table
+            start = time.perf_counter()
+            for _ in range(5):
+                drops.step(1e-4)
+            wall.append((time.perf_counter() - start) / 5)
+        print(f"spray of {n} drops of radii 0.03-3 mm, 1 % liquid by volume: "
+              f"{1e3 * statistics.median(wall):.2f} ms per particle step (median of {repeats})")
+
+
 POURS = (((0.39, 0.34, 0.365), 0.03, 2.0e-5, 0.0, 2.0, (0.9, 0.15, 0.1)),
          ((0.17, 0.44, 0.35), 0.02, 1.0e-5, 0.5, 2.5, (0.95, 0.8, 0.1)))
 """bunny_pour's two pours before issue 23, as surface sources: centre, radius, rate, start,
@@ -163,8 +188,14 @@ if __name__ == "__main__":
     parser.add_argument("--output", default="/tmp/surfflow-bench-droplets")
     parser.add_argument("--stream", default="1000,10000,100000")
     parser.add_argument("--film-until", type=float, default=1.0)
+    parser.add_argument("--spray", default="10000,100000",
+                        help="drop counts of the broad-size spray, alone (--spray-only: only it)")
+    parser.add_argument("--spray-only", action="store_true")
     args = parser.parse_args()
     print(f"numba threads: {numba.get_num_threads()}")
+    spray([int(n) for n in args.spray.split(",")], args.repeats)
+    if args.spray_only:
+        sys.exit(0)
     runner = bunny_pour(args.until, args.output)
     cloud(runner, args.cloud, args.repeats)
     stream(runner, [int(n) for n in args.stream.split(",")], args.repeats)

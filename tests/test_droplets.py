@@ -286,15 +286,22 @@ def stream_among_drops(rng, n):
 
 
 def raindrops(rng, n):
-    """Marshall-Palmer sizes: a third wider than the mean volume's, so the grid coarsens."""
+    """Marshall-Palmer sizes: a third wider than the mean volume's, so each size class gets its
+    own grid."""
     return np.pi / 6.0 * DropSizes(720.0)(rng.uniform(size=n)) ** 3
 
 
-@pytest.mark.parametrize("sizes", [stream_among_drops, raindrops])
+def broad_spray(rng, n):
+    """Radii spread log-uniformly over two decades (0.03 to 3 mm): grids on three levels."""
+    return 4.0 / 3.0 * np.pi * (3e-5 * 100.0 ** rng.uniform(size=n)) ** 3
+
+
+@pytest.mark.parametrize("sizes", [stream_among_drops, raindrops, broad_spray])
 def test_interaction_of_drops_of_mixed_sizes_matches_all_pairs(sizes):
     """Wide particles (a stream's parcels among small drops) are met through their own list,
-    not the grid (whose cell follows the mean size); where more than MOST_WIDE are wide (rain)
-    the cell doubles instead: either way the interaction equals the all-pairs sum."""
+    not the grid (whose cell follows the mean size); where more than MOST_WIDE are wide (rain, a
+    broad spray) each size class is met through a grid of its own, its cell 2^L times the
+    first: either way the interaction equals the all-pairs sum."""
     rng = np.random.default_rng(3)
     n = 400
     volumes = sizes(rng, n)
@@ -321,6 +328,6 @@ def test_interaction_of_drops_of_mixed_sizes_matches_all_pairs(sizes):
     change += (bounce[:, :, None] * unit).sum(axis=1)
     assert (near.sum(axis=1) > 0).sum() > n // 4  # many pairs interact, wide ones among them
     mean_cell = 4.2 * np.cbrt(0.75 * volumes.mean() / np.pi)
-    assert (np.sum(4.0 * r > mean_cell) > MOST_WIDE) == (sizes is raindrops)
+    assert (np.sum(4.0 * r > mean_cell) > MOST_WIDE) == (sizes is not stream_among_drops)
     assert np.allclose(drops.positions, x + shift, rtol=0.0, atol=1e-15)
     assert np.allclose(drops.velocities, v + change, rtol=1e-12, atol=1e-12)

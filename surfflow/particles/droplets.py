@@ -27,14 +27,15 @@ from ..checks import check_range
 from ..errors import ParameterError
 from ..kernels._jit import serial_when_small
 from .budget import check_max_particles, default_max_particles
-from .dynamics import (apply_interaction, build_buckets, compact, fly, interact, list_wide,
-                       mark_removed, merge_pairs, sphere_radius)
+from .dynamics import (apply_interaction, build_buckets, build_levelled_buckets, compact, fly,
+                       interact, list_wide, mark_removed, merge_pairs, sphere_radius)
 from .records import NeighbourGrid, ParticleBuffers
 
 WATER_DROP_VOLUME = 5e-8  # m^3: a pendant water drop detaches at ~0.05 mL (Tate's law)
 MOST_WIDE = 27
 """the most particles the interaction lists apart from its grid: each costs every particle a
-pair test, where the grid costs it 27 cells; past that the cell doubles (``dynamics.py``)."""
+pair test, where the grid costs it 27 cells; past that each size class is met through a grid of
+its own (``dynamics.py``)."""
 
 
 class Droplets:
@@ -230,14 +231,16 @@ class Droplets:
         if n < 2 or (self.separation == 0.0 and self.smoothing == 0.0):
             return
         cell = 4.2 * float(sphere_radius(self.volumes.mean()))
+        levels = build_levelled_buckets(self._positions, self._radius, n, cell, self._table_mask,
+                                        self._level, self._bucket, self._bucket_start,
+                                        self._sorted)
         n_wide = list_wide(self._radius, n, cell, self._wide)
-        while n_wide > MOST_WIDE:  # wide sizes are common (rain): a coarser grid holds them
-            cell *= 2.0
-            n_wide = list_wide(self._radius, n, cell, self._wide)
-        build_buckets(self._positions, n, cell, self._table_mask, self._bucket,
-                      self._bucket_start, self._sorted)
+        if n_wide <= MOST_WIDE:  # the few wide ones through their list, the others level 0's
+            levels = 1
+        else:                    # wide sizes are common (rain): each level through its grid
+            n_wide = 0
         grid = NeighbourGrid(cell, self._table_mask, self._bucket_start, self._sorted,
-                             self._wide, n_wide)
+                             self._level, levels, self._wide, n_wide)
         interact(self._positions, self._velocities, self._radius, n, grid, self.separation,
                  self.smoothing, dt, self._shift, self._velocity_change)
         apply_interaction(self._positions, self._velocities, self._shift, self._velocity_change, n)
@@ -276,10 +279,12 @@ class Droplets:
                             ("_previous", (capacity, 3)), ("_shift", (capacity, 3)),
                             ("_velocity_change", (capacity, 3)), ("_volumes", (capacity,)),
                             ("_bucket", (capacity,)), ("_sorted", (capacity,)), ("_wide", (capacity,)),
+                            ("_level", (capacity,)),
                             ("_radius", (capacity,)),
                             ("_remove", (capacity,)), ("hit_triangle", (capacity,)),
                             ("hit_weights", (capacity, 3)), ("_dyes", (capacity, self.n_dyes))):
-            dtype = {"_bucket": np.int64, "_sorted": np.int64, "_wide": np.int64, "hit_triangle": np.int64,
+            dtype = {"_bucket": np.int64, "_sorted": np.int64, "_wide": np.int64, "_level": np.int64,
+                     "hit_triangle": np.int64,
                      "_remove": np.bool_}.get(name, np.float64)
             array = np.zeros(shape, dtype=dtype)
             if old is not None and getattr(self, name).shape[1:] == shape[1:]:

@@ -24,17 +24,18 @@ r_i = (3 V_i / 4 pi)^(1/3). Two kinds of neighbour effect:
   v_i += c sum_j w (v_j - v_i) / (1 + sum_j w), c in [0, 1]: neighbours move together, so a
   stream stays a stream.
 
-Neighbours come from a hashed uniform grid, built by a serial counting sort: particles in order
-within each bucket, deterministic. The cell is 4 r of a particle of twice the mean volume, so that
-two such particles interact only within neighbouring cells; the few wider ones (a stream's
-parcels beside raindrops, film parcels beside drops) are listed apart and every particle meets
-them through the list, and a wide particle searches as many cells as it reaches. (A cell of 4
-r_max made one 6 mm parcel among 100,000 1 mm drops cost seconds per step: thousands of drops
-per cell.) Where wide ones are common (Marshall-Palmer rain: a third of the drops are wider
-than the mean volume's), the list would cost every particle a pair test per wide one, n^2 / 3
-in all; past ``Droplets``' MOST_WIDE of them the cell doubles until no more are wider. The cell
-changes the order of the sums, never which pairs interact: i searches the cells within
-2 r_i + cell / 2 of it, and a narrow j (4 r_j <= cell) interacts within 2 (r_i + r_j) of it.
+Neighbours come from hashed uniform grids, built by a serial counting sort: particles in order
+within each bucket, deterministic. The first grid's cell c is 4 r of a particle of twice the
+mean volume, so that two such particles interact only within neighbouring cells. A wider
+particle sits in the grid of level L, cell c 2^L, the least at least 4 r_j wide (a hierarchy of
+grids, as for polydisperse contact detection): particle i searches each level's cells within
+2 r_i + c 2^L / 2 of it, and a j of that level interacts within 2 (r_i + r_j) of it, so every
+pair is met once from each side, whatever the sizes, and a cell holds only particles of its own
+size class. The few wide ones (a stream's parcels beside raindrops, film parcels beside drops)
+are met through a list instead, in index order, while there are at most ``Droplets``'
+MOST_WIDE of them; past that (Marshall-Palmer rain: a third of the drops are wider than the
+mean volume's; a spray of broad sizes) every level is searched through its grid. The levels
+change the order of the sums, never which pairs interact.
 """
 
 import math
@@ -45,6 +46,7 @@ import numpy as np
 from ..kernels._jit import parallel_kernel, serial_kernel
 
 HASH_PRIMES = (73856093, 19349663, 83492791)
+LEVEL_PRIME = 2654435761  # the grid level's share of a bucket's hash (0 for level 0)
 
 
 @parallel_kernel
@@ -88,10 +90,18 @@ def bucket_of(x, y, z, table_mask):
 def build_buckets(positions, n, cell, table_mask, bucket, bucket_start, sorted_particles):
     """Counting sort of particles [0, n) into hash buckets: bucket (n,) of each particle,
     sorted_particles[bucket_start[b]:bucket_start[b + 1]] its particles in index order."""
-    bucket_start[:] = 0
     for p in range(n):
         x, y, z = cell_of(positions[p], cell)
         bucket[p] = bucket_of(x, y, z, table_mask)
+    sort_into_buckets(bucket, n, table_mask, bucket_start, sorted_particles)
+
+
+@serial_kernel
+def sort_into_buckets(bucket, n, table_mask, bucket_start, sorted_particles):
+    """The counting sort of particles [0, n) by their buckets bucket (n,): bucket_start
+    (table_mask + 2,) and sorted_particles (n,), each bucket's particles in index order."""
+    bucket_start[:] = 0
+    for p in range(n):
         bucket_start[bucket[p] + 1] += 1
     for b in range(table_mask + 1):
         bucket_start[b + 1] += bucket_start[b]
@@ -102,6 +112,32 @@ def build_buckets(positions, n, cell, table_mask, bucket, bucket_start, sorted_p
     for b in range(table_mask, 0, -1):
         bucket_start[b] = bucket_start[b - 1]
     bucket_start[0] = 0
+
+
+@serial_kernel
+def bucket_at_level(x, y, z, level, table_mask):
+    """The bucket of cell (x, y, z) of grid ``level``; level 0's are ``bucket_of``'s."""
+    return bucket_of(x, y, z, table_mask) ^ ((level * LEVEL_PRIME) & table_mask)
+
+
+@serial_kernel
+def build_levelled_buckets(positions, radius, n, cell, table_mask, level, bucket, bucket_start,
+                           sorted_particles):
+    """``build_buckets`` over a hierarchy of grids: particle p in [0, n) sits in grid level[p],
+    the least L >= 0 whose cell, cell 2^L, is at least 4 r_p wide, hashed with its level
+    (``bucket_at_level``); returns the number of levels, 1 + the largest level."""
+    levels = 1
+    for p in range(n):
+        width, here = cell, 0
+        while 4.0 * radius[p] > width:
+            width *= 2.0
+            here += 1
+        level[p] = here
+        levels = max(levels, here + 1)
+        x, y, z = cell_of(positions[p], width)
+        bucket[p] = bucket_at_level(x, y, z, here, table_mask)
+    sort_into_buckets(bucket, n, table_mask, bucket_start, sorted_particles)
+    return levels
 
 
 @serial_kernel
@@ -148,35 +184,40 @@ def interact(positions, velocities, radius, n, grid, separation, smoothing, dt, 
     """The Jacobi pass of the module docstring over a step dt: shift (n, 3) and velocity_change
     (n, 3) (the separation's and the smoothing's) of each particle [0, n) (radii (n,)) from its
     neighbours' current positions and velocities.
-    Narrow neighbours (4 r <= cell) come from the ``records.NeighbourGrid`` grid, the cells
-    within reach of i (the next ones, or as many as a wide i reaches); the wide ones
-    (``wide[:n_wide]``) from their list."""
+    Neighbours come from the ``records.NeighbourGrid`` grids of levels [0, n_levels)
+    (``build_levelled_buckets``), at each level the cells within reach of i (the next ones, or
+    as many as a wide i reaches); the wide ones past those levels (``wide[:n_wide]``) from
+    their list."""
     cell, table_mask, wide, n_wide = grid.cell, grid.table_mask, grid.wide, grid.n_wide
     bucket_start, sorted_particles = grid.bucket_start, grid.sorted_particles
+    level, n_levels = grid.level, grid.n_levels
     for i in numba.prange(0, n):
-        reach = max(1, int(math.ceil((2.0 * radius[i] + 0.5 * cell) / cell)))
-        cx, cy, cz = cell_of(positions[i], cell)
         sx = sy = sz = 0.0
         bx = by = bz = 0.0
         wx = wy = wz = 0.0
         weight_sum = 0.0
-        for ox in range(-reach, reach + 1):
-            for oy in range(-reach, reach + 1):
-                for oz in range(-reach, reach + 1):
-                    b = bucket_of(cx + ox, cy + oy, cz + oz, table_mask)
-                    for entry in range(bucket_start[b], bucket_start[b + 1]):
-                        j = sorted_particles[entry]
-                        if j == i or 4.0 * radius[j] > cell:
-                            continue  # itself, or a wide one (met below)
-                        effect = pair_effect(positions, velocities, radius, i, j, separation,
-                                             dt)
-                        if effect[7] == 0.0 or (cell_of(positions[j], cell)
-                                                != (cx + ox, cy + oy, cz + oz)):
-                            continue  # out of reach, or another cell in this bucket
-                        sx, sy, sz = sx + effect[1], sy + effect[2], sz + effect[3]
-                        bx, by, bz = bx + effect[4], by + effect[5], bz + effect[6]
-                        weight_sum += effect[7]
-                        wx, wy, wz = wx + effect[8], wy + effect[9], wz + effect[10]
+        width = cell
+        for here in range(n_levels):
+            reach = max(1, int(math.ceil((2.0 * radius[i] + 0.5 * width) / width)))
+            cx, cy, cz = cell_of(positions[i], width)
+            for ox in range(-reach, reach + 1):
+                for oy in range(-reach, reach + 1):
+                    for oz in range(-reach, reach + 1):
+                        b = bucket_at_level(cx + ox, cy + oy, cz + oz, here, table_mask)
+                        for entry in range(bucket_start[b], bucket_start[b + 1]):
+                            j = sorted_particles[entry]
+                            if j == i or level[j] != here:
+                                continue  # itself, or another level's in this bucket
+                            effect = pair_effect(positions, velocities, radius, i, j,
+                                                 separation, dt)
+                            if effect[7] == 0.0 or (cell_of(positions[j], width)
+                                                    != (cx + ox, cy + oy, cz + oz)):
+                                continue  # out of reach, or another cell in this bucket
+                            sx, sy, sz = sx + effect[1], sy + effect[2], sz + effect[3]
+                            bx, by, bz = bx + effect[4], by + effect[5], bz + effect[6]
+                            weight_sum += effect[7]
+                            wx, wy, wz = wx + effect[8], wy + effect[9], wz + effect[10]
+            width *= 2.0
         for k in range(n_wide):
             j = wide[k]
             if j != i:

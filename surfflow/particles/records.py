@@ -10,10 +10,12 @@ positions at the step's start) and velocities (p, 3) m and m/s, volumes (p,) m^3
 (p, n_dyes); rows past the droplets' count are unused."""
 
 NeighbourGrid = namedtuple("NeighbourGrid", ["cell", "table_mask", "bucket_start",
-                                             "sorted_particles", "wide", "n_wide"])
-NeighbourGrid.__doc__ = """The interaction's hashed grid (particles/dynamics.py): its cell
-(m), table_mask (the hash table's size less one), bucket_start (buckets + 1,) and
-sorted_particles (p,) the counting sort, and the wide particles listed apart, wide[:n_wide]."""
+                                             "sorted_particles", "level", "n_levels", "wide",
+                                             "n_wide"])
+NeighbourGrid.__doc__ = """The interaction's hashed grids (particles/dynamics.py): the cell (m)
+of level 0 (level L's is cell 2^L), table_mask (the hash table's size less one), bucket_start
+(buckets + 1,) and sorted_particles (p,) the counting sort, level (p,) each particle's grid,
+n_levels the levels searched, and the wide particles past them listed apart, wide[:n_wide]."""
 
 Emissions = namedtuple("Emissions", ["vertices", "counts", "volumes", "offsets"])
 Emissions.__doc__ = """What the shedding vertices emit (particles/coupling.py): vertices (n,)
