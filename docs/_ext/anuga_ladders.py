@@ -5,12 +5,11 @@ with both momentum schemes, beside ANUGA's figures on the same strips.
 ANUGA's figures are the recorded ones the tests hold the default scheme to (measured with
 ``benchmarks/validation/anuga_compare.py``, ANUGA 4.1 and 4.2); surfflow's are run here. A
 default's figure at or better than ANUGA's is bold. Runs are cached beside the validation runs,
-by the hash of the package's and the cases' source.
+under the same key (``validation_pages.source_hash``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 import sys
 import time
@@ -20,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
 import validation_cases as cases  # noqa: E402
+from validation_pages import source_hash  # noqa: E402
 
 SCHEMES = ("conservative", "momentum")
 
@@ -86,18 +86,10 @@ def ritter_table(results: dict) -> list[str]:
                         f"strips, and its wet tip at least as far as ANUGA's on {ahead}."]
 
 
-def _source_hash() -> str:
-    digest = hashlib.sha256()
-    for path in sorted([*(ROOT / "surfflow").rglob("*.py"), *(ROOT / "tests").glob("*.py"),
-                        Path(__file__)]):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def ladders_page(cache: Path) -> str:
     """Run (or load) the ladders and return the Markdown of both tables."""
     cache.mkdir(parents=True, exist_ok=True)
-    stored = cache / f"ladders-{_source_hash()}.pickle"
+    stored = cache / f"ladders-{source_hash(Path(__file__))}.pickle"
     if stored.exists():
         results = pickle.loads(stored.read_bytes())
     else:

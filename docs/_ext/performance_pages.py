@@ -108,7 +108,8 @@ def ripples_against_full_model() -> tuple[int, float, float, float, float]:
 
 def _source_hash() -> str:
     digest = hashlib.sha256(Path(__file__).read_bytes())
-    for path in sorted([*(ROOT / "surfflow").rglob("*.py"), *(ROOT / "surfflow").rglob("*.toml")]):
+    for path in sorted([*(ROOT / "surfflow").rglob("*.py"), *(ROOT / "surfflow").rglob("*.toml"),
+                        ROOT / "benchmarks" / "ripples.py"]):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -283,10 +283,12 @@ def anuga_section(results: dict, out: Path) -> list[str]:
     return lines + [""]
 
 
-def _source_hash() -> str:
+def source_hash(generator: Path) -> str:
+    """A key for a generator's cached runs: the hash of the package's, the tests' and the
+    validation benchmarks' source, and of the ``generator``'s own file."""
     digest = hashlib.sha256()
     for path in sorted([*(ROOT / "surfflow").rglob("*.py"), *(ROOT / "tests").glob("*.py"),
-                        *(ROOT / "benchmarks" / "validation").glob("*.py"), Path(__file__)]):
+                        *(ROOT / "benchmarks" / "validation").glob("*.py"), generator]):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -295,7 +297,7 @@ def validation_page(out: Path, cache: Path) -> str:
     """Run (or load) every case, write its plot into ``out`` and return the page's Markdown."""
     out.mkdir(parents=True, exist_ok=True)
     cache.mkdir(parents=True, exist_ok=True)
-    stored = cache / f"runs-{_source_hash()}.pickle"
+    stored = cache / f"runs-{source_hash(Path(__file__))}.pickle"
     if stored.exists():
         results = pickle.loads(stored.read_bytes())
     else:

@@ -234,7 +234,7 @@ class Droplets:
         levels = build_levelled_buckets(self._positions, self._radius, n, cell, self._table_mask,
                                         self._level, self._bucket, self._bucket_start,
                                         self._sorted)
-        n_wide = list_wide(self._radius, n, cell, self._wide)
+        n_wide = list_wide(self._level, n, self._wide)
         if n_wide <= MOST_WIDE:  # the few wide ones through their list, the others level 0's
             levels = 1
         else:                    # wide sizes are common (rain): each level through its grid

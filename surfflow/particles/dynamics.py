@@ -141,13 +141,13 @@ def build_levelled_buckets(positions, radius, n, cell, table_mask, level, bucket
 
 
 @serial_kernel
-def list_wide(radius, n, cell, wide):
-    """wide[:m] = the particles of [0, n) wider than a quarter of ``cell`` (4 r > cell), in
-    index order; returns m. They reach past the neighbouring cells, so every particle meets
-    them through this list instead of the grid."""
+def list_wide(level, n, wide):
+    """wide[:m] = the particles of [0, n) past level 0 (``build_levelled_buckets``: wider than
+    a quarter of its cell, 4 r > cell), in index order; returns m. They reach past the
+    neighbouring cells, so every particle meets them through this list instead of the grid."""
     m = 0
     for p in range(n):
-        if 4.0 * radius[p] > cell:
+        if level[p] > 0:
             wide[m] = p
             m += 1
     return m
