@@ -178,6 +178,16 @@ def pair_effect(positions, velocities, radius, i, j, separation, dt):
             w * ux, w * uy, w * uz)
 
 
+@serial_kernel
+def add_effect(sums, effect):
+    """sums (10: the push (3), the bounce (3), the smoothing weight and the weighted velocity
+    difference (3)) plus a pair's effect past its squared distance, effect[1:]
+    (``pair_effect``)."""
+    return (sums[0] + effect[1], sums[1] + effect[2], sums[2] + effect[3], sums[3] + effect[4],
+            sums[4] + effect[5], sums[5] + effect[6], sums[6] + effect[7], sums[7] + effect[8],
+            sums[8] + effect[9], sums[9] + effect[10])
+
+
 @parallel_kernel
 def interact(positions, velocities, radius, n, grid, separation, smoothing, dt, shift,
              velocity_change):
@@ -192,10 +202,7 @@ def interact(positions, velocities, radius, n, grid, separation, smoothing, dt, 
     bucket_start, sorted_particles = grid.bucket_start, grid.sorted_particles
     level, n_levels = grid.level, grid.n_levels
     for i in numba.prange(0, n):
-        sx = sy = sz = 0.0
-        bx = by = bz = 0.0
-        wx = wy = wz = 0.0
-        weight_sum = 0.0
+        sums = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         width = cell
         for here in range(n_levels):
             reach = max(1, int(math.ceil((2.0 * radius[i] + 0.5 * width) / width)))
@@ -213,23 +220,17 @@ def interact(positions, velocities, radius, n, grid, separation, smoothing, dt, 
                             if effect[7] == 0.0 or (cell_of(positions[j], width)
                                                     != (cx + ox, cy + oy, cz + oz)):
                                 continue  # out of reach, or another cell in this bucket
-                            sx, sy, sz = sx + effect[1], sy + effect[2], sz + effect[3]
-                            bx, by, bz = bx + effect[4], by + effect[5], bz + effect[6]
-                            weight_sum += effect[7]
-                            wx, wy, wz = wx + effect[8], wy + effect[9], wz + effect[10]
+                            sums = add_effect(sums, effect)
             width *= 2.0
         for k in range(n_wide):
             j = wide[k]
             if j != i:
-                effect = pair_effect(positions, velocities, radius, i, j, separation, dt)
-                sx, sy, sz = sx + effect[1], sy + effect[2], sz + effect[3]
-                bx, by, bz = bx + effect[4], by + effect[5], bz + effect[6]
-                weight_sum += effect[7]
-                wx, wy, wz = wx + effect[8], wy + effect[9], wz + effect[10]
-        shift[i, 0], shift[i, 1], shift[i, 2] = sx, sy, sz
-        scale = smoothing / (1.0 + weight_sum)
+                sums = add_effect(sums, pair_effect(positions, velocities, radius, i, j,
+                                                    separation, dt))
+        shift[i, 0], shift[i, 1], shift[i, 2] = sums[0], sums[1], sums[2]
+        scale = smoothing / (1.0 + sums[6])
         velocity_change[i, 0], velocity_change[i, 1], velocity_change[i, 2] = (
-            bx + scale * wx, by + scale * wy, bz + scale * wz)
+            sums[3] + scale * sums[7], sums[4] + scale * sums[8], sums[5] + scale * sums[9])
 
 
 @parallel_kernel
