@@ -85,7 +85,8 @@ def command_run(args) -> int:
         now, steps = time.perf_counter(), r.steps_taken
         rate = (steps - clock["steps"]) / max(now - clock["wall"], 1e-9)
         clock.update(wall=now, steps=steps)
-        bar.set_postfix_str(f"t={r.simulation.time:.3f}s, {rate:.0f} steps/s", refresh=False)
+        bar.set_postfix_str(f"t={r.simulation.time:.3f}s, {rate:.0f} steps/s, step set by "
+                            f"{r.simulation.step_limit}", refresh=False)
         bar.update(1)
 
     def stop_softly(signum, frame):

@@ -58,7 +58,11 @@ class Simulation(SurfaceModel):
     ``velocity`` (n, 3) in m/s (world space, tangential), ``bottom`` (n,) in m, ``dye`` (n, k) in
     0..1, and ``time`` in s. :meth:`step` takes one adaptive time step; :meth:`advance` runs until
     the clock has grown by exactly the duration asked for. Every volume that enters or leaves is
-    booked in :meth:`ledger`. The surface, the state and the terms come from
+    booked in :meth:`ledger`. ``step_limit`` names what bounded the last step's length (before
+    an :meth:`advance` clipped it to land on time): "flow" (the CFL condition on the flow's
+    speed and gravity waves), "surface tension" (its shortest capillary waves, whose limit falls
+    with the square of the cell), "max_dt", or a term's name ("wind", "motion", "bodies"); None
+    before the first step. The surface, the state and the terms come from
     :class:`~surfflow.model.SurfaceModel`; this class adds the clock, the order of the step, the
     sources and the ledger.
 
@@ -96,6 +100,7 @@ class Simulation(SurfaceModel):
     def __init__(self, geom: SurfaceGeometry, params: Params | None = None, n_dyes: int = 0,
                  crash_dir: str | os.PathLike = ".", particles=True, motion=None):
         self.sources = []
+        self.step_limit = None
         super().__init__(geom, params, n_dyes)
         self.crash_dir = os.fspath(crash_dir)
         self.particles = None
@@ -395,12 +400,19 @@ class Simulation(SurfaceModel):
             self._book(act(*arrays))
 
     def _stable_time_step(self) -> float:
+        """The step's stable length: the least of ``max_dt``, the flow's and surface tension's
+        CFL limits (``kernels/timestep.py``) and the terms' limits; what set it is kept in
+        ``step_limit``."""
         s, p, f, tension = self.state, self.params, self.fields, self.term("tension")
         capillary = tension.capillary_limit() if tension else (f.ring_spacing, 0.0, 1.0, 1.0)
-        dt = cfl_time_step(s.depth, s.velocity, f.ring_spacing, p.gravity_magnitude, p.min_depth,
-                           p.cfl, p.max_dt, *capillary)
-        for limit in self._stages["max_time_step"]:
-            dt = min(dt, limit(s, self.fields))
+        flow, capillary = cfl_time_step(s.depth, s.velocity, f.ring_spacing, p.gravity_magnitude,
+                                        p.min_depth, p.cfl, *capillary)
+        dt, self.step_limit = p.max_dt, "max_dt"
+        for name, limit in (("flow", flow), ("surface tension", capillary),
+                            *((act.__self__.name, act(s, self.fields))
+                              for act in self._stages["max_time_step"])):
+            if limit < dt:
+                dt, self.step_limit = limit, name
         if not dt > 0.0:
             raise SimulationError(f"the time step collapsed to {dt} at t={s.time:.9g} s (step "
                                   f"{s.step_count}): a speed overflowed; check the velocities set")

@@ -12,9 +12,13 @@ goes as the length squared). Each run takes well under a second once compiled.
 import numpy as np
 import pytest
 
+import builders
+import naive
+import naive_physics
 import surfflow as sf
 from surfflow.io.procedural import icosphere
 from surfflow.kernels.fields import dual_cell_size
+from surfflow.terms.base import Term
 
 RADIUS = 0.01
 THINNESS = 1e-4
@@ -114,3 +118,54 @@ def test_cell_size_is_the_edge_on_equilateral_triangles_and_ignores_a_short_edge
     shortest_edge = np.linalg.norm(spoilt.neighbor_coords, axis=1).min()
     assert shortest_edge < 1e-3 * sizes[0].min()
     assert sizes[1].min() > 0.4 * sizes[0].min()
+
+
+class Metronome(Term):
+    """A term that holds the step to ``beat`` seconds."""
+
+    name = "metronome"
+    stages = ("max_time_step",)
+
+    def __init__(self, beat: float):
+        self.beat = beat
+
+    def max_time_step(self, state, fields) -> float:
+        return self.beat
+
+
+def flat_film(size: float, depth: float, **params) -> sf.Simulation:
+    """A film ``depth`` deep over a flat square ``size`` on a side (20 x 20 cells), gravity
+    into it, water's density and a 10 degree contact angle (a contact-line depth of about 0.18
+    cells: under the centimetre square's film below, so its wetting ramp's stiffness is off)."""
+    V, F = builders.rectangle(0.0, size, 0.0, size, 20, 20)
+    geom = sf.precompute((V, F), smoothing_iterations=0, feature_size=0)
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, 0.0, -9.81), density=1000.0,
+                                        contact_angle=10.0, **params), particles=None)
+    sim.set_depth(np.full(geom.n_vertices, depth))
+    return sim
+
+
+def test_what_sets_the_step_is_named_with_the_length_it_gives():
+    """A 1 m square under a 1 cm film: the flow's CFL limit, cfl r / sqrt(g d), sets the step
+    (surface tension's, cfl r / (2 pi / r sqrt(d sigma / rho)), is 2.4 times longer). The same
+    scaled to 1 cm, under 0.2 mm: surface tension's, which falls with the square of the cell,
+    is 41 times shorter than the flow's. Then max_dt, then a term's own limit, where they are
+    the shortest."""
+    metre = flat_film(1.0, 0.01, surface_tension=0.072, max_dt=1.0)
+    dt = metre.step()
+    spacing = metre.fields.ring_spacing
+    assert metre.step_limit == "flow"
+    assert dt == pytest.approx(naive.time_step(metre.geometry, np.full(len(spacing), 0.01),
+                                               np.zeros((len(spacing), 2)), 9.81, 1e-6, 0.5,
+                                               np.inf), rel=1e-12)
+    centimetre = flat_film(0.01, 2e-4, surface_tension=0.072, max_dt=1.0)
+    eps, sigma, cos_theta, density = centimetre.term("tension").capillary_limit()
+    assert (eps < 2e-4).all()
+    expected = naive_physics.capillary_time_step(centimetre.geometry, np.full(len(eps), 2e-4),
+                                                 eps, sigma, cos_theta, density, 1e-6, 0.5)
+    assert centimetre.step() == pytest.approx(expected, rel=1e-12)
+    assert centimetre.step_limit == "surface tension"
+    capped = flat_film(1.0, 0.01, max_dt=1e-3)
+    assert capped.step() == 1e-3 and capped.step_limit == "max_dt"
+    capped.add_term(Metronome(1e-4))
+    assert capped.step() == 1e-4 and capped.step_limit == "metronome"

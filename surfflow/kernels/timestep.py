@@ -1,7 +1,8 @@
 """Adaptive time step from the CFL condition on the one-ring (SPEC §4).
 
-    dt = min(max_dt, cfl * min over wet i of r_i / (|u_i| + sqrt(|g| d_i)),
-             min over wet i of cfl r_i / (2 c_i))
+    dt = min(max_dt, dt_flow, dt_capillary),
+    dt_flow = cfl * min over wet i of r_i / (|u_i| + sqrt(|g| d_i)),
+    dt_capillary = min over wet i of cfl r_i / (2 c_i)
 
 r_i is the size of i's dual cell (``ring_spacing``, ``kernels/fields.dual_cell_size``): 4 A_i over
 its perimeter, the finite-volume CFL length, equal to the edge length on equilateral triangles.
@@ -9,7 +10,10 @@ A sliver triangle or a short edge at i does not collapse it, so one bad triangle
 the pace of the whole run (tests/test_sliver_pace.py). c_i is the phase speed of the shortest
 capillary wave under surface tension (``tension.capillary_speed``), limited in the same pass; the
 factor 2 leaves room for gravity waves at their own limit. A surface with no wet vertex, or with
-still water, no gravity and no surface tension, gets max_dt.
+still water, no gravity and no surface tension, gets max_dt. The kernel returns the two limits
+apart (the caller takes max_dt and the terms' limits too), so that what set the step can be
+told (``Simulation.step_limit``): the capillary limit falls with the square of the cell, so on a
+millimetre-sized mesh it rules.
 """
 
 import math
@@ -19,15 +23,16 @@ from .tension import capillary_speed
 
 
 @serial_kernel
-def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, cfl, max_dt,
+def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, cfl,
                   wetting_depth, sigma, cos_contact_angle, density):
-    """The largest stable time step.
+    """The largest stable time steps of the flow and of surface tension.
 
     depth (n,), velocity (n, 2) in each vertex's frame, ring_spacing (n,) metres; with surface
     tension sigma > 0 (N/m; 0 for none) the capillary limit too, from wetting_depth (n,) (the
     contact-line depth eps_v, unread without tension), cos_contact_angle and density (kg/m^3).
-    Returns a float (seconds). One thread: a parallel reduction compiles about 0.5 s
-    longer on a cold start (the budget is 10 s) than this pass of tens of microseconds saves.
+    Returns (dt_flow, dt_capillary) (seconds; inf where nothing limits). One thread: a parallel
+    reduction compiles about 0.5 s longer on a cold start (the budget is 10 s) than this pass of
+    tens of microseconds saves.
     """
     shortest = math.inf
     capillary = math.inf
@@ -43,4 +48,4 @@ def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, c
                                        cos_contact_angle, density)
                 if wave > 0.0:
                     capillary = min(capillary, cfl * ring_spacing[i] / (2.0 * wave))
-    return min(min(max_dt, cfl * shortest), capillary)
+    return cfl * shortest, capillary

@@ -178,7 +178,7 @@ class SurfaceMotion(Term):
         p = self.params
         return cfl_time_step(state.depth, state.velocity, fields.ring_spacing,
                              p.gravity_magnitude + self.acceleration_bound, p.min_depth, p.cfl,
-                             p.max_dt, fields.ring_spacing, 0.0, 1.0, 1.0)  # no capillary limit
+                             fields.ring_spacing, 0.0, 1.0, 1.0)[0]  # the flow's limit alone
 
     def turn_also(self, stages) -> None:
         """In every push, turn ``stages.start_velocity`` (n, 2) as the film's velocity is turned,

@@ -105,6 +105,10 @@ class Ripples:
     (0.5, (441,))
     """
 
+    step_limit = "waves"
+    """what sets the step's length, as ``Simulation.step_limit`` names it: the waves' stability
+    limit, cfl * :attr:`max_time_step`, the same every step"""
+
     def __init__(self, geom: SurfaceGeometry, wave_speed: float, damping: float = 0.0,
                  edge: str = "fixed", shore=None, shore_damping: float | None = None,
                  density: float = 1000.0, gravity: float = 9.81, cfl: float = 0.9,

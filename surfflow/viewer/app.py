@@ -200,6 +200,7 @@ class ViewerApp:
         steps_per_second, sim_per_wall = self.meter.rates()
         psim.Text(f"time {sim.time:.3f} s   volume {sim.total_volume():.4g} m^3")
         psim.Text(f"{steps_per_second:.0f} steps/s   {sim_per_wall:.2f} simulated s per wall s")
+        psim.Text(f"step set by {sim.step_limit or '-'}")
         if self.real_time and self.playing and len(self.meter.samples) > 1:
             psim.Text("real time: keeping up" if self.keeping_up() else
                       f"real time: behind, the machine manages {sim_per_wall:.2f}x")
