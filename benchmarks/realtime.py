@@ -17,7 +17,8 @@ and its split: film (the rest of the step), dyes (the dyes' transport), droplets
 stage), and outputs (ms per step the step's thread spent on outputs: copying the frame's fields,
 waiting for a full queue and for the last frames at the end); then ``out %``, the outputs' share
 of the run's wall time (stepping and outputs), and ``writer``, the writer thread's CPU time in ms
-per step (on two cores it competes with the step's threads).
+per step (on two cores it competes with the step's threads); last, what set the step's length
+(``Simulation.step_limit``) at most of the frames' last steps.
 
 Reaches past the public API in two places, as benchmarks/timing/medians.py does: the dyes are
 timed by wrapping ``carry_dyes`` where the schemes import it, the droplets through
@@ -27,6 +28,7 @@ timed by wrapping ``carry_dyes`` where the schemes import it, the droplets throu
 from __future__ import annotations
 
 import argparse
+import collections
 import statistics
 import sys
 import tempfile
@@ -65,7 +67,8 @@ def timed_dyes() -> list[float]:
 def run_once(example: str, until: float | None, cache_dir: str,
              outputs: bool = True) -> dict[str, float]:
     """One run of ``example``: {factor, ms_per_step, steps, film, dyes, droplets, outputs,
-    share, writer}, the split in ms per step, share in % of the wall time."""
+    share, writer, limit}, the split in ms per step, share in % of the wall time, limit what
+    set the step at most frames' ends."""
     scene = sf.load_scene(EXAMPLES_DIR / f"{example}.toml")
     with tempfile.TemporaryDirectory() as output:
         runner = sf.SceneRunner(scene, output_dir=output, cache_dir=cache_dir)
@@ -79,6 +82,7 @@ def run_once(example: str, until: float | None, cache_dir: str,
         stepping = writing = 0.0
         start_time, start_steps = sim.time, sim.state.step_count
         frame = 0
+        limits = collections.Counter()
         with FrameWriterThread(writers, output) as thread:
             while sim.time < end - 1e-12:
                 frame += 1
@@ -90,6 +94,7 @@ def run_once(example: str, until: float | None, cache_dir: str,
                     thread.put(frame, sim.time, frame_fields(sim))
                 writing += time.perf_counter() - middle
                 stepping += middle - begin
+                limits[sim.step_limit] += 1
             begin = time.perf_counter()
         writing += time.perf_counter() - begin
     steps = sim.state.step_count - start_steps
@@ -98,7 +103,8 @@ def run_once(example: str, until: float | None, cache_dir: str,
             "steps": steps, "dyes": dyes[0] * per_step,
             "droplets": sum(droplets.values()) * per_step, "outputs": writing * per_step,
             "film": (stepping - dyes[0] - sum(droplets.values())) * per_step,
-            "share": 100 * writing / (stepping + writing), "writer": thread.busy * per_step}
+            "share": 100 * writing / (stepping + writing), "writer": thread.busy * per_step,
+            "limit": limits.most_common(1)[0][0]}
 
 
 def main() -> None:
@@ -114,16 +120,18 @@ def main() -> None:
     until, repeats = (0.5, 1) if args.quick else (args.until, args.repeats)
     print(f"{'example':24s} {'real-time':>9s} {'ms/step':>8s} {'steps':>6s}  "
           + "  ".join(f"{part:>8s}" for part in SPLIT) + f"  {'out %':>6s}  {'writer':>6s}"
-          "   (ms per step, medians of "
+          f"  {'step set by':16s} (ms per step, medians of "
           f"{repeats} run{'s' if repeats > 1 else ''})")
     with tempfile.TemporaryDirectory() as cache_dir:
         for example in args.example or example_names():
             runs = [run_once(example, until, cache_dir, not args.no_outputs)
                     for _ in range(repeats)]
-            median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+            median = {key: statistics.median(run[key] for run in runs) for key in runs[0]
+                      if key != "limit"}
+            limit = collections.Counter(run["limit"] for run in runs).most_common(1)[0][0]
             print(f"{example:24s} {median['factor']:9.3f} {median['ms_per_step']:8.2f} "
                   f"{median['steps']:6.0f}  " + "  ".join(f"{median[p]:8.2f}" for p in SPLIT)
-                  + f"  {median['share']:6.1f}  {median['writer']:6.2f}",
+                  + f"  {median['share']:6.1f}  {median['writer']:6.2f}  {limit}",
                   flush=True)
 
 
