@@ -552,6 +552,17 @@ ANUGA_RITTER = {(200, 2, 0.1, 2): (0.00893, 7.23), (400, 4, 0.1, 2): (0.00450, 7
                 (150, 2, 0.12, 31): (0.0101, 7.0483), (300, 3, 0.12, 31): (0.00452, 7.2139),
                 (100, 4, 0.4, 37): (0.0120, 7.1153), (250, 10, 0.4, 37): (0.00588, 7.2266)}
 
+# (mesh, n_along): ANUGA 4.2's figures on SWASHES' transcritical bump, on the channel
+# transcritical_bump_mesh builds (4 across, seed 6) with anuga_compare.py --case bump: the
+# relative L1 error of the depth after 300 s, each BUMP_REGIONS region's share of it, and the
+# jump (m)
+ANUGA_BUMP = {("strip", 100): (3.29e-3, (5.24e-4, 2.11e-4, 3.10e-4, 1.66e-3, 5.81e-4), 11.683),
+              ("strip", 200): (1.70e-3, (1.77e-4, 2.27e-4, 1.55e-4, 9.19e-4, 2.25e-4), 11.676),
+              ("strip", 500): (7.08e-4, (6.93e-5, 6.56e-5, 7.30e-5, 4.23e-4, 7.67e-5), 11.680),
+              ("cross", 100): (2.23e-3, (3.09e-4, 3.98e-4, 1.38e-4, 1.04e-3, 3.39e-4), 11.708),
+              ("cross", 200): (1.08e-3, (1.45e-4, 1.52e-4, 5.37e-5, 5.71e-4, 1.59e-4), 11.688),
+              ("cross", 500): (4.53e-4, (7.08e-5, 5.21e-5, 2.02e-5, 2.32e-4, 7.75e-5), 11.675)}
+
 
 def run_stoker(n_along: int = 800, n_across: int = 8, end_time: float = 6.0,
                scheme: str = "conservative", seed: int = 2, width: float | None = None,

@@ -40,12 +40,12 @@ def stoker_bound(kwargs: dict) -> float | None:
 # n_along -> issue 40's bar for SWASHES' transcritical bump at that many cells along: ANUGA's
 # relative L1 error on its own mesh for the case, 500 x 4 squares cut in four (4.53e-4 with ANUGA
 # 4.2, anuga_compare.py --case bump --mesh cross); VALIDATION.md's 1 % at the others
-ANUGA_BUMP = {500: 5e-4}
+BUMP_BAR = {500: 5e-4}
 
 
 def bump_bound(kwargs: dict) -> float:
-    """At most ANUGA's error where it was measured (``ANUGA_BUMP``), else VALIDATION.md's 1 %."""
-    return ANUGA_BUMP.get(kwargs["n_along"], 0.01)
+    """At most ANUGA's error where it was measured (``BUMP_BAR``), else VALIDATION.md's 1 %."""
+    return BUMP_BAR.get(kwargs["n_along"], 0.01)
 
 
 def bound(target, kwargs: dict):

@@ -1,11 +1,13 @@
 """The validation page's ladders against ANUGA, at build time: Stoker's and Ritter's dam breaks
-on every strip of ``tests/validation_cases.py``'s ``ANUGA_STOKER`` and ``ANUGA_RITTER``, run
-with both momentum schemes, beside ANUGA's figures on the same strips.
+on every strip of ``tests/validation_cases.py``'s ``ANUGA_STOKER`` and ``ANUGA_RITTER``, and
+SWASHES' transcritical bump on every channel of its ``ANUGA_BUMP``, run with both momentum
+schemes, beside ANUGA's figures on the same meshes.
 
-ANUGA's figures are the recorded ones the tests hold the default scheme to (measured with
-``benchmarks/validation/anuga_compare.py``, ANUGA 4.1 and 4.2); surfflow's are run here. A
-default's figure at or better than ANUGA's is bold. Runs are cached beside the validation runs,
-under the same key (``validation_pages.source_hash``).
+ANUGA's figures are the recorded ones (measured with ``benchmarks/validation/anuga_compare.py``,
+ANUGA 4.1 and 4.2; the tests hold the default scheme to the dam breaks'); surfflow's are run
+here, the bump as ``anuga_compare.py --case bump`` runs it. A default's figure at or better
+than ANUGA's is bold. Runs are cached beside the validation runs, under the same key
+(``validation_pages.source_hash``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT / "benchmarks" / "validation"), str(ROOT / "tests")]
 
+import anuga_compare  # noqa: E402
+import exact_solutions as exact  # noqa: E402
+import numpy as np  # noqa: E402
 import validation_cases as cases  # noqa: E402
 from validation_pages import source_hash  # noqa: E402
 
@@ -41,6 +46,25 @@ def run_ladders() -> dict:
                 for scheme in SCHEMES}
         results["ritter"][strip] = {scheme: (run["error"], run["tip"]) for scheme, run in runs.items()}
         results["vertices"][strip] = runs["momentum"]["n_vertices"]
+    results["seconds"] = time.perf_counter() - start
+    return results
+
+
+def run_bumps() -> dict:
+    """{"runs": {(mesh, n_along): {scheme: (shares by BUMP_REGIONS, jump m)}}, "vertices":
+    {(mesh, n_along): n}, "seconds": wall s}, on the channels of ``cases.ANUGA_BUMP``."""
+    start = time.perf_counter()
+    results = {"runs": {}, "vertices": {}}
+    for mesh, n_along in cases.ANUGA_BUMP:
+        V, F = cases.transcritical_bump_mesh(n_along, 4, 6, mesh)
+        runs = {}
+        for scheme in SCHEMES:
+            run, x, weights = anuga_compare.run_surfflow_bump(V, F, scheme)
+            depth = run()[1]
+            runs[scheme] = (tuple(cases.bump_error_by_region(x, depth, weights).values()),
+                            cases.bump_jump(x, depth))
+        results["runs"][(mesh, n_along)] = runs
+        results["vertices"][(mesh, n_along)] = len(V)
     results["seconds"] = time.perf_counter() - start
     return results
 
@@ -86,18 +110,64 @@ def ritter_table(results: dict) -> list[str]:
                         f"strips, and its wet tip at least as far as ANUGA's on {ahead}."]
 
 
+MESHES = {"strip": "strip", "cross": "ANUGA's cross mesh"}
+
+
+def bump_table(results: dict) -> list[str]:
+    """Markdown: each channel's relative L1 error of the depth, its shares by region and the
+    jump's position, ANUGA's above both schemes'."""
+    regions = " | ".join(cases.BUMP_REGIONS)
+    lines = [f"| mesh | solver | error | {regions} | jump at |",
+             "|---|---|---|" + "---|" * len(cases.BUMP_REGIONS) + "---|"]
+    level = 0
+    for key, runs in results["runs"].items():
+        mesh, n_along = key
+        anuga, anuga_shares, anuga_jump = cases.ANUGA_BUMP[key]
+        default = sum(runs["momentum"][0])
+        level += default <= anuga
+        rows = [("ANUGA", anuga, anuga_shares, anuga_jump, False),
+                ("surfflow conservative", sum(runs["conservative"][0]), *runs["conservative"],
+                 False),
+                ("default (momentum)", default, *runs["momentum"], default <= anuga)]
+        for k, (solver, error, shares, jump, bold) in enumerate(rows):
+            where = (f"{MESHES[mesh]}, {n_along} x 4, {results['vertices'][key]:,} vertices"
+                     if k == 0 else "")
+            lines.append(f"| {where} | {solver} | {_bold(f'{error:.2e}', bold)} | "
+                         + " | ".join(f"{share:.2e}" for share in shares)
+                         + f" | {jump:.3f} m |")
+    exact_jump = exact.transcritical_bump(np.array([0.0]), cases.BUMP_DISCHARGE,
+                                                cases.BUMP_OUTFLOW)[1]
+    return lines + ["", f"The default is at or below ANUGA's error on {level} of the "
+                        f"{len(results['runs'])} channels. The exact jump is at "
+                        f"{exact_jump:.3f} m."]
+
+
+def cached(cache: Path, name: str, run):
+    """``run()``'s result, stored under ``cache`` by ``name`` and the source hash."""
+    cache.mkdir(parents=True, exist_ok=True)
+    stored = cache / f"{name}-{source_hash(Path(__file__))}.pickle"
+    if stored.exists():
+        return pickle.loads(stored.read_bytes())
+    results = run()
+    stored.write_bytes(pickle.dumps(results))
+    return results
+
+
 def ladders_page(cache: Path) -> str:
     """Run (or load) the ladders and return the Markdown of both tables."""
-    cache.mkdir(parents=True, exist_ok=True)
-    stored = cache / f"ladders-{source_hash(Path(__file__))}.pickle"
-    if stored.exists():
-        results = pickle.loads(stored.read_bytes())
-    else:
-        results = run_ladders()
-        stored.write_bytes(pickle.dumps(results))
+    results = cached(cache, "ladders", run_ladders)
     lines = ["**Stoker's wet dam break**, relative L1 error of the depth at t = 6 s:", "",
              *stoker_table(results), "",
              "**Ritter's dry dam break**, relative L1 error of the depth at t = 6 s and the wet "
              "tip (the largest x with d >= 1e-6 m; exact 7.66 m):", "", *ritter_table(results), "",
              f"Both ladders took {results['seconds']:.0f} s of wall time when this page was built."]
     return "\n".join(lines)
+
+
+def bump_page(cache: Path) -> str:
+    """Run (or load) the bump on every channel and return the Markdown of its table."""
+    results = cached(cache, "bumps", run_bumps)
+    runs = sum(len(schemes) for schemes in results["runs"].values())
+    return "\n".join([*bump_table(results), "",
+                      f"The {runs} runs took {results['seconds']:.0f} s of wall time when this "
+                      "page was built."])

@@ -1,12 +1,12 @@
 """A Sphinx extension that writes the pages generated from the code before the build lists them.
 
 ``docs/_generated/`` (not committed) receives ``scene_keys.md`` (from the scene schema),
-``cli.md`` (from argparse), ``errors.md`` (every raise of every
-error class), ``validation.md`` with ``validation/*.png`` (the validation cases
-run at build time), ``anuga_ladders.md`` (the dam breaks on every strip ANUGA was measured on)
-and ``scaling.md`` with ``scaling.png`` (the step's cost against mesh size);
-the hand-written pages include them. ``reference/api.rst`` (not committed either) lists
-``surfflow.__all__`` for autosummary.
+``cli.md`` (from argparse), ``errors.md`` (every raise of every error class),
+``validation.md`` with ``validation/*.png`` (the validation cases run at build time),
+``anuga_ladders.md`` and ``anuga_bumps.md`` (the dam breaks on every strip, and the
+transcritical bump on every channel, ANUGA was measured on) and ``scaling.md`` with
+``scaling.png`` (the step's cost against mesh size); the hand-written pages include them.
+``reference/api.rst`` (not committed either) lists ``surfflow.__all__`` for autosummary.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from anuga_ladders import ladders_page
+from anuga_ladders import bump_page, ladders_page
 from api_reference import api_reference
 from cli_reference import cli_reference
 from error_reference import error_reference
@@ -42,6 +42,7 @@ def generate(app, config) -> None:
                        ("errors.md", error_reference),
                        ("validation.md", lambda: validation_page(out / "validation", cache)),
                        ("anuga_ladders.md", lambda: ladders_page(cache)),
+                       ("anuga_bumps.md", lambda: bump_page(cache)),
                        ("scaling.md", lambda: scaling_page(out, cache))):
         start = time.perf_counter()
         _write(out / name, make())
