@@ -28,6 +28,7 @@ import anuga_compare  # noqa: E402
 import exact_solutions as exact  # noqa: E402
 import numpy as np  # noqa: E402
 import validation_cases as cases  # noqa: E402
+from run_cache import cached  # noqa: E402
 from validation_pages import source_hash  # noqa: E402
 
 SCHEMES = ("conservative", "momentum")
@@ -169,26 +170,15 @@ def bump_table(results: dict) -> list[str]:
                          + " | ".join(f"{share:.2e}" for share in shares)
                          + f" | {jump:.3f} m |")
     exact_jump = exact.transcritical_bump(np.array([0.0]), cases.BUMP_DISCHARGE,
-                                                cases.BUMP_OUTFLOW)[1]
+                                          cases.BUMP_OUTFLOW)[1]
     return lines + ["", f"The default is at or below ANUGA's error on {level} of the "
                         f"{len(results['runs'])} channels. The exact jump is at "
                         f"{exact_jump:.3f} m."]
 
 
-def cached(cache: Path, name: str, run):
-    """``run()``'s result, stored under ``cache`` by ``name`` and the source hash."""
-    cache.mkdir(parents=True, exist_ok=True)
-    stored = cache / f"{name}-{source_hash(Path(__file__))}.pickle"
-    if stored.exists():
-        return pickle.loads(stored.read_bytes())
-    results = run()
-    stored.write_bytes(pickle.dumps(results))
-    return results
-
-
 def ladders_page(cache: Path) -> str:
     """Run (or load) the ladders and return the Markdown of both tables."""
-    results = cached(cache, "ladders", run_ladders)
+    results = cached(cache, "ladders", source_hash(Path(__file__)), run_ladders)
     lines = ["**Stoker's wet dam break**, relative L1 error of the depth at t = 6 s:", "",
              *stoker_table(results), "",
              "**Ritter's dry dam break**, relative L1 error of the depth at t = 6 s and the wet "
@@ -199,7 +189,7 @@ def ladders_page(cache: Path) -> str:
 
 def bump_page(cache: Path) -> str:
     """Run (or load) the bump on every channel and return the Markdown of its table."""
-    results = cached(cache, "bumps", run_bumps)
+    results = cached(cache, "bumps", source_hash(Path(__file__)), run_bumps)
     runs = sum(len(schemes) for schemes in results["runs"].values())
     return "\n".join([*bump_table(results), "",
                       f"The {runs} runs took {results['seconds']:.0f} s of wall time when this "

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import pickle
 import statistics
 import tempfile
 import time
@@ -29,6 +28,7 @@ import trimesh  # noqa: E402
 import surfflow as sf  # noqa: E402
 from surfflow.cli import EXAMPLES_DIR, example_names  # noqa: E402
 from surfflow.io.procedural import plane  # noqa: E402
+from run_cache import cached  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,18 +116,16 @@ def _source_hash() -> str:
 
 def scaling_page(out: Path, cache: Path) -> str:
     """Measure (or load), draw ``out/scaling.png`` and return the Markdown that shows both."""
-    cache.mkdir(parents=True, exist_ok=True)
-    stored = cache / f"performance-{_source_hash()}.pickle"
-    if stored.exists():
-        sizes, bunny, examples, schemes, pond = pickle.loads(stored.read_bytes())
-    else:
+
+    def measure() -> tuple:
         sizes = [step_cost(s) for s in SUBDIVISIONS]
         bunny = precompute_cost()
         examples = {name: real_time_factor(name, cache / "geometry") for name in example_names()}
         schemes = {scheme: real_time_factor(SCHEMES_EXAMPLE, cache / "geometry", scheme)
                    for scheme in sf.config.SCHEMES}
-        pond = ripples_against_full_model()
-        stored.write_bytes(pickle.dumps((sizes, bunny, examples, schemes, pond)))
+        return sizes, bunny, examples, schemes, ripples_against_full_model()
+
+    sizes, bunny, examples, schemes, pond = cached(cache, "performance", _source_hash(), measure)
     n, ms = np.array(sizes, dtype=float).T
     fig, ax = plt.subplots(figsize=(6.0, 3.6), dpi=90)
     ax.loglog(n, ms, "o-", label="ms per step (film on half the sphere)")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import inspect
-import pickle
 import sys
 import time
 from pathlib import Path
@@ -37,6 +36,7 @@ import validation_cases as cases  # noqa: E402
 
 import surfflow as sf  # noqa: E402
 import validation_tests  # noqa: E402
+from run_cache import cached  # noqa: E402
 
 SCHEMES = ("momentum", "conservative")
 # The cases report.py runs through a lambda, and the function that holds their setup.
@@ -296,16 +296,15 @@ def source_hash(generator: Path) -> str:
 def validation_page(out: Path, cache: Path) -> str:
     """Run (or load) every case, write its plot into ``out`` and return the page's Markdown."""
     out.mkdir(parents=True, exist_ok=True)
-    cache.mkdir(parents=True, exist_ok=True)
-    stored = cache / f"runs-{source_hash(Path(__file__))}.pickle"
-    if stored.exists():
-        results = pickle.loads(stored.read_bytes())
-    else:
+
+    def run_all() -> dict:
         results = {name: {scheme: run_case(name, scheme) for scheme in SCHEMES} for name in report.CASES}
         start = time.perf_counter()
         results["tests"] = {**validation_tests.run_all(), "seconds": time.perf_counter() - start}
         results["anuga"] = compare_with_anuga()
-        stored.write_bytes(pickle.dumps(results))
+        return results
+
+    results = cached(cache, "runs", source_hash(Path(__file__)), run_all)
     tests, anuga = results.pop("tests"), results.pop("anuga")
     lines = [*anuga_section(anuga, out), "## The cases", ""]
     for name, runs in results.items():
