@@ -17,8 +17,10 @@ and its split: film (the rest of the step), dyes (the dyes' transport), droplets
 stage), and outputs (ms per step the step's thread spent on outputs: copying the frame's fields,
 waiting for a full queue and for the last frames at the end); then ``out %``, the outputs' share
 of the run's wall time (stepping and outputs), and ``writer``, the writer thread's CPU time in ms
-per step (on two cores it competes with the step's threads); last, what set the step's length
-(``Simulation.step_limit``) at most of the frames' last steps.
+per step (on two cores it competes with the step's threads); last, what set the most steps'
+length (``Simulation.step_limits``) and, where a vertex's CFL limit set the most, that vertex's
+dual cell against the median cell (``cell``: well below 1, a pole's fan or a sliver cluster
+paces the run).
 
 Reaches past the public API in two places, as benchmarks/timing/medians.py does: the dyes are
 timed by wrapping ``carry_dyes`` where the schemes import it, the droplets through
@@ -38,6 +40,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent / "timing"))
 
 from medians import time_stages  # noqa: E402
+
+import numpy as np  # noqa: E402
 
 import surfflow as sf  # noqa: E402
 from surfflow.cli import EXAMPLES_DIR, example_names  # noqa: E402
@@ -67,8 +71,9 @@ def timed_dyes() -> list[float]:
 def run_once(example: str, until: float | None, cache_dir: str,
              outputs: bool = True) -> dict[str, float]:
     """One run of ``example``: {factor, ms_per_step, steps, film, dyes, droplets, outputs,
-    share, writer, limit}, the split in ms per step, share in % of the wall time, limit what
-    set the step at most frames' ends."""
+    share, writer, limit, cell}, the split in ms per step, share in % of the wall time, limit
+    what set the most steps, cell the dual cell of the vertex that set the most against the
+    median (nan where none did)."""
     scene = sf.load_scene(EXAMPLES_DIR / f"{example}.toml")
     with tempfile.TemporaryDirectory() as output:
         runner = sf.SceneRunner(scene, output_dir=output, cache_dir=cache_dir)
@@ -82,7 +87,6 @@ def run_once(example: str, until: float | None, cache_dir: str,
         stepping = writing = 0.0
         start_time, start_steps = sim.time, sim.state.step_count
         frame = 0
-        limits = collections.Counter()
         with FrameWriterThread(writers, output) as thread:
             while sim.time < end - 1e-12:
                 frame += 1
@@ -94,7 +98,6 @@ def run_once(example: str, until: float | None, cache_dir: str,
                     thread.put(frame, sim.time, frame_fields(sim))
                 writing += time.perf_counter() - middle
                 stepping += middle - begin
-                limits[sim.step_limit] += 1
             begin = time.perf_counter()
         writing += time.perf_counter() - begin
     steps = sim.state.step_count - start_steps
@@ -104,7 +107,20 @@ def run_once(example: str, until: float | None, cache_dir: str,
             "droplets": sum(droplets.values()) * per_step, "outputs": writing * per_step,
             "film": (stepping - dyes[0] - sum(droplets.values())) * per_step,
             "share": 100 * writing / (stepping + writing), "writer": thread.busy * per_step,
-            "limit": limits.most_common(1)[0][0]}
+            **pace(sim)}
+
+
+def pace(sim) -> dict:
+    """{limit, cell}: what set most of ``sim``'s steps, and the dual cell of the vertex that
+    set the most against the median cell (nan where no vertex set one; a ripple model has no
+    tally: "waves")."""
+    tally = getattr(sim, "step_limits", None)
+    if tally is None:
+        return {"limit": sim.step_limit, "cell": float("nan")}
+    spacing = sim.fields.ring_spacing
+    pacing = tally.pacing_vertices(1)
+    cell = spacing[pacing[0][0]] / np.median(spacing) if pacing else float("nan")
+    return {"limit": tally.limits.most_common(1)[0][0], "cell": float(cell)}
 
 
 def main() -> None:
@@ -120,7 +136,7 @@ def main() -> None:
     until, repeats = (0.5, 1) if args.quick else (args.until, args.repeats)
     print(f"{'example':24s} {'real-time':>9s} {'ms/step':>8s} {'steps':>6s}  "
           + "  ".join(f"{part:>8s}" for part in SPLIT) + f"  {'out %':>6s}  {'writer':>6s}"
-          f"  {'step set by':16s} (ms per step, medians of "
+          f"  {'step set by':16s} {'cell':>5s} (ms per step, medians of "
           f"{repeats} run{'s' if repeats > 1 else ''})")
     with tempfile.TemporaryDirectory() as cache_dir:
         for example in args.example or example_names():
@@ -131,7 +147,8 @@ def main() -> None:
             limit = collections.Counter(run["limit"] for run in runs).most_common(1)[0][0]
             print(f"{example:24s} {median['factor']:9.3f} {median['ms_per_step']:8.2f} "
                   f"{median['steps']:6.0f}  " + "  ".join(f"{median[p]:8.2f}" for p in SPLIT)
-                  + f"  {median['share']:6.1f}  {median['writer']:6.2f}  {limit}",
+                  + f"  {median['share']:6.1f}  {median['writer']:6.2f}  {limit:16s}"
+                  f" {median['cell']:5.2f}",
                   flush=True)
 
 

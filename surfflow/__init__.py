@@ -26,13 +26,14 @@ from .scene.runner import SceneRunner
 from .scene.scene import load_scene
 from .simulation import Simulation
 from .sources import Source
+from .step_limits import StepLimits
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CacheError", "Droplets", "MeshError", "MeshFileError", "MeshWarning", "Nozzle", "OutputError",
     "ParameterError", "Params", "PrecomputeParams", "Rain", "RigidBody", "Ripples", "SceneError", "SceneRunner",
-    "Simulation", "SimulationError", "Source", "SurfaceGeometry", "SurfflowError", "Tolerances",
+    "Simulation", "SimulationError", "Source", "StepLimits", "SurfaceGeometry", "SurfflowError", "Tolerances",
     "UsdWriter", "WindGrid", "load_mesh", "load_scene", "load_sweep", "motion", "precompute", "sweep",
     "update_positions", "validate_mesh",
 ]

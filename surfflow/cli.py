@@ -73,6 +73,7 @@ def command_run(args) -> int:
     from tqdm import tqdm
 
     from .scene.runner import SceneRunner
+    from .step_limits import last_step_limit
 
     started = time.perf_counter()
     scene = load_args_scene(args, "output")
@@ -86,7 +87,7 @@ def command_run(args) -> int:
         rate = (steps - clock["steps"]) / max(now - clock["wall"], 1e-9)
         clock.update(wall=now, steps=steps)
         bar.set_postfix_str(f"t={r.simulation.time:.3f}s, {rate:.0f} steps/s, step set by "
-                            f"{r.simulation.step_limit}", refresh=False)
+                            f"{last_step_limit(r.simulation)}", refresh=False)
         bar.update(1)
 
     def stop_softly(signum, frame):
@@ -107,7 +108,12 @@ def command_run(args) -> int:
     print(f"wrote {scene.n_frames + 1} frames to {runner.output_dir}; {volume_words(runner.simulation)} "
           f"{volume:.6g} m^3")
     print(output_summary(runner.output, time.perf_counter() - started))
+    tally = getattr(runner.simulation, "step_limits", None)   # a ripple run has none
+    if tally is not None:
+        for line in tally.report(runner.simulation.fields.ring_spacing):
+            print(line)
     return 0
+
 
 
 def volume_words(simulation) -> str:

@@ -45,6 +45,7 @@ from .particles.shedding import Dripping
 from .sources import (gather_source_rates, make_source, place_source, restore_sources,
                       sources_to_arrays)
 from .state import update_surface_fields
+from .step_limits import StepLimits
 from .terms import Dissolution
 
 
@@ -62,7 +63,10 @@ class Simulation(SurfaceModel):
     an :meth:`advance` clipped it to land on time): "flow" (the CFL condition on the flow's
     speed and gravity waves), "surface tension" (its shortest capillary waves, whose limit falls
     with the square of the cell), "max_dt", or a term's name ("wind", "motion", "bodies"); None
-    before the first step. The surface, the state and the terms come from
+    before the first step. ``step_limit_vertex`` is the vertex whose CFL limit (the flow's or
+    surface tension's) set it, else None; ``step_limits`` tallies both over the steps this
+    object took (:class:`~surfflow.StepLimits`; ``report`` names the vertices that
+    paced the run). The surface, the state and the terms come from
     :class:`~surfflow.model.SurfaceModel`; this class adds the clock, the order of the step, the
     sources and the ledger.
 
@@ -100,7 +104,8 @@ class Simulation(SurfaceModel):
     def __init__(self, geom: SurfaceGeometry, params: Params | None = None, n_dyes: int = 0,
                  crash_dir: str | os.PathLike = ".", particles=True, motion=None):
         self.sources = []
-        self.step_limit = None
+        self.step_limit = self.step_limit_vertex = None
+        self.step_limits = StepLimits()
         super().__init__(geom, params, n_dyes)
         self.crash_dir = os.fspath(crash_dir)
         self.particles = None
@@ -402,17 +407,21 @@ class Simulation(SurfaceModel):
     def _stable_time_step(self) -> float:
         """The step's stable length: the least of ``max_dt``, the flow's and surface tension's
         CFL limits (``kernels/timestep.py``) and the terms' limits; what set it is kept in
-        ``step_limit``."""
+        ``step_limit``, where in ``step_limit_vertex``, and both are tallied in
+        ``step_limits``."""
         s, p, f, tension = self.state, self.params, self.fields, self.term("tension")
         capillary = tension.capillary_limit() if tension else (f.ring_spacing, 0.0, 1.0, 1.0)
-        flow, capillary = cfl_time_step(s.depth, s.velocity, f.ring_spacing, p.gravity_magnitude,
-                                        p.min_depth, p.cfl, *capillary)
-        dt, self.step_limit = p.max_dt, "max_dt"
-        for name, limit in (("flow", flow), ("surface tension", capillary),
-                            *((act.__self__.name, act(s, self.fields))
-                              for act in self._stages["max_time_step"])):
+        flow, at_flow, capillary, at_capillary = cfl_time_step(
+            s.depth, s.velocity, f.ring_spacing, p.gravity_magnitude, p.min_depth, p.cfl,
+            *capillary)
+        dt, self.step_limit, vertex = p.max_dt, "max_dt", -1
+        for name, limit, at in (("flow", flow, at_flow), ("surface tension", capillary, at_capillary),
+                                *((act.__self__.name, act(s, self.fields), -1)
+                                  for act in self._stages["max_time_step"])):
             if limit < dt:
-                dt, self.step_limit = limit, name
+                dt, self.step_limit, vertex = limit, name, at
+        self.step_limit_vertex = int(vertex) if vertex >= 0 else None
+        self.step_limits.record(self.step_limit, self.step_limit_vertex)
         if not dt > 0.0:
             raise SimulationError(f"the time step collapsed to {dt} at t={s.time:.9g} s (step "
                                   f"{s.step_count}): a speed overflowed; check the velocities set")

@@ -131,10 +131,11 @@ def contact_line_friction(geom, depth, line_force, min_depth, velocity, dt):
     return out
 
 
-def capillary_time_step(geom, depth, wetting_depth, sigma, cos_contact_angle, density,
-                        min_depth, cfl):
-    """min over wet i of cfl r / (2 sqrt(d (sigma (pi/r)^2 + ramp stiffness) / rho))."""
-    best = np.inf
+def capillary_time_steps(geom, depth, wetting_depth, sigma, cos_contact_angle, density,
+                         min_depth, cfl):
+    """(n,): cfl r / (2 sqrt(d (sigma (pi/r)^2 + ramp stiffness) / rho)) at each wet vertex,
+    inf at the dry ones."""
+    limits = np.full(geom.n_vertices, np.inf)
     for i in range(geom.n_vertices):
         if depth[i] < min_depth:
             continue
@@ -142,8 +143,15 @@ def capillary_time_step(geom, depth, wetting_depth, sigma, cos_contact_angle, de
         stiffness = sigma * (np.pi / r) ** 2
         if depth[i] < wetting_depth[i]:
             stiffness += 2 * sigma * (1 - cos_contact_angle) / wetting_depth[i] ** 2
-        best = min(best, cfl * r / (2 * np.sqrt(depth[i] * stiffness / density)))
-    return best
+        limits[i] = cfl * r / (2 * np.sqrt(depth[i] * stiffness / density))
+    return limits
+
+
+def capillary_time_step(geom, depth, wetting_depth, sigma, cos_contact_angle, density,
+                        min_depth, cfl):
+    """min over wet i of :func:`capillary_time_steps`."""
+    return float(capillary_time_steps(geom, depth, wetting_depth, sigma, cos_contact_angle,
+                                      density, min_depth, cfl).min())
 
 
 def wind_drag(geom, wind, depth, coefficient, min_depth, dt, velocity):

@@ -1,5 +1,6 @@
 """The command line end to end: run, info, precompute, help, errors; once through a subprocess."""
 
+import json
 import signal
 import subprocess
 import sys
@@ -120,12 +121,19 @@ def test_ctrl_c_writes_a_checkpoint_and_resume_finishes(tmp_path):
 def test_run_says_what_its_closing_volume_is(tmp_path, capsys):
     """A film's run ends with the volume of liquid on the surface; a ripple scene's with the
     water raised above the rest level (``Ripples.total_volume``: negative where its floating
-    bodies press the surface down), not as a volume of liquid."""
+    bodies press the surface down), not as a volume of liquid. A film's run then says what set
+    its steps and where, over every step it took (``Simulation.step_limits``)."""
     scene = write_scene(tmp_path)
     assert main(["run", str(scene), "-o", str(tmp_path / "film"), "-q",
                  "--cache-dir", str(tmp_path / "c")]) == 0
-    assert "; liquid volume " in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "; liquid volume " in out
+    steps = int(load_checkpoint(tmp_path / "film" / "checkpoint.npz").state["step_count"])
+    assert f"what set the time step over {steps} steps: max_dt 100 %\n" in out  # a thin film
+    written = json.loads((tmp_path / "film" / "step_limits.json").read_text())
+    assert written == {"steps": steps, "limits": {"max_dt": steps}, "vertices": []}
     assert main(["run", "--example", "pond", "--duration", "0.1", "-o", str(tmp_path / "pond"),
                  "-q", "--cache-dir", str(tmp_path / "c")]) == 0
     out = capsys.readouterr().out
     assert "; water raised above the rest level " in out and "liquid volume" not in out
+    assert "what set the time step" not in out and not (tmp_path / "pond" / "step_limits.json").exists()

@@ -36,9 +36,17 @@ def test_the_set_ups_numpy_fields_are_the_kernels_bit_for_bit(geom, boundary):
 def gravity_time_step(depth, velocity, spacing, max_dt):
     """The CFL step under |g| = 9.81, cfl 0.5, d_min 1e-6, without surface tension (whose limit
     is then none), at most max_dt."""
-    flow, capillary = cfl_time_step(depth, velocity, spacing, 9.81, 1e-6, 0.5, spacing, 0.0, 1.0,
-                                    1.0)
-    assert capillary == math.inf
+    flow, at_flow, capillary, at_capillary = cfl_time_step(depth, velocity, spacing, 9.81, 1e-6,
+                                                           0.5, spacing, 0.0, 1.0, 1.0)
+    assert capillary == math.inf and at_capillary == -1
+    speed = np.sqrt(velocity[:, 0] ** 2 + velocity[:, 1] ** 2) + np.sqrt(9.81 * depth)
+    with np.errstate(divide="ignore"):
+        limits = np.where((depth >= 1e-6) & (speed > 0), 0.5 * spacing / speed, math.inf)
+    if np.isfinite(limits).any():   # the vertex named is the one attaining the limit
+        assert at_flow == int(np.argmin(limits))
+        assert flow == pytest.approx(limits[at_flow], rel=1e-14)
+    else:
+        assert (flow, at_flow) == (math.inf, -1)
     return min(max_dt, flow)
 
 
@@ -55,6 +63,7 @@ def test_time_step_known_answers():
     velocity = np.array([[3.0, 4.0], [0.0, 0.0], [100.0, 0.0]])
     expected = 0.5 * 0.1 / (5.0 + math.sqrt(9.81 * 0.1))
     assert gravity_time_step(depth, velocity, spacing, 1.0) == pytest.approx(expected, rel=1e-15)
+    assert cfl_time_step(depth, velocity, spacing, 9.81, 1e-6, 0.5, spacing, 0.0, 1.0, 1.0)[1] == 0
     assert gravity_time_step(depth, velocity, spacing, 1e-3) == 1e-3
     assert gravity_time_step(np.zeros(3), velocity, spacing, 0.02) == 0.02
 

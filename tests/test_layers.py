@@ -19,9 +19,10 @@ FLOORS = [
     {"io"},
     # 3: precompute: pure functions of (V, F) and the frozen SurfaceGeometry
     {"geometry"},
-    # 4: what the step is made of: state, sources, schemes, terms and their rooms
+    # 4: what the step is made of: state, sources, schemes, terms and their rooms; the tally of
+    # what set its length
     {"state", "sources", "schemes", "terms", "boundaries", "motion", "particles",
-     "ripples", "bodies"},
+     "ripples", "bodies", "step_limits"},
     # 5: the model: the surface, the state, the scheme and the terms, with the state in and out
     {"model"},
     # 6: the clock, the order and the ledger

@@ -11,6 +11,7 @@ goes as the length squared). Each run takes well under a second once compiled.
 
 import numpy as np
 import pytest
+import trimesh
 
 import builders
 import naive
@@ -169,3 +170,43 @@ def test_what_sets_the_step_is_named_with_the_length_it_gives():
     assert capped.step() == 1e-3 and capped.step_limit == "max_dt"
     capped.add_term(Metronome(1e-4))
     assert capped.step() == 1e-4 and capped.step_limit == "metronome"
+
+
+def test_the_vertex_that_paces_the_run_is_named_and_tallied():
+    """A 1 cm film at rest on a 10 cm UV sphere (24 x 24): every vertex's flow limit is
+    cfl r_i / sqrt(g d), so the first step is set at the smallest dual cell, which lies in a
+    pole's fan, 0.3 of the median cell. Over the run that follows, the tally holds every step
+    once, each vertex-set step at its vertex, and its report names the vertices that set the
+    most with their cells against the median."""
+    geom = sf.precompute(sf.load_mesh(trimesh.creation.uv_sphere(radius=0.1, count=[24, 24])),
+                         feature_size=0)
+    sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0), max_dt=1.0), particles=None)
+    sim.set_depth(np.full(geom.n_vertices, 0.01))
+    assert sim.step_limit is None and sim.step_limit_vertex is None and sim.step_limits.steps == 0
+    dt = sim.step()
+    spacing = sim.fields.ring_spacing
+    vertex = sim.step_limit_vertex
+    assert sim.step_limit == "flow" and spacing[vertex] == spacing.min()
+    assert dt == pytest.approx(0.5 * spacing.min() / np.sqrt(9.81 * 0.01), rel=1e-12)
+    poles = {int(np.argmax(geom.vertices[:, 2])), int(np.argmin(geom.vertices[:, 2]))}  # on z
+    ring = set(geom.neighbor_indices[geom.neighbor_offsets[vertex]:
+                                     geom.neighbor_offsets[vertex + 1]].tolist())
+    assert poles & ring, "the smallest cell lies next to a pole"
+    assert spacing.min() / np.median(spacing) == pytest.approx(0.3, abs=0.01)
+
+    sim.advance(0.05)
+    tally = sim.step_limits
+    assert tally.steps == sim.state.step_count
+    assert sum(tally.vertices.values()) == tally.limits["flow"] + tally.limits["surface tension"]
+    (first, steps), *_ = tally.pacing_vertices()
+    assert steps == max(tally.vertices.values())
+    lines = tally.report(spacing)
+    assert lines[0].startswith(f"what set the time step over {tally.steps} steps: flow")
+    assert lines[1] == (f"vertex {first} set {steps} steps ({100 * steps / tally.steps:.0f} %); "
+                        f"its cell is {spacing[first] / np.median(spacing):.2g} of the median cell")
+    assert len(lines) == 1 + min(3, len(tally.vertices))
+    summary = tally.summary(spacing, 2)
+    assert summary["steps"] == tally.steps and sum(summary["limits"].values()) == tally.steps
+    assert summary["vertices"][0] == {"vertex": first, "steps": steps,
+                                      "cell": spacing[first] / np.median(spacing)}
+    assert sf.Simulation(geom).step_limits.report(spacing) == []

@@ -244,14 +244,16 @@ def test_capillary_time_step_matches_naive(geom):
     eps = contact_line_depth(geom.dual_areas, 60.0, 1.0)
     fields = surface_fields(geom, (0, 0, -9.81), "wall")
     still = np.zeros((geom.n_vertices, 2))
-    flow, got = cfl_time_step(depth, still, fields.ring_spacing, 0.0, MIN_DEPTH, 0.5, eps, SIGMA,
-                              COS_THETA, 1000.0)
-    expected = naive_physics.capillary_time_step(geom, depth, eps, SIGMA, COS_THETA, 1000.0,
-                                                 MIN_DEPTH, 0.5)
+    flow, _, got, at = cfl_time_step(depth, still, fields.ring_spacing, 0.0, MIN_DEPTH, 0.5, eps,
+                                     SIGMA, COS_THETA, 1000.0)
+    limits = naive_physics.capillary_time_steps(geom, depth, eps, SIGMA, COS_THETA, 1000.0,
+                                                MIN_DEPTH, 0.5)
+    expected = limits.min()
     assert flow == np.inf and got == pytest.approx(expected, rel=1e-12)
+    assert at == int(np.argmin(limits))   # the vertex that sets it
     velocity = np.random.default_rng(9).normal(0.0, 1.0, (geom.n_vertices, 2))
-    flow, got = cfl_time_step(depth, velocity, fields.ring_spacing, 9.81, MIN_DEPTH, 0.5, eps,
-                              SIGMA, COS_THETA, 1000.0)
+    flow, _, got, _ = cfl_time_step(depth, velocity, fields.ring_spacing, 9.81, MIN_DEPTH, 0.5,
+                                    eps, SIGMA, COS_THETA, 1000.0)
     assert got == pytest.approx(expected, rel=1e-12)
     assert flow == pytest.approx(naive.time_step(geom, depth, velocity, 9.81, MIN_DEPTH, 0.5,
                                                  np.inf), rel=1e-12)

@@ -220,3 +220,29 @@ def test_the_live_viewer_draws_a_scenes_asset_with_its_texture_darkened_where_we
     assert share.max() == pytest.approx(1.0, abs=1e-6)
     assert share.min() == pytest.approx(1.0 - WET_DARKENING, abs=0.02)
     assert 0.0 < np.mean(share < 0.99) < 0.5  # a wet patch, not the whole jar
+
+
+def test_the_vertex_that_set_the_step_is_shown_where_asked(tmp_path):
+    """With "where the step is set" ticked, one sphere sits on the vertex that set the last
+    step (``Simulation.step_limit_vertex``), and it follows the step; unticked, none.
+    (The plate's own max_dt is lifted and a film laid, so that the flow's limit sets it.)"""
+    from surfflow.viewer.step_limit_view import STEP_LIMIT_NAME, step_limit_point
+
+    app = open_viewer(TINY_SCENE, tmp_path)
+    app.set_params(max_dt=1.0)                           # the flow's limit, not max_dt's
+    app.simulation.set_depth(np.full(len(app.simulation.depth), 1e-3))
+    app.show_step_limit = True
+    app.update_view()
+    assert not ps.has_point_cloud(STEP_LIMIT_NAME)      # no step taken yet
+    app.step_frame()
+    vertex = app.simulation.step_limit_vertex
+    assert app.simulation.step_limit == "flow" and vertex is not None
+    assert ps.get_point_cloud(STEP_LIMIT_NAME).n_points() == 1
+    assert np.array_equal(step_limit_point(app.simulation),
+                          app.simulation.geometry.original_vertices[[vertex]])
+    app.simulation.step()
+    assert np.array_equal(step_limit_point(app.simulation),
+                          app.simulation.geometry.original_vertices[[app.simulation.step_limit_vertex]])
+    app.show_step_limit = False
+    app.update_view()
+    assert not ps.has_point_cloud(STEP_LIMIT_NAME)

@@ -68,8 +68,10 @@ def shortest_edge_dt(sim):
     geom, p, state = sim.geometry, sim.params, sim.state
     lengths = np.linalg.norm(geom.neighbor_coords, axis=1)
     shortest = np.minimum.reduceat(lengths, geom.neighbor_offsets[:-1])
-    return cfl_time_step(state.depth, state.velocity, shortest, p.gravity_magnitude, p.min_depth,
-                         p.cfl, p.max_dt, *sim.term("tension").capillary_limit())
+    flow, _, capillary, _ = cfl_time_step(state.depth, state.velocity, shortest,
+                                          p.gravity_magnitude, p.min_depth, p.cfl,
+                                          *sim.term("tension").capillary_limit())
+    return min(p.max_dt, flow, capillary)
 
 
 def report(name, initial, steps, duration, seconds):

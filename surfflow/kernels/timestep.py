@@ -11,9 +11,11 @@ the pace of the whole run (tests/test_sliver_pace.py). c_i is the phase speed of
 capillary wave under surface tension (``tension.capillary_speed``), limited in the same pass; the
 factor 2 leaves room for gravity waves at their own limit. A surface with no wet vertex, or with
 still water, no gravity and no surface tension, gets max_dt. The kernel returns the two limits
-apart (the caller takes max_dt and the terms' limits too), so that what set the step can be
-told (``Simulation.step_limit``): the capillary limit falls with the square of the cell, so on a
-millimetre-sized mesh it rules.
+apart, each with the vertex that attains it (the caller takes max_dt and the terms' limits
+too), so that what set the step, and where, can be told (``Simulation.step_limit``,
+``Simulation.step_limit_vertex``): the capillary limit falls with the square of the cell, so on
+a millimetre-sized mesh it rules, and the smallest dual cells (a pole's fan of thin triangles)
+set the pace of an explicit step wherever they are wet.
 """
 
 import math
@@ -30,22 +32,23 @@ def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, c
     depth (n,), velocity (n, 2) in each vertex's frame, ring_spacing (n,) metres; with surface
     tension sigma > 0 (N/m; 0 for none) the capillary limit too, from wetting_depth (n,) (the
     contact-line depth eps_v, unread without tension), cos_contact_angle and density (kg/m^3).
-    Returns (dt_flow, dt_capillary) (seconds; inf where nothing limits). One thread: a parallel
+    Returns (dt_flow, i_flow, dt_capillary, i_capillary): each limit (seconds; inf where nothing
+    limits) and the vertex attaining it (the first of equals; -1 with inf). One thread: a parallel
     reduction compiles about 0.5 s longer on a cold start (the budget is 10 s) than this pass of
     tens of microseconds saves.
     """
-    shortest = math.inf
-    capillary = math.inf
+    shortest, at_flow = math.inf, -1
+    capillary, at_capillary = math.inf, -1
     for i in range(depth.shape[0]):
         d = depth[i]
         if d >= min_depth:
             flow = math.sqrt(velocity[i, 0] ** 2 + velocity[i, 1] ** 2)
             speed = flow + math.sqrt(gravity_magnitude * d)
-            if speed > 0.0:
-                shortest = min(shortest, ring_spacing[i] / speed)
+            if speed > 0.0 and ring_spacing[i] / speed < shortest:
+                shortest, at_flow = ring_spacing[i] / speed, i
             if sigma > 0.0:
                 wave = capillary_speed(d, ring_spacing[i], wetting_depth[i], sigma,
                                        cos_contact_angle, density)
-                if wave > 0.0:
-                    capillary = min(capillary, cfl * ring_spacing[i] / (2.0 * wave))
-    return cfl * shortest, capillary
+                if wave > 0.0 and cfl * ring_spacing[i] / (2.0 * wave) < capillary:
+                    capillary, at_capillary = cfl * ring_spacing[i] / (2.0 * wave), i
+    return cfl * shortest, at_flow, capillary, at_capillary

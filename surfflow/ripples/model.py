@@ -108,6 +108,8 @@ class Ripples:
     step_limit = "waves"
     """what sets the step's length, as ``Simulation.step_limit`` names it: the waves' stability
     limit, cfl * :attr:`max_time_step`, the same every step"""
+    step_limit_vertex = None
+    """no vertex sets a ripple step (``Simulation.step_limit_vertex``)"""
 
     def __init__(self, geom: SurfaceGeometry, wave_speed: float, damping: float = 0.0,
                  edge: str = "fixed", shore=None, shore_damping: float | None = None,

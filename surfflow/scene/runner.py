@@ -7,14 +7,17 @@ Frame k is the state at time k / fps; frame 0 is the initial condition, the last
 (``scene.n_frames``) is at the duration, also when the duration is not a whole number of
 frames. After every frame the runner hands a copy of its fields to the writer thread (npz
 and/or VTU+PVD, written beside the next frame's steps; ``runner.output`` then says what was
-written) and keeps a copy of its state, the last good one. It writes ``checkpoint.npz`` into the output directory
-every ``checkpoint_every`` frames, at the end and when stopped. ``request_stop()`` (what Ctrl-C
-calls) makes the run stop after the current frame; a KeyboardInterrupt inside a frame or a
-SimulationError checkpoints the last good state. A resumed run continues bit-identically.
+written) and keeps a copy of its state, the last good one. It writes ``checkpoint.npz`` into
+the output directory every ``checkpoint_every`` frames, at the end and when stopped, and at the
+end ``step_limits.json``: what set the time steps it took and the vertices that set the most (a
+ripple run writes none). ``request_stop()`` (what Ctrl-C calls) makes the run stop after the
+current frame; a KeyboardInterrupt inside a frame or a SimulationError checkpoints the last good
+state. A resumed run continues bit-identically.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -26,6 +29,7 @@ from .compile_ahead import compile_ahead
 from .scene_setup import scene_asset_mesh, scene_geometry, scene_simulation
 
 CHECKPOINT_NAME = "checkpoint.npz"
+STEP_LIMITS_NAME = "step_limits.json"
 
 
 class SceneRunner:
@@ -120,7 +124,20 @@ class SceneRunner:
                 self.write_checkpoint(last_good=True)
                 raise
         self.write_checkpoint()
+        self.write_step_limits()
         return self.frame >= scene.n_frames
+
+    def write_step_limits(self) -> Path | None:
+        """Write ``step_limits.json``: the tally of what set the steps this runner took and
+        where (``StepLimits.summary``, :mod:`surfflow.step_limits`); None for a model without
+        one."""
+        tally = getattr(self.simulation, "step_limits", None)
+        if tally is None:
+            return None
+        path = self.output_dir / STEP_LIMITS_NAME
+        path.write_text(json.dumps(tally.summary(self.simulation.fields.ring_spacing), indent=1)
+                        + "\n")
+        return path
 
     def advance_frame(self) -> None:
         """Advance to the next frame's time; on a SimulationError write the last good frame."""

@@ -3,8 +3,9 @@
 ``ViewerApp`` owns nothing but UI settings: it builds the scene's Simulation and reads it each
 frame. Its ``callback`` (polyscope's user callback) draws the panel (play/pause, step, reset,
 real time, colouring, velocity arrows, sliders for the pour rate and radius, friction, surface
-tension, contact angle and the gravity direction, readouts of time, volume, steps per second and
-simulated seconds per wall second), pours where the user shift-clicks the object (from a spout
+tension, contact angle and the gravity direction, readouts of time, volume, steps per second,
+simulated seconds per wall second and what set the step, with a sphere where it was set),
+pours where the user shift-clicks the object (from a spout
 a little above the point, ``pour_at``; the scene's nozzles and rain are drawn), and while
 playing advances the simulation per drawn frame by one frame (1 / fps of simulated time) or, in
 real time, by the wall time since the last frame (``pace``), and stops at the scene's duration,
@@ -26,12 +27,14 @@ from ..particles import Nozzle
 from ..scene.compile_ahead import compile_ahead
 from ..scene.scene_setup import scene_asset_mesh, scene_droplets, scene_geometry, scene_simulation
 from ..simulation import Simulation
+from ..step_limits import last_step_limit
 from .body_view import draw_bodies
 from .camera import place_camera
 from .emitter_view import draw_emitters
 from .liquid_view import COLOR_MODES, OBJECT_NAME
 from .materials import apply_scene_look
 from .pace import KEEPING_UP, RateMeter, RealTimePacer
+from .step_limit_view import draw_step_limit
 from .ripple_view import run_view
 
 
@@ -43,6 +46,8 @@ def gravity_from_angles(magnitude: float, azimuth: float, elevation: float) -> t
             -magnitude * math.cos(el) * math.sin(az))
 
 
+STEP_LIMIT_RADIUS = 0.01
+"""the sphere at the vertex that set the last step has this share of the object's size as radius"""
 SPOUT_HEIGHT = 0.06
 """the click pour's spout stands this share of the object's size above the clicked point"""
 POUR_RATE_SCALE = 2e-5
@@ -78,6 +83,7 @@ class ViewerApp:
         self.view = run_view(scene, geometry)
         self.playing = False
         self.real_time = False
+        self.show_step_limit = False
         self.clock = time.perf_counter
         self.meter, self.pacer = RateMeter(), RealTimePacer()
         self.pending_pours: list[np.ndarray] = []
@@ -134,6 +140,7 @@ class ViewerApp:
         self.view.update(self.simulation)
         draw_emitters(getattr(self.simulation, "emitters", ()), self.size)
         draw_bodies(self.simulation.bodies)
+        draw_step_limit(self.simulation, STEP_LIMIT_RADIUS * self.size, self.show_step_limit)
 
     def pour_at(self, point) -> None:
         """Pour onto ``point`` (3,) for ``pour_seconds`` from now, with the current rate and
@@ -200,7 +207,10 @@ class ViewerApp:
         steps_per_second, sim_per_wall = self.meter.rates()
         psim.Text(f"time {sim.time:.3f} s   volume {sim.total_volume():.4g} m^3")
         psim.Text(f"{steps_per_second:.0f} steps/s   {sim_per_wall:.2f} simulated s per wall s")
-        psim.Text(f"step set by {sim.step_limit or '-'}")
+        psim.Text(f"step set by {last_step_limit(sim)}")
+        changed, self.show_step_limit = psim.Checkbox("where the step is set", self.show_step_limit)
+        if changed:
+            self.update_view()
         if self.real_time and self.playing and len(self.meter.samples) > 1:
             psim.Text("real time: keeping up" if self.keeping_up() else
                       f"real time: behind, the machine manages {sim_per_wall:.2f}x")
