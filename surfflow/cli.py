@@ -180,6 +180,7 @@ def command_precompute(args) -> int:
     from .config import PrecomputeParams
     from .geometry.precompute import precompute
     from .scene.scene_input import require_mesh
+    from .step_limits import cells_line, dual_cell_sizes
 
     require_mesh(args.mesh, "precompute")
     smoothing = {"feature_size": feature_size_argument(args.feature_size)} if args.feature_size else {}
@@ -192,6 +193,8 @@ def command_precompute(args) -> int:
     geom.save(output)
     print(f"wrote {output}: {geom.n_vertices} vertices, {geom.n_faces} faces, "
           f"area {geom.area:.6g} m^2, key {geom.key} ({time.perf_counter() - start:.1f} s)")
+    print(f"dual cells (an explicit step is as short as the smallest wet one allows): "
+          f"{cells_line(dual_cell_sizes(geom))}")
     return 0
 
 

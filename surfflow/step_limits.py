@@ -8,7 +8,8 @@ the dual cell's size r_i, so a few vertices whose cells are much smaller than th
 wherever they are wet, by about the ratio of their cells to the median one. The tally counts the
 steps each limit set and, for the two CFL limits, the vertex that set them; :meth:`report`
 names the vertices that set the most steps with their cells' size against the median, which is
-where remeshing would lengthen the step.
+where remeshing would lengthen the step. Before a run, :func:`smallest_cells` names the cells
+that would (``surfflow precompute`` and ``surfflow info`` of a geometry cache print them).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+
+from .kernels.fields import ring_edge_fields_numpy
 
 
 class StepLimits:
@@ -100,3 +103,30 @@ def last_step_limit(simulation) -> str:
     5121"); "-" before the first step."""
     vertex = simulation.step_limit_vertex
     return f"{simulation.step_limit or '-'}" + ("" if vertex is None else f" at vertex {vertex}")
+
+
+def dual_cell_sizes(geom) -> np.ndarray:
+    """(n,) the size r_i = 4 A_i / sum_j |N_ij| of each vertex's dual cell (m): the length both
+    CFL limits scale with, the numbers a Simulation's ``fields.ring_spacing`` holds."""
+    sizes = np.empty(geom.n_vertices)
+    ring_edge_fields_numpy(geom.neighbor_offsets, geom.dual_edge_vectors, geom.reverse_edges,
+                           geom.dual_areas, sizes, np.empty_like(geom.dual_edge_vectors))
+    return sizes
+
+
+def smallest_cells(ring_spacing: np.ndarray, count: int = 3) -> list[tuple[int, float]]:
+    """The ``count`` smallest dual cells of ``ring_spacing`` (n,) (m), as (vertex, r_i over the
+    median), smallest first (the lower index first among equals): the vertices whose CFL limits
+    are the shortest wherever the liquid is alike."""
+    median = float(np.median(ring_spacing))
+    order = np.argsort(ring_spacing, kind="stable")[:count]
+    return [(int(vertex), float(ring_spacing[vertex]) / median) for vertex in order]
+
+
+def cells_line(ring_spacing: np.ndarray, count: int = 3) -> str:
+    """One line on the dual cells of ``ring_spacing`` (n,) (m): their median and the ``count``
+    smallest against it, "median 4.1 mm; the smallest 0.13 of it (vertex 58), 0.13 (59), ..."."""
+    smallest = smallest_cells(ring_spacing, count)
+    (first, share), rest = smallest[0], smallest[1:]
+    return (f"median {1e3 * float(np.median(ring_spacing)):.3g} mm; the smallest {share:.2g} of "
+            f"it (vertex {first})" + "".join(f", {s:.2g} ({v})" for v, s in rest))

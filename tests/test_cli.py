@@ -1,6 +1,7 @@
 """The command line end to end: run, info, precompute, help, errors; once through a subprocess."""
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -57,8 +58,21 @@ def test_precompute_and_info_of_a_mesh(tmp_path, capsys):
     trimesh.creation.icosphere(subdivisions=1).export(mesh_path)
     out = tmp_path / "ball.geom.npz"
     assert main(["precompute", str(mesh_path), "-o", str(out), "--smoothing-iterations", "0"]) == 0
-    assert "42 vertices" in capsys.readouterr().out
-    assert main(["info", str(out)]) == 0 and "geometry cache" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "42 vertices" in printed
+    # the icosphere's 12 valence-5 vertices (its first 12) hold its smallest cells, alike to
+    # round-off and 0.93 of the median (the 30 of valence 6): three of them are named
+    cells = sf.Simulation(sf.SurfaceGeometry.load(out)).fields.ring_spacing
+    share = cells[:12].max() / np.median(cells)
+    assert np.allclose(cells[:12], cells[0], rtol=1e-12) and cells[12:].min() > cells[:12].max()
+    pattern = (rf"median {1e3 * np.median(cells):.3g} mm; the smallest {share:.2g} of it "
+               rf"\(vertex (\d+)\), {share:.2g} \((\d+)\), {share:.2g} \((\d+)\)\n")
+    found = re.search("dual cells \\(an explicit step is as short as the smallest wet one "
+                      "allows\\): " + pattern, printed)
+    assert found and len({int(v) for v in found.groups()} & set(range(12))) == 3, printed
+    assert main(["info", str(out)]) == 0
+    described = capsys.readouterr().out
+    assert "geometry cache" in described and re.search("dual cells: " + pattern, described)
     assert main(["info", str(mesh_path)]) == 0 and "faces: 80" in capsys.readouterr().out
 
 

@@ -19,6 +19,7 @@ import naive_physics
 import surfflow as sf
 from surfflow.io.procedural import icosphere
 from surfflow.kernels.fields import dual_cell_size
+from surfflow.step_limits import dual_cell_sizes, smallest_cells
 from surfflow.terms.base import Term
 
 RADIUS = 0.01
@@ -177,7 +178,8 @@ def test_the_vertex_that_paces_the_run_is_named_and_tallied():
     cfl r_i / sqrt(g d), so the first step is set at the smallest dual cell, which lies in a
     pole's fan, 0.3 of the median cell. Over the run that follows, the tally holds every step
     once, each vertex-set step at its vertex, and its report names the vertices that set the
-    most with their cells against the median."""
+    most with their cells against the median. Before the run, ``smallest_cells`` of the
+    geometry's dual cells names the same vertex."""
     geom = sf.precompute(sf.load_mesh(trimesh.creation.uv_sphere(radius=0.1, count=[24, 24])),
                          feature_size=0)
     sim = sf.Simulation(geom, sf.Params(gravity=(0.0, -9.81, 0.0), max_dt=1.0), particles=None)
@@ -193,6 +195,8 @@ def test_the_vertex_that_paces_the_run_is_named_and_tallied():
                                      geom.neighbor_offsets[vertex + 1]].tolist())
     assert poles & ring, "the smallest cell lies next to a pole"
     assert spacing.min() / np.median(spacing) == pytest.approx(0.3, abs=0.01)
+    assert np.array_equal(dual_cell_sizes(geom), spacing)   # what precompute and info print
+    assert smallest_cells(spacing, 1) == [(vertex, spacing.min() / np.median(spacing))]
 
     sim.advance(0.05)
     tally = sim.step_limits

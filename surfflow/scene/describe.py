@@ -78,10 +78,12 @@ def _describe_npz(path: Path) -> dict:
         keys = set(data.files)
         if "neighbor_offsets" in keys:
             from ..geometry.surface import SurfaceGeometry
+            from ..step_limits import cells_line, dual_cell_sizes
             geom = SurfaceGeometry.load(path)
             return {"type": "geometry cache", "vertices": geom.n_vertices, "faces": geom.n_faces,
                     "area": f"{geom.area:.6g} m^2", "boundary vertices": int(geom.is_boundary.sum()),
-                    "components": len(np.unique(geom.components)), "key": geom.key}
+                    "components": len(np.unique(geom.components)),
+                    "dual cells": cells_line(dual_cell_sizes(geom)), "key": geom.key}
         if "geometry_key" in keys:
             from ..io.checkpoint import load_checkpoint
             checkpoint = load_checkpoint(path)
