@@ -125,8 +125,17 @@ def smallest_cells(ring_spacing: np.ndarray, count: int = 3) -> list[tuple[int, 
 
 def cells_line(ring_spacing: np.ndarray, count: int = 3) -> str:
     """One line on the dual cells of ``ring_spacing`` (n,) (m): their median and the ``count``
-    smallest against it, "median 4.1 mm; the smallest 0.13 of it (vertex 58), 0.13 (59), ..."."""
+    smallest against it, "median 4.1 mm; the smallest 0.13 of it (vertex 58), 0.13 (59), ..."
+    (the median in m, mm or um, :func:`length_words`)."""
     smallest = smallest_cells(ring_spacing, count)
     (first, share), rest = smallest[0], smallest[1:]
-    return (f"median {1e3 * float(np.median(ring_spacing)):.3g} mm; the smallest {share:.2g} of "
+    return (f"median {length_words(float(np.median(ring_spacing)))}; the smallest {share:.2g} of "
             f"it (vertex {first})" + "".join(f", {s:.2g} ({v})" for v, s in rest))
+
+
+def length_words(metres: float) -> str:
+    """A length in the unit that reads best: "4.1 mm", "0.82 m", "25 um"."""
+    for unit, scale in (("m", 1.0), ("mm", 1e-3), ("um", 1e-6)):
+        if metres >= scale:
+            return f"{metres / scale:.3g} {unit}"
+    return f"{metres:.3g} m"

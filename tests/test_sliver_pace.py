@@ -19,7 +19,7 @@ import naive_physics
 import surfflow as sf
 from surfflow.io.procedural import icosphere
 from surfflow.kernels.fields import dual_cell_size
-from surfflow.step_limits import dual_cell_sizes, smallest_cells
+from surfflow.step_limits import dual_cell_sizes, length_words, smallest_cells
 from surfflow.terms.base import Term
 
 RADIUS = 0.01
@@ -214,3 +214,8 @@ def test_the_vertex_that_paces_the_run_is_named_and_tallied():
     assert summary["vertices"][0] == {"vertex": first, "steps": steps,
                                       "cell": spacing[first] / np.median(spacing)}
     assert sf.Simulation(geom).step_limits.report(spacing) == []
+
+
+def test_cell_sizes_are_told_in_the_unit_that_reads_best():
+    assert [length_words(x) for x in (4.4, 1.0, 0.999, 0.0061, 2.5e-5, 1e-9)] == [
+        "4.4 m", "1 m", "999 mm", "6.1 mm", "25 um", "1e-09 m"]
