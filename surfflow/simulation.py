@@ -64,9 +64,9 @@ class Simulation(SurfaceModel):
     speed and gravity waves), "surface tension" (its shortest capillary waves, whose limit falls
     with the square of the cell), "max_dt", or a term's name ("wind", "motion", "bodies"); None
     before the first step. ``step_limit_vertex`` is the vertex whose CFL limit (the flow's or
-    surface tension's) set it, else None; ``step_limits`` tallies both over the steps this
-    object took (:class:`~surfflow.StepLimits`; ``report`` names the vertices that
-    paced the run). The surface, the state and the terms come from
+    surface tension's) set it, else None; ``step_limits`` tallies both over the run's steps, a
+    restart from :meth:`state_dict` included (:class:`~surfflow.StepLimits`; ``report``
+    names the vertices that paced the run). The surface, the state and the terms come from
     :class:`~surfflow.model.SurfaceModel`; this class adds the clock, the order of the step, the
     sources and the ledger.
 
@@ -208,7 +208,7 @@ class Simulation(SurfaceModel):
         ``np.savez(path, **sim.state_dict())`` stores it). Load it into a Simulation built with
         the same geometry (the moved one, after ``set_geometry``), params and n_dyes."""
         data = {**self.state.to_dict(), **sources_to_arrays(self.sources),
-                "surface_bottom": self.geometry.bottom.copy()}
+                **self.step_limits.to_arrays(), "surface_bottom": self.geometry.bottom.copy()}
         for term in self.terms:
             data.update(term.state_dict())
         return data
@@ -228,6 +228,7 @@ class Simulation(SurfaceModel):
             term.load_state_dict(data)
         self.sources = restore_sources(data, self.n_dyes, self.geometry.vertices,
                                        self.geometry.dual_areas)
+        self.step_limits.load_arrays(data)
         self._restore_surface(data)
 
     # ---- sources ------------------------------------------------------------------------------

@@ -62,6 +62,25 @@ class StepLimits:
         if vertex is not None:
             self.vertices[vertex] += 1
 
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The tally as numpy arrays, for a Simulation's ``state_dict`` (so that a resumed run
+        goes on counting): step_limit_names (k,) str, step_limit_counts (k,), and
+        step_limit_vertices (m,), step_limit_vertex_counts (m,) int64."""
+        return {"step_limit_names": np.array(list(self.limits), dtype=str),
+                "step_limit_counts": np.array(list(self.limits.values()), dtype=np.int64),
+                "step_limit_vertices": np.array(list(self.vertices), dtype=np.int64),
+                "step_limit_vertex_counts": np.array(list(self.vertices.values()),
+                                                     dtype=np.int64)}
+
+    def load_arrays(self, data: dict) -> None:
+        """Continue from :meth:`to_arrays`' arrays in ``data``; an empty tally where they are
+        absent (a checkpoint written before they were kept)."""
+        self.limits = Counter(dict(zip((str(name) for name in data.get("step_limit_names", ())),
+                                       (int(n) for n in data.get("step_limit_counts", ())))))
+        self.vertices = Counter(dict(zip((int(v) for v in data.get("step_limit_vertices", ())),
+                                         (int(n) for n in
+                                          data.get("step_limit_vertex_counts", ())))))
+
     def pacing_vertices(self, count: int = 3) -> list[tuple[int, int]]:
         """The ``count`` vertices that set the most steps, as (vertex, steps), most first (the
         lower index first among equals)."""

@@ -36,6 +36,12 @@ def test_restart_is_bit_identical(scene, tmp_path):
     assert a.time == b.time and a.time == pytest.approx(0.4)
     assert np.array_equal(a.depth, b.depth) and np.array_equal(a.velocity, b.velocity)
     assert np.array_equal(a.dye, b.dye) and a.ledger() == b.ledger()
+    # the tally of what set the steps goes on across the restart
+    assert a.step_limits.steps == a.state.step_count
+    assert (a.step_limits.limits, a.step_limits.vertices) == (b.step_limits.limits,
+                                                              b.step_limits.vertices)
+    assert (tmp_path / "straight" / "step_limits.json").read_text() == \
+        (tmp_path / "split" / "step_limits.json").read_text()
     for frame in (3, 4):
         with np.load(tmp_path / "straight" / f"frame_{frame:05d}.npz") as x, \
                 np.load(tmp_path / "split" / f"frame_{frame:05d}.npz") as y:

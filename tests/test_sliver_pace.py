@@ -214,6 +214,13 @@ def test_the_vertex_that_paces_the_run_is_named_and_tallied():
     assert summary["vertices"][0] == {"vertex": first, "steps": steps,
                                       "cell": spacing[first] / np.median(spacing)}
     assert sf.Simulation(geom).step_limits.report(spacing) == []
+    again = sf.Simulation(geom, sim.params, particles=None)   # kept in the state: a restart
+    again.load_state_dict(sim.state_dict())                     # goes on counting
+    assert (again.step_limits.limits, again.step_limits.vertices) == (tally.limits,
+                                                                      tally.vertices)
+    data = {k: v for k, v in sim.state_dict().items() if not k.startswith("step_limit")}
+    again.load_state_dict(data)                                 # a checkpoint without it
+    assert again.step_limits.steps == 0 and not again.step_limits.vertices
 
 
 def test_cell_sizes_are_told_in_the_unit_that_reads_best():

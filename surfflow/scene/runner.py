@@ -9,10 +9,10 @@ frames. After every frame the runner hands a copy of its fields to the writer th
 and/or VTU+PVD, written beside the next frame's steps; ``runner.output`` then says what was
 written) and keeps a copy of its state, the last good one. It writes ``checkpoint.npz`` into
 the output directory every ``checkpoint_every`` frames, at the end and when stopped, and at the
-end ``step_limits.json``: what set the time steps it took and the vertices that set the most (a
-ripple run writes none). ``request_stop()`` (what Ctrl-C calls) makes the run stop after the
-current frame; a KeyboardInterrupt inside a frame or a SimulationError checkpoints the last good
-state. A resumed run continues bit-identically.
+end ``step_limits.json``: what set the run's time steps (a resumed run's from its start) and the
+vertices that set the most (a ripple run writes none). ``request_stop()`` (what Ctrl-C calls)
+makes the run stop after the current frame; a KeyboardInterrupt inside a frame or a
+SimulationError checkpoints the last good state. A resumed run continues bit-identically.
 """
 
 from __future__ import annotations

@@ -55,11 +55,14 @@ def example_simulation(name: str, output_dir: Path, **param_changes):
 
 
 def reference_arrays(sim) -> dict:
-    """What a reference file holds: the state dict, the summaries and the fingerprint."""
+    """What a reference file holds: the state dict (but the tally of what set the steps, a
+    record of the run and not its physics: ``StepLimits.to_arrays``), the summaries and the
+    fingerprint."""
     from machine import fingerprint
     from summaries import summarize
 
-    arrays = dict(sim.state_dict())
+    arrays = {key: value for key, value in sim.state_dict().items()
+              if not key.startswith("step_limit")}
     arrays.update({SUMMARY + k: np.array(v) for k, v in summarize(sim).items()})
     arrays[MACHINE] = np.array(fingerprint())
     return arrays
