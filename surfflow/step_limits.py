@@ -44,7 +44,7 @@ class StepLimits:
     ...     print(line)
     what set the time step over 4 steps: flow 50 %, surface tension 25 %, max_dt 25 %
     vertex 7 set 2 steps (50 %); its cell is 0.1 of the median cell
-    vertex 2 set 1 steps (25 %); its cell is 1 of the median cell
+    vertex 2 set 1 step (25 %); its cell is 1 of the median cell
     """
 
     def __init__(self):
@@ -111,8 +111,9 @@ class StepLimits:
                            for name, n in summary["limits"].items())
         lines = [f"what set the time step over {steps} steps: {shares}"]
         for row in summary["vertices"]:
-            lines.append(f"vertex {row['vertex']} set {row['steps']} steps "
-                         f"({100.0 * row['steps'] / steps:.0f} %); its cell is "
+            n = row["steps"]
+            lines.append(f"vertex {row['vertex']} set {n} step{'' if n == 1 else 's'} "
+                         f"({100.0 * n / steps:.0f} %); its cell is "
                          f"{row['cell']:.2g} of the median cell")
         return lines
 
@@ -153,7 +154,7 @@ def cells_line(ring_spacing: np.ndarray, count: int = 3) -> str:
 
 
 def length_words(metres: float) -> str:
-    """A length in the unit that reads best: "4.1 mm", "0.82 m", "25 um"."""
+    """A length (m) in the unit that reads best: "4.4 m", "820 mm", "25 um"."""
     for unit, scale in (("m", 1.0), ("mm", 1e-3), ("um", 1e-6)):
         if metres >= scale:
             return f"{metres / scale:.3g} {unit}"
