@@ -98,7 +98,7 @@ def test_the_run_says_where_its_outputs_are_and_how_large(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["run", str(write_scene(tmp_path)), "-o", str(out), "-q",
                  "--cache-dir", str(tmp_path / "c")]) == 0
-    line = capsys.readouterr().out.splitlines()[-1]
+    line, = (line for line in capsys.readouterr().out.splitlines() if line.startswith("outputs: "))
     frames = sorted(out.glob("frame_*.*"))
     particles = sorted(out.glob("particles_*.vtu"))  # droplets on: one file a frame
     total = sum(path.stat().st_size for path in frames + particles) + (out / "mesh.npz").stat().st_size
