@@ -41,8 +41,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "timing"))
 
 from medians import time_stages  # noqa: E402
 
-import numpy as np  # noqa: E402
-
 import surfflow as sf  # noqa: E402
 from surfflow.cli import EXAMPLES_DIR, example_names  # noqa: E402
 from surfflow.io.writer_thread import FrameWriterThread  # noqa: E402
@@ -117,10 +115,9 @@ def pace(sim) -> dict:
     tally = getattr(sim, "step_limits", None)
     if tally is None:
         return {"limit": sim.step_limit, "cell": float("nan")}
-    spacing = sim.fields.ring_spacing
-    pacing = tally.pacing_vertices(1)
-    cell = spacing[pacing[0][0]] / np.median(spacing) if pacing else float("nan")
-    return {"limit": tally.limits.most_common(1)[0][0], "cell": float(cell)}
+    summary = tally.summary(sim.fields.ring_spacing, 1)
+    return {"limit": next(iter(summary["limits"])),
+            "cell": summary["vertices"][0]["cell"] if summary["vertices"] else float("nan")}
 
 
 def main() -> None:

@@ -115,7 +115,6 @@ def command_run(args) -> int:
     return 0
 
 
-
 def volume_words(simulation) -> str:
     """What ``total_volume()`` measures: the liquid on the surface, or, in ripple mode (a height
     field about a rest level), the water raised above that level, negative where floating bodies

@@ -44,11 +44,15 @@ def cfl_time_step(depth, velocity, ring_spacing, gravity_magnitude, min_depth, c
         if d >= min_depth:
             flow = math.sqrt(velocity[i, 0] ** 2 + velocity[i, 1] ** 2)
             speed = flow + math.sqrt(gravity_magnitude * d)
-            if speed > 0.0 and ring_spacing[i] / speed < shortest:
-                shortest, at_flow = ring_spacing[i] / speed, i
+            if speed > 0.0:
+                crossing = ring_spacing[i] / speed
+                if crossing < shortest:
+                    shortest, at_flow = crossing, i
             if sigma > 0.0:
                 wave = capillary_speed(d, ring_spacing[i], wetting_depth[i], sigma,
                                        cos_contact_angle, density)
-                if wave > 0.0 and cfl * ring_spacing[i] / (2.0 * wave) < capillary:
-                    capillary, at_capillary = cfl * ring_spacing[i] / (2.0 * wave), i
+                if wave > 0.0:
+                    limit = cfl * ring_spacing[i] / (2.0 * wave)
+                    if limit < capillary:
+                        capillary, at_capillary = limit, i
     return cfl * shortest, at_flow, capillary, at_capillary

@@ -19,7 +19,7 @@ STEP_LIMIT_COLOR = (0.9, 0.1, 0.1)
 def step_limit_point(sim) -> np.ndarray:
     """(k, 3): the position on the input surface of the vertex that set ``sim``'s last step,
     or no row when none did."""
-    vertex = getattr(sim, "step_limit_vertex", None)
+    vertex = sim.step_limit_vertex
     if vertex is None:
         return np.zeros((0, 3))
     return np.asarray(sim.geometry.original_vertices)[[vertex]]
