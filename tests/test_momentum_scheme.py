@@ -226,10 +226,14 @@ BORE_COLUMN = ("issue 40: {}. A column of vertices stands within half a cell of 
         "there and high towards the fan's foot; with momentum carried on every edge the "
         "strip's error is 4.58e-3"))),
     (400, 4, 0.1, 23), (200, 6, 0.2, 29), (300, 9, 0.2, 29), (150, 2, 0.12, 31),
-    (300, 3, 0.12, 31), (100, 4, 0.4, 37), (250, 10, 0.4, 37)])
+    (300, 3, 0.12, 31), (100, 4, 0.4, 37), (250, 10, 0.4, 37),
+    pytest.param(200, 3, 0.17, 41, marks=pytest.mark.xfail(strict=True, reason=BORE_COLUMN.format(
+        "5.09e-3 against ANUGA's 4.99e-3 (the conservative scheme 4.87e-3)", "-0.4 to -0.1",
+        "1.5e-3", "1.1e-3"))),
+    (400, 7, 0.17, 41), (200, 7, 0.35, 43), (400, 14, 0.35, 43)])
 def test_stoker_at_anugas_error_or_better_on_other_strips(n_along, n_across, width, seed):
     """The Stoker row on the other strips of the Ritter ladder (tests/test_validation_expansion.py):
-    seeds 7, 11, 13, 5, 17, 19, 23, 29, 31 and 37, 0.1 to 0.4 m wide, cells 2:1 to 1:1.2, against
+    seeds 7, 11, 13, 5, 17, 19, 23, 29, 31, 37, 41 and 43, 0.1 to 0.4 m wide, cells 2:1 to 1:1.2, against
     ANUGA 4.2 on the same meshes (anuga_compare.py --seed --width). Measured: 4.96e-3 / 2.54e-3 /
     1.61e-3 against 5.93e-3 / 3.25e-3 / 2.10e-3 (seed 7), 6.43e-3 / 3.82e-3 against 6.49e-3 /
     3.86e-3 (seed 11), 1.00e-2 / 5.47e-3 / 2.57e-3 against 1.06e-2 / 4.69e-3 / 2.93e-3 (seed 13),
@@ -238,7 +242,9 @@ def test_stoker_at_anugas_error_or_better_on_other_strips(n_along, n_across, wid
     strips measured only after the scheme was set, 4.83e-3 / 2.46e-3 against 4.50e-3 / 2.53e-3 (seed
     23, 0.1 m wide), 5.15e-3 / 3.61e-3 against 5.48e-3 / 4.07e-3 (seed 29, 0.2 m, cells 1.5:1),
     6.22e-3 / 3.45e-3 against 7.21e-3 / 4.01e-3 (seed 31, 0.12 m, cells 1.1:1 and 1:1.2), 8.47e-3 /
-    3.68e-3 against 8.68e-3 / 3.98e-3 (seed 37, 0.4 m)."""
+    3.68e-3 against 8.68e-3 / 3.98e-3 (seed 37, 0.4 m), 5.09e-3 / 2.54e-3 against 4.99e-3 / 2.82e-3
+    (seed 41, 0.17 m, cells 1:1.13 and 1.03:1), 5.70e-3 / 2.76e-3 against 5.74e-3 / 3.09e-3
+    (seed 43, 0.35 m)."""
     figures = run_stoker(n_along=n_along, n_across=n_across, width=width, seed=seed,
                          scheme="momentum")
     assert figures["error"] <= ANUGA_STOKER[(n_along, n_across, width, seed)], figures
