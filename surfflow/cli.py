@@ -73,11 +73,14 @@ def command_run(args) -> int:
     from tqdm import tqdm
 
     from .scene.runner import SceneRunner
-    from .step_limits import last_step_limit
+    from .step_limits import cells_report, last_step_limit
 
     started = time.perf_counter()
     scene = load_args_scene(args, "output")
     runner = SceneRunner(scene, output_dir=args.output, cache_dir=args.cache_dir, resume=args.resume)
+    tally = getattr(runner.simulation, "step_limits", None)   # a ripple run has none
+    if tally is not None:
+        print(cells_report(runner.simulation.fields.ring_spacing))
     bar = tqdm(total=scene.n_frames, initial=runner.frame, unit="frame", disable=args.quiet,
                desc=scene.name, dynamic_ncols=True)
     clock = {"wall": time.perf_counter(), "steps": runner.steps_taken}
@@ -108,7 +111,6 @@ def command_run(args) -> int:
     print(f"wrote {scene.n_frames + 1} frames to {runner.output_dir}; {volume_words(runner.simulation)} "
           f"{volume:.6g} m^3")
     print(output_summary(runner.output, time.perf_counter() - started))
-    tally = getattr(runner.simulation, "step_limits", None)   # a ripple run has none
     if tally is not None:
         for line in tally.report(runner.simulation.fields.ring_spacing):
             print(line)
@@ -179,7 +181,7 @@ def command_precompute(args) -> int:
     from .config import PrecomputeParams
     from .geometry.precompute import precompute
     from .scene.scene_input import require_mesh
-    from .step_limits import cells_line, dual_cell_sizes
+    from .step_limits import cells_report, dual_cell_sizes
 
     require_mesh(args.mesh, "precompute")
     smoothing = {"feature_size": feature_size_argument(args.feature_size)} if args.feature_size else {}
@@ -192,8 +194,7 @@ def command_precompute(args) -> int:
     geom.save(output)
     print(f"wrote {output}: {geom.n_vertices} vertices, {geom.n_faces} faces, "
           f"area {geom.area:.6g} m^2, key {geom.key} ({time.perf_counter() - start:.1f} s)")
-    print(f"dual cells (an explicit step is as short as the smallest wet one allows): "
-          f"{cells_line(dual_cell_sizes(geom))}")
+    print(cells_report(dual_cell_sizes(geom)))
     return 0
 
 

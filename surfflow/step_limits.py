@@ -153,6 +153,14 @@ def cells_line(ring_spacing: np.ndarray, count: int = 3) -> str:
             f"it (vertex {first})" + "".join(f", {s:.2g} ({v})" for v, s in rest))
 
 
+def cells_report(ring_spacing: np.ndarray) -> str:
+    """The line ``surfflow precompute`` and ``surfflow run`` print before a run:
+    "dual cells (an explicit step is as short as the smallest wet one allows): " and
+    :func:`cells_line` of ``ring_spacing`` (n,) (m)."""
+    return ("dual cells (an explicit step is as short as the smallest wet one allows): "
+            + cells_line(ring_spacing))
+
+
 def length_words(metres: float) -> str:
     """A length (m) in the unit that reads best: "4.4 m", "820 mm", "25 um"."""
     for unit, scale in (("m", 1.0), ("mm", 1e-3), ("um", 1e-6)):

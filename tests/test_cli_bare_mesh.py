@@ -10,6 +10,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -252,6 +253,20 @@ def test_run_prints_the_scene_with_its_size_and_up_axis(tmp_path, capsys):
     assert "up        the file's +z, turned onto +y: gravity [0.0, -9.81, 0.0]" in text
     assert f"{expected_rate(0.2):.3g} m^3/s from 0.0 to 2.0 s" in text
     assert scene.params.gravity == (0.0, -9.81, 0.0) and scene.droplets is not None
+
+
+def test_run_names_the_smallest_cells_before_it_steps(tmp_path, capsys):
+    """`surfflow run MESH` prints the dual cells' line of `surfflow precompute` before the
+    first step: on an icosphere of one subdivision the 12 valence-5 vertices (its first 12) hold
+    the smallest cells, 0.93 of the median, and three of them are named."""
+    ball = write_ball(tmp_path, subdivisions=1)
+    assert main(["run", str(ball), "--duration", "0.04", "-q", "-o", str(tmp_path / "out")]) == 0
+    printed = capsys.readouterr().out
+    found = re.search(r"dual cells \(an explicit step is as short as the smallest wet one "
+                      r"allows\): median (\S+) mm; the smallest 0.93 of it \(vertex (\d+)\), "
+                      r"0.93 \((\d+)\), 0.93 \((\d+)\)\n", printed)
+    assert found and len({int(v) for v in found.groups()[1:]} & set(range(12))) == 3, printed
+    assert printed.index("dual cells") < printed.index("wrote "), printed
 
 
 def test_new_writes_a_commented_scene_that_round_trips(runs):
